@@ -1,0 +1,105 @@
+// Derived approval states (operator-api §3.2, §4.3): an approval's conditions alone do not
+// say whether it is reserved — a freshly accepted approval has no conditions yet, and the
+// reservation is recorded on the schema as status.plan.approval.
+import type { Condition } from "../model/meta.ts";
+import type { PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+
+export type ApprovalState = "Consumed" | "Stale" | "Superseded" | "Reserved" | "Pending";
+
+export interface DerivedApprovalState {
+  readonly state: ApprovalState;
+  /** The reason that decided it ("" when none applies, e.g. Pending). */
+  readonly reason: string;
+  /** Also stale after being consumed (the seed's "consumed and already stale"). */
+  readonly alsoStale: boolean;
+}
+
+export function findCondition(conditions: readonly Condition[], type: string): Condition | undefined {
+  return conditions.find((c) => c.type === type);
+}
+
+export function isTrue(conditions: readonly Condition[], type: string): boolean {
+  return findCondition(conditions, type)?.status === "True";
+}
+
+/** State of a schema approval, given the schema it binds (if it was read). */
+export function deriveSchemaApprovalState(approval: PtahSchemaApproval, schema: PtahSchema | undefined): DerivedApprovalState {
+  const conditions = approval.status.conditions;
+  const consumed = findCondition(conditions, "Consumed");
+  const stale = findCondition(conditions, "Stale");
+  const staleTrue = stale?.status === "True";
+  if (consumed?.status === "True") {
+    return { state: "Consumed", reason: consumed.reason ?? "", alsoStale: staleTrue };
+  }
+  if (staleTrue) {
+    if (stale.reason === "SupersededApproval") return { state: "Superseded", reason: stale.reason, alsoStale: true };
+    return { state: "Stale", reason: stale.reason ?? "", alsoStale: true };
+  }
+  const recorded = schema?.status.plan?.approval;
+  if (recorded?.name === approval.metadata.name && (!recorded.uid || recorded.uid === approval.metadata.uid)) {
+    return { state: "Reserved", reason: "", alsoStale: false };
+  }
+  return { state: "Pending", reason: "", alsoStale: false };
+}
+
+/** State of a migration approval (only Consumed is written by the operator, §3.3). */
+export function deriveMigrationApprovalState(approval: PtahMigrationApproval, migration: PtahMigration | undefined): DerivedApprovalState {
+  const conditions = approval.status.conditions;
+  const consumed = findCondition(conditions, "Consumed");
+  const stale = findCondition(conditions, "Stale");
+  if (consumed?.status === "True") return { state: "Consumed", reason: consumed.reason ?? "", alsoStale: stale?.status === "True" };
+  if (stale?.status === "True") return { state: "Stale", reason: stale.reason ?? "", alsoStale: true };
+  const inUse = migration?.status.activeOperation?.approvalRef;
+  if (inUse?.name === approval.metadata.name && (!inUse.uid || inUse.uid === approval.metadata.uid)) {
+    return { state: "Reserved", reason: "", alsoStale: false };
+  }
+  // The migration's plan moved on: an approval naming another plan can never match again.
+  const plan = migration?.status.plan;
+  if (plan?.uid && approval.spec.planRef?.uid && plan.uid !== approval.spec.planRef.uid) {
+    return { state: "Stale", reason: "PlanNoLongerCurrent", alsoStale: true };
+  }
+  return { state: "Pending", reason: "", alsoStale: false };
+}
+
+export type SchemaApprovalSummary =
+  | { readonly kind: "none" } // no plan: nothing to approve
+  | { readonly kind: "not-required" }
+  | { readonly kind: "waiting" }
+  | { readonly kind: "reserved"; readonly by: string; readonly name: string }
+  | { readonly kind: "consumed"; readonly by: string; readonly name: string };
+
+/** The APPROVAL column of a schema: not required / waiting / reserved by <user> / consumed. */
+export function summariseSchemaApproval(schema: PtahSchema, approvals: readonly PtahSchemaApproval[]): SchemaApprovalSummary {
+  const recorded = schema.status.plan?.approval;
+  if (recorded?.name) {
+    const by = recorded.approver?.username ?? "";
+    const object = approvals.find((a) => a.metadata.name === recorded.name && (!recorded.uid || a.metadata.uid === recorded.uid));
+    if (object && isTrue(object.status.conditions, "Consumed")) return { kind: "consumed", by, name: recorded.name };
+    return { kind: "reserved", by, name: recorded.name };
+  }
+  if (isTrue(schema.status.conditions, "ApprovalRequired")) return { kind: "waiting" };
+  if (!schema.status.plan?.name) return { kind: "none" };
+  return { kind: "not-required" };
+}
+
+export function formatApprovalSummary(s: SchemaApprovalSummary): string {
+  switch (s.kind) {
+    case "none":
+      return "-";
+    case "not-required":
+      return "not required";
+    case "waiting":
+      return "waiting";
+    case "reserved":
+      return s.by ? `reserved by ${s.by}` : "reserved";
+    case "consumed":
+      return "consumed";
+  }
+}
+
+/** Does this approval bind this schema (by name, and by UID when both are known)? */
+export function bindsSchema(approval: PtahSchemaApproval, schema: PtahSchema): boolean {
+  const ref = approval.spec.schemaRef;
+  if (ref?.name !== schema.metadata.name) return false;
+  return !ref.uid || !schema.metadata.uid || ref.uid === schema.metadata.uid;
+}

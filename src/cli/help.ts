@@ -1,0 +1,55 @@
+// Help text from the command registry, kubectl style: usage lines and examples start with
+// "kubectl ptah"; examples carry "# comment" lines.
+import type { AnyCommand as Command, FlagSpec } from "../commands/types.ts";
+import { GLOBAL_FLAGS } from "./global-flags.ts";
+
+function flagLines(flags: readonly FlagSpec[]): string[] {
+  const left = flags.map((f) => {
+    const short = "alias" in f && f.alias ? `-${f.alias}, ` : "    ";
+    const value = f.type === "boolean" ? "" : `=${"value" in f && f.value ? f.value : f.type.toUpperCase()}`;
+    return `  ${short}--${f.name}${value}`;
+  });
+  const width = Math.max(...left.map((l) => l.length)) + 3;
+  return flags.map((f, i) => {
+    const def = f.default !== undefined && f.default !== "" && f.default !== false ? ` (default ${String(f.default)})` : "";
+    return `${left[i]!.padEnd(width)}${f.describe}${def}`;
+  });
+}
+
+export const EXIT_STATUSES = "Exit status: 0 printed, 1 could not read or verify, 2 usage, 3 nothing there (not found, nothing stored to print).";
+
+export function renderCommandHelp(command: Command): string {
+  const hidden = new Set(command.hiddenGlobals ?? []);
+  const globals = GLOBAL_FLAGS.filter((f) => !hidden.has(f.name));
+  const lines = [command.summary + ".", "", "Usage:", `  ${command.usage}`, ""];
+  if (command.examples.length > 0) {
+    lines.push("Examples:");
+    for (const e of command.examples) lines.push(`  # ${e.comment}`, `  ${e.command}`, "");
+  }
+  if (command.flags.length > 0) lines.push("Flags:", ...flagLines(command.flags), "");
+  lines.push("Global flags:", ...flagLines([...globals, { name: "help", alias: "h", type: "boolean", describe: "Show this help" }]), "", EXIT_STATUSES, "");
+  return lines.join("\n");
+}
+
+export function renderRootHelp(commands: readonly Command[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length)) + 3;
+  return [
+    "kubectl ptah: a read-only inspector and approval helper for the Ptah schema operator.",
+    "",
+    "usage: kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml]",
+    "       kubectl ptah schema <schema> [-o text|json]",
+    "       kubectl ptah migration <migration> [-o text|json]",
+    "       kubectl ptah <command> [arguments] [flags]",
+    "",
+    "Commands:",
+    ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    "",
+    "Global flags:",
+    ...flagLines([...GLOBAL_FLAGS, { name: "version", type: "boolean", describe: "Print the plugin's version" }, { name: "help", alias: "h", type: "boolean", describe: "Show help" }]),
+    "",
+    "The plugin only reads (get, list, watch); `approve` prints a manifest for you to create.",
+    "Use \"kubectl ptah <command> --help\" for more about a command.",
+    EXIT_STATUSES,
+    "",
+  ].join("\n");
+}

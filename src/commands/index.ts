@@ -1,0 +1,12 @@
+// The registry: an explicit, ordered list of commands (no directory scanning, so the
+// single-file bundle holds them all).
+import type { AnyCommand } from "./types.ts";
+import { schemaCommand } from "./schema.ts";
+import { statusCommand } from "./status.ts";
+import { versionCommand } from "./version.ts";
+
+export const COMMANDS: readonly AnyCommand[] = [statusCommand, schemaCommand, versionCommand];
+
+export function findCommand(word: string): AnyCommand | undefined {
+  return COMMANDS.find((c) => c.name === word);
+}

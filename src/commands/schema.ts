@@ -1,0 +1,36 @@
+// `kubectl ptah schema <name>`: upstream's schema view. Reads only the PtahSchema, so a
+// diagnostic reader without chunk access can use it.
+import { UsageError } from "../errors.ts";
+import { buildSchemaView, renderSchemaViewJson, renderSchemaViewText } from "../views/schema-view.ts";
+import { loadSchema } from "./status.ts";
+import type { Command } from "./types.ts";
+
+export interface SchemaOptions {
+  readonly name: string;
+  readonly output: "text" | "json";
+}
+
+export const schemaCommand: Command<SchemaOptions> = {
+  name: "schema",
+  summary: "Show one PtahSchema as upstream's kubectl-ptah does: phase, source, drift, conditions, plan",
+  usage: "kubectl ptah schema <schema> [-o text|json]",
+  examples: [
+    { comment: "What the operator observed and planned for a schema", command: "kubectl ptah schema storefront -n app" },
+    { comment: "The same as JSON, for scripts", command: "kubectl ptah schema storefront -o json" },
+  ],
+  flags: [],
+  hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+  toOptions(args) {
+    if (args.positionals.length !== 1) throw new UsageError("name one PtahSchema", "schema");
+    const o = args.global.output ?? "text";
+    if (o === "sql") throw new UsageError(`unknown output format "sql"; it is a plan format: use kubectl ptah plan`, "schema");
+    if (o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "schema");
+    return { name: args.positionals[0]!, output: o };
+  },
+  async run(options, ctx) {
+    const connection = await ctx.connect();
+    const schema = await loadSchema(connection, options.name);
+    const view = buildSchemaView(schema.object);
+    return { stdout: options.output === "json" ? renderSchemaViewJson(view) : renderSchemaViewText(view) };
+  },
+};

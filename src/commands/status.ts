@@ -1,0 +1,93 @@
+// `kubectl ptah status [SCHEMA]`: every PtahSchema and PtahMigration as a table, or one
+// schema in detail. Reads: one paginated LIST per kind, or GET schema + LIST approvals.
+import { NotFoundError, UsageError } from "../errors.ts";
+import type { Parsed } from "../model/parse.ts";
+import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+import { renderMachine } from "../render/formats.ts";
+import { renderSchemaDetail } from "../views/schema-detail.ts";
+import { renderStatusList } from "../views/status-list.ts";
+import { namespaceFlag, noResources, parseViewOutput, type ViewOutput } from "./output.ts";
+import type { Command, Connection, RunContext } from "./types.ts";
+import { watchStatus } from "./status-watch.ts";
+
+export interface StatusOptions {
+  readonly name: string | undefined;
+  readonly output: ViewOutput;
+  readonly watch: boolean;
+}
+
+export async function loadSchema(connection: Connection, name: string): Promise<Parsed<PtahSchema>> {
+  try {
+    return await connection.reader.get("PtahSchema", connection.namespace, name);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new NotFoundError(`no such schema: ${connection.namespace}/${name}`);
+    throw err;
+  }
+}
+
+async function runDetail(options: StatusOptions, name: string, ctx: RunContext, connection: Connection): Promise<string> {
+  const [schema, approvals] = await Promise.all([
+    loadSchema(connection, name),
+    connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace }),
+  ]);
+  if (options.output.kind !== "human") return renderMachine(options.output, [schema.raw], true);
+  return renderSchemaDetail({
+    schema: schema.object,
+    approvals: approvals.items.map((a: Parsed<PtahSchemaApproval>) => a.object),
+    now: ctx.now,
+    color: ctx.global.color,
+    nsFlag: namespaceFlag(ctx.global, connection.namespace),
+  });
+}
+
+export const statusCommand: Command<StatusOptions> = {
+  name: "status",
+  summary: "Show every PtahSchema and PtahMigration, or one schema in detail, with what to do next",
+  usage: "kubectl ptah status [SCHEMA] [-n NAMESPACE | -A] [-l SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE] [--watch]",
+  examples: [
+    { comment: "Schemas and migrations in the current namespace", command: "kubectl ptah status" },
+    { comment: "Everything, in every namespace, with digests, drift and last apply", command: "kubectl ptah status -A -o wide" },
+    { comment: "One schema: conditions, current plan, approvals, last apply and the next command", command: "kubectl ptah status storefront -n app" },
+    { comment: "The phase and fingerprint, as the seed's jsonpath line prints them", command: "kubectl ptah status storefront -o jsonpath='{.status.phase}{\"\\n\"}{.status.plan.fingerprint}{\"\\n\"}'" },
+  ],
+  flags: [{ name: "watch", alias: "w", type: "boolean", describe: "Keep watching: redraw on a terminal, one record per change otherwise" }],
+  toOptions(args) {
+    if (args.positionals.length > 1) throw new UsageError("name at most one PtahSchema", "status");
+    const name = args.positionals[0];
+    if (name !== undefined && args.global.allNamespaces) throw new UsageError("a schema name cannot be combined with --all-namespaces", "status");
+    if (name !== undefined && args.global.selector) throw new UsageError("a schema name cannot be combined with --selector", "status");
+    return { name, output: parseViewOutput(args.global.output, "status"), watch: args.flags.watch === true };
+  },
+  async run(options, ctx) {
+    const connection = await ctx.connect();
+    if (options.watch) return watchStatus(options, ctx, connection);
+    if (options.name !== undefined) return { stdout: await runDetail(options, options.name, ctx, connection) };
+    const namespace = ctx.global.allNamespaces ? undefined : connection.namespace;
+    const labelSelector = ctx.global.selector;
+    const [schemas, migrations, approvals] = await Promise.all([
+      connection.reader.list("PtahSchema", { namespace, labelSelector }),
+      connection.reader.list("PtahMigration", { namespace, labelSelector }),
+      connection.reader.list("PtahSchemaApproval", { namespace }),
+    ]);
+    if (schemas.items.length === 0 && migrations.items.length === 0) {
+      if (options.output.kind === "human" || options.output.kind === "name" || options.output.kind === "jsonpath") {
+        return { stdout: "", stderr: noResources(namespace) };
+      }
+    }
+    if (options.output.kind !== "human") {
+      return { stdout: renderMachine(options.output, [...schemas.items, ...migrations.items].map((i) => i.raw), false) };
+    }
+    return {
+      stdout: renderStatusList({
+        schemas: schemas.items.map((s) => s.object),
+        migrations: migrations.items.map((m) => m.object),
+        approvals: approvals.items.map((a) => a.object),
+        allNamespaces: ctx.global.allNamespaces,
+        wide: options.output.wide,
+        noHeaders: ctx.global.noHeaders,
+        color: ctx.global.color,
+        now: ctx.now,
+      }),
+    };
+  },
+};

@@ -1,0 +1,56 @@
+// `kubectl ptah version`: the plugin's version and, when a cluster answers, the server's
+// version and which Ptah kinds it serves.
+import { UsageError } from "../errors.ts";
+import { KINDS } from "../model/parse.ts";
+import { formatJson, formatYaml } from "../render/formats.ts";
+import type { Command } from "./types.ts";
+
+export interface VersionOptions {
+  readonly output: "text" | "json" | "yaml";
+  readonly clientOnly: boolean;
+}
+
+const PTAH_KINDS = Object.values(KINDS)
+  .filter((k) => k.group !== "")
+  .map((k) => k.kind);
+
+export const versionCommand: Command<VersionOptions> = {
+    name: "version",
+    summary: "Print the plugin's version, the server's version and which Ptah kinds it serves",
+    usage: "kubectl ptah version [--client] [-o json|yaml]",
+    examples: [
+      { comment: "Plugin, server and operator API versions", command: "kubectl ptah version" },
+      { comment: "Only the plugin's version, without contacting the cluster", command: "kubectl ptah version --client" },
+    ],
+    flags: [{ name: "client", type: "boolean", describe: "Print only the plugin's version (no cluster needed)" }],
+    hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+    toOptions(args) {
+      if (args.positionals.length > 0) throw new UsageError("version takes no arguments", "version");
+      const o = args.global.output ?? "text";
+      if (o !== "text" && o !== "json" && o !== "yaml") throw new UsageError(`unknown output format "${o}"; it is one of [text json yaml]`, "version");
+      return { output: o, clientOnly: args.flags.client === true };
+    },
+    async run(options, ctx) {
+      const client = ctx.version;
+      if (options.clientOnly) {
+        return { stdout: options.output === "text" ? `Client Version: ${client}\n` : render(options.output, { clientVersion: client }) };
+      }
+      const { reader } = await ctx.connect();
+      const info = await reader.serverInfo();
+      const missing = PTAH_KINDS.filter((k) => !info.ptahKinds.includes(k));
+      const data = {
+        clientVersion: client,
+        serverVersion: info.gitVersion,
+        ptahAPI: { groupVersion: `${KINDS.PtahSchema.group}/${KINDS.PtahSchema.version}`, served: info.ptahKinds, missing },
+      };
+      if (options.output !== "text") return { stdout: render(options.output, data) };
+      const served = info.ptahKinds.length === 0 ? "none (is the Ptah operator installed?)" : info.ptahKinds.join(", ");
+      const lines = [`Client Version: ${client}`, `Server Version: ${info.gitVersion}`, `Ptah API: ${data.ptahAPI.groupVersion}`, `Served kinds: ${served}`];
+      if (missing.length > 0 && info.ptahKinds.length > 0) lines.push(`Not served: ${missing.join(", ")}`);
+      return { stdout: lines.join("\n") + "\n" };
+    },
+};
+
+function render(output: "json" | "yaml", data: unknown): string {
+  return output === "json" ? formatJson(data, 2) : formatYaml(data);
+}

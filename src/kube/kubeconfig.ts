@@ -1,0 +1,131 @@
+// kubectl's kubeconfig loading rules over already-read files (pure; table-tested):
+// --kubeconfig loads exactly one file; otherwise KUBECONFIG is a path list merged so that
+// the first file to set a key wins (current-context included), missing files are skipped
+// and duplicate names never fail; otherwise ~/.kube/config. Relative paths inside a file
+// are resolved against that file's folder, as kubectl does.
+import path from "node:path";
+
+export type Named = { name: string } & Record<string, unknown>;
+
+export interface KubeconfigDoc {
+  clusters: Named[];
+  users: Named[];
+  contexts: Named[];
+  "current-context"?: string;
+  preferences?: Record<string, unknown>;
+}
+
+export interface SourceFile {
+  readonly path: string;
+  /** Parsed YAML, or undefined when the file does not exist. */
+  readonly content: unknown;
+}
+
+/** Which files to read, in order, following kubectl's precedence. */
+export function kubeconfigPaths(explicit: string | undefined, env: string | undefined, home: string | undefined, delimiter = path.delimiter): string[] {
+  if (explicit) return [explicit];
+  if (env !== undefined && env !== "") {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    for (const p of env.split(delimiter)) {
+      if (p === "" || seen.has(p)) continue;
+      seen.add(p);
+      out.push(p);
+    }
+    return out;
+  }
+  return home ? [path.join(home, ".kube", "config")] : [];
+}
+
+function namedList(value: unknown): Named[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((v): v is Named => v !== null && typeof v === "object" && typeof (v as { name?: unknown }).name === "string");
+}
+
+const RELATIVE_KEYS: Record<"cluster" | "user", readonly string[]> = {
+  cluster: ["certificate-authority"],
+  user: ["client-certificate", "client-key", "tokenFile"],
+};
+
+function resolvePaths(entry: Named, field: "cluster" | "user", dir: string): Named {
+  const inner = entry[field];
+  if (inner === null || typeof inner !== "object") return entry;
+  const copy: Record<string, unknown> = { ...(inner as Record<string, unknown>) };
+  for (const key of RELATIVE_KEYS[field]) {
+    const v = copy[key];
+    if (typeof v === "string" && v !== "" && !path.isAbsolute(v)) copy[key] = path.join(dir, v);
+  }
+  if (field === "user" && copy.exec && typeof copy.exec === "object") {
+    const exec = { ...(copy.exec as Record<string, unknown>) };
+    // kubectl resolves an exec command relative to the file only when it names a path.
+    if (typeof exec.command === "string" && exec.command.includes("/") && !path.isAbsolute(exec.command)) {
+      exec.command = path.join(dir, exec.command);
+    }
+    copy.exec = exec;
+  }
+  return { ...entry, [field]: copy };
+}
+
+/** Merges files by kubectl's rules: for every name and key, the first file that sets it wins. */
+export function mergeKubeconfigs(files: readonly SourceFile[]): KubeconfigDoc | undefined {
+  const merged: KubeconfigDoc = { clusters: [], users: [], contexts: [] };
+  let any = false;
+  const seen = { clusters: new Set<string>(), users: new Set<string>(), contexts: new Set<string>() };
+  for (const file of files) {
+    if (file.content === undefined || file.content === null || typeof file.content !== "object") continue;
+    any = true;
+    const doc = file.content as Record<string, unknown>;
+    const dir = path.dirname(file.path);
+    const sections = [
+      ["clusters", "cluster"],
+      ["users", "user"],
+      ["contexts", "context"],
+    ] as const;
+    for (const [key, field] of sections) {
+      for (const entry of namedList(doc[key])) {
+        if (seen[key].has(entry.name)) continue;
+        seen[key].add(entry.name);
+        merged[key].push(field === "context" ? entry : resolvePaths(entry, field, dir));
+      }
+    }
+    const current = doc["current-context"];
+    if (merged["current-context"] === undefined && typeof current === "string" && current !== "") {
+      merged["current-context"] = current;
+    }
+    if (merged.preferences === undefined && doc.preferences && typeof doc.preferences === "object") {
+      merged.preferences = doc.preferences as Record<string, unknown>;
+    }
+  }
+  return any ? merged : undefined;
+}
+
+export interface ResolvedContext {
+  readonly contextName: string;
+  readonly cluster: Named;
+  readonly user: Named | undefined;
+  /** The context's namespace, if it sets one. */
+  readonly namespace: string | undefined;
+}
+
+/** Picks the context (--context, else current-context) and what it points at; messages as kubectl's. */
+export function resolveContext(doc: KubeconfigDoc, contextOverride: string | undefined): ResolvedContext {
+  const contextName = contextOverride ?? doc["current-context"];
+  if (!contextName) {
+    throw new Error("current-context is not set in the kubeconfig; pass --context or run 'kubectl config use-context'");
+  }
+  const context = doc.contexts.find((c) => c.name === contextName);
+  if (!context) throw new Error(`context "${contextName}" does not exist in the kubeconfig`);
+  const body = (context.context ?? {}) as Record<string, unknown>;
+  const clusterName = typeof body.cluster === "string" ? body.cluster : "";
+  const cluster = doc.clusters.find((c) => c.name === clusterName);
+  if (!cluster) throw new Error(`cluster "${clusterName}" of context "${contextName}" does not exist in the kubeconfig`);
+  const userName = typeof body.user === "string" ? body.user : "";
+  const user = doc.users.find((u) => u.name === userName);
+  const namespace = typeof body.namespace === "string" && body.namespace !== "" ? body.namespace : undefined;
+  return { contextName, cluster, user, namespace };
+}
+
+/** -n, else the context's namespace, else "default". */
+export function resolveNamespace(flag: string | undefined, contextNamespace: string | undefined): string {
+  return flag ?? contextNamespace ?? "default";
+}

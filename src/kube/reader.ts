@@ -1,0 +1,194 @@
+// The only code that sends requests to the API server. It reads: GET, paginated LIST and
+// WATCH, straight from the server (no cache); every object is parsed by the model. The one
+// exception, dryRunCreate, is the create with dryRun=All that `approve --dry-run=server`
+// may send (developers' guide: "Read-only").
+import { NotFoundError, ReadError } from "../errors.ts";
+import { KINDS, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
+import { sanitize } from "../render/sanitize.ts";
+import { apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
+import type { Transport } from "./http.ts";
+import type { ClusterReader, DryRunResult, ListOptions, ListResult, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
+
+/** Page size for LIST: one request per 500 objects. */
+export const PAGE_SIZE = 500;
+
+function basePath(info: KindInfo, namespace: string | undefined): string {
+  const prefix = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
+  return namespace === undefined ? `${prefix}/${info.plural}` : `${prefix}/namespaces/${encodeURIComponent(namespace)}/${info.plural}`;
+}
+
+function resourceName(info: KindInfo): string {
+  return info.group ? `${info.plural}.${info.group}` : info.plural;
+}
+
+function query(params: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+function parseJson(body: Buffer, d: RequestDescription): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw invalidJsonError(d);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
+}
+
+export class HttpClusterReader implements ClusterReader {
+  private readonly transport: Transport;
+
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
+
+  async get<K extends KindName>(kind: K, namespace: string, name: string): Promise<Parsed<ObjectOf<K>>> {
+    const info = KINDS[kind];
+    const d: RequestDescription = { verb: "get", resource: resourceName(info), namespace, name };
+    const res = await this.transport.request(`${basePath(info, namespace)}/${encodeURIComponent(name)}`);
+    if (res.status !== 200) throw apiError(res.status, res.body, d);
+    return parseObject(kind, parseJson(res.body, d));
+  }
+
+  async list<K extends KindName>(kind: K, options: ListOptions): Promise<ListResult<ObjectOf<K>>> {
+    const info = KINDS[kind];
+    const d: RequestDescription = { verb: "list", resource: resourceName(info), namespace: options.namespace };
+    const items: Parsed<ObjectOf<K>>[] = [];
+    let continueToken: string | undefined;
+    let resourceVersion = "";
+    do {
+      const res = await this.transport.request(
+        basePath(info, options.namespace) +
+          query({
+            limit: String(PAGE_SIZE),
+            continue: continueToken,
+            labelSelector: options.labelSelector,
+            fieldSelector: options.fieldSelector,
+          }),
+      );
+      if (res.status !== 200) {
+        if (res.status === 404 && info.group) {
+          throw new NotFoundError(`the server doesn't have a resource type "${info.plural}" (is the Ptah operator's CRD installed?)`);
+        }
+        throw apiError(res.status, res.body, d);
+      }
+      const page = parseJson(res.body, d) as { items?: unknown[]; metadata?: { continue?: string; resourceVersion?: string } };
+      const pageKind = info.kind;
+      for (const raw of page.items ?? []) {
+        // List items omit kind/apiVersion; restore them so -o json/yaml print complete objects.
+        const obj = raw as Record<string, unknown>;
+        const complete = { apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: pageKind, ...obj };
+        items.push(parseObject(kind, complete));
+      }
+      continueToken = page.metadata?.continue || undefined;
+      resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
+    } while (continueToken);
+    return { items, resourceVersion };
+  }
+
+  async watch<K extends KindName>(kind: K, options: WatchOptions): Promise<void> {
+    const info = KINDS[kind];
+    const d: RequestDescription = { verb: "watch", resource: resourceName(info), namespace: options.namespace };
+    let resourceVersion: string | undefined;
+    let backoff = 250;
+    while (!options.signal.aborted) {
+      if (resourceVersion === undefined) {
+        const listed = await this.list(kind, options);
+        resourceVersion = listed.resourceVersion;
+        options.onList(listed.items);
+      }
+      let gone = false;
+      try {
+        await this.transport.stream(
+          basePath(info, options.namespace) +
+            query({
+              watch: "true",
+              allowWatchBookmarks: "true",
+              resourceVersion,
+              labelSelector: options.labelSelector,
+              fieldSelector: options.fieldSelector,
+              timeoutSeconds: "300",
+            }),
+          (line) => {
+            let event: { type?: string; object?: Record<string, unknown> };
+            try {
+              event = JSON.parse(line) as typeof event;
+            } catch {
+              return; // a torn line: the reconnect below resumes from the last resourceVersion
+            }
+            const obj = event.object ?? {};
+            const rv = (obj.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
+            if (event.type === "BOOKMARK") {
+              if (rv) resourceVersion = rv;
+              return;
+            }
+            if (event.type === "ERROR") {
+              if ((obj as { code?: number }).code === 410) gone = true;
+              return;
+            }
+            if (event.type === "ADDED" || event.type === "MODIFIED" || event.type === "DELETED") {
+              if (rv) resourceVersion = rv;
+              const complete = { apiVersion: `${info.group}/${info.version}`, kind: info.kind, ...obj };
+              options.onEvent(event.type as WatchEventType, parseObject(kind, complete));
+            }
+          },
+          options.signal,
+        );
+        backoff = 250;
+      } catch (err) {
+        if (options.signal.aborted) break;
+        const response = (err as { response?: { status: number; body: Buffer } }).response;
+        if (response?.status === 410) gone = true;
+        else if (response && response.status !== 429 && response.status < 500) throw apiError(response.status, response.body, d);
+        else {
+          // The connection dropped (or the server is unavailable): reconnect with backoff.
+          await sleep(backoff, options.signal);
+          backoff = Math.min(backoff * 2, 5000);
+        }
+      }
+      // 410 Gone: the resourceVersion expired; list again and carry on from the new one.
+      if (gone) resourceVersion = undefined;
+    }
+  }
+
+  async serverInfo(): Promise<ServerInfo> {
+    const v = await this.transport.request("/version");
+    if (v.status !== 200) throw apiError(v.status, v.body, { verb: "get", resource: "/version", namespace: undefined });
+    const version = parseJson(v.body, { verb: "get", resource: "/version", namespace: undefined }) as { gitVersion?: string };
+    const group = KINDS.PtahSchema.group;
+    const res = await this.transport.request(`/apis/${group}/${KINDS.PtahSchema.version}`);
+    let ptahKinds: string[] = [];
+    if (res.status === 200) {
+      const list = parseJson(res.body, { verb: "get", resource: group, namespace: undefined }) as { resources?: { kind?: string; name?: string }[] };
+      ptahKinds = (list.resources ?? []).filter((r) => r.name && !r.name.includes("/") && r.kind).map((r) => sanitize(r.kind!));
+    } else if (res.status !== 404) {
+      throw apiError(res.status, res.body, { verb: "get", resource: group, namespace: undefined });
+    }
+    return { gitVersion: sanitize(version.gitVersion ?? "unknown"), ptahKinds };
+  }
+
+  async dryRunCreate(kind: KindName, namespace: string, body: Record<string, unknown>): Promise<DryRunResult> {
+    const info = KINDS[kind];
+    const d: RequestDescription = { verb: "create", resource: resourceName(info), namespace };
+    const res = await this.transport.request(`${basePath(info, namespace)}?dryRun=All`, {
+      method: "POST",
+      body: Buffer.from(JSON.stringify(body)),
+    });
+    if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
+    const object = parseJson(res.body, d);
+    if (!object || typeof object !== "object") throw new ReadError("the server's dry-run answer is not an object");
+    return { object: object as Record<string, unknown> };
+  }
+}

@@ -1,0 +1,71 @@
+// The read-only seam between commands and the cluster. Commands import these types only;
+// kube/reader.ts implements them over @kubernetes/client-node, tests over fixtures.
+import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
+
+export interface ListOptions {
+  /** undefined = all namespaces (-A). */
+  readonly namespace: string | undefined;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+}
+
+export interface ListResult<T> {
+  readonly items: readonly Parsed<T>[];
+  /** The list's resourceVersion, for a watch that follows it. */
+  readonly resourceVersion: string;
+}
+
+export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
+
+export interface WatchOptions extends ListOptions {
+  /** Called after every initial list and relist with the complete current set. */
+  readonly onList: (items: readonly Parsed<unknown>[]) => void;
+  readonly onEvent: (type: WatchEventType, item: Parsed<unknown>) => void;
+  readonly signal: AbortSignal;
+}
+
+export interface ServerInfo {
+  readonly gitVersion: string;
+  /** Ptah kinds served by the cluster (discovery of operator.ptah.run/v1alpha1). */
+  readonly ptahKinds: readonly string[];
+}
+
+/** A dry-run create answer: the object admission would store, or its refusal. */
+export interface DryRunResult {
+  readonly object: Record<string, unknown>;
+}
+
+export interface ClusterReader {
+  /** GET one object. Throws NotFoundError (exit 3) when absent, ReadError (exit 1) otherwise. */
+  get<K extends KindName>(kind: K, namespace: string, name: string): Promise<Parsed<ObjectOf<K>>>;
+  /** LIST with limit/continue pagination (one request per page). */
+  list<K extends KindName>(kind: K, options: ListOptions): Promise<ListResult<ObjectOf<K>>>;
+  /**
+   * List then watch from the list's resourceVersion with bookmarks; reconnects with backoff
+   * and relists on 410 Gone. Resolves when `signal` aborts.
+   */
+  watch<K extends KindName>(kind: K, options: WatchOptions): Promise<void>;
+  /** Server version and which Ptah kinds are served. */
+  serverInfo(): Promise<ServerInfo>;
+  /**
+   * The plugin's single non-read request (developers' guide: `approve --dry-run=server`):
+   * a create with dryRun=All.
+   */
+  dryRunCreate(kind: KindName, namespace: string, body: Record<string, unknown>): Promise<DryRunResult>;
+}
+
+/** What connecting needs from kubectl's global flags. */
+export interface ConnectOptions {
+  readonly kubeconfig: string | undefined;
+  readonly context: string | undefined;
+  readonly namespace: string | undefined;
+  /** Per-request timeout in milliseconds; 0 means none. */
+  readonly requestTimeoutMs: number;
+}
+
+export interface Connection {
+  readonly reader: ClusterReader;
+  /** -n, else the context's namespace, else "default". */
+  readonly namespace: string;
+  readonly contextName: string;
+}

@@ -1,0 +1,100 @@
+// The registry of kinds the plugin reads, and parseObject: raw JSON → typed object, or a
+// ModelError naming the object and the field that does not fit.
+import type { z } from "zod";
+import { ModelError } from "../errors.ts";
+import {
+  ChunkConfigMap,
+  KubeEvent,
+  PtahMigration,
+  PtahMigrationApproval,
+  PtahMigrationPlan,
+  PtahMigrationRunAcknowledgment,
+  PtahSchema,
+  PtahSchemaApproval,
+  PtahSchemaPlan,
+  PtahSchemaPlanChunk,
+} from "./kinds.ts";
+
+export const PTAH_GROUP = "operator.ptah.run";
+export const PTAH_VERSION = "v1alpha1";
+export const PTAH_API_VERSION = `${PTAH_GROUP}/${PTAH_VERSION}`;
+
+export interface KindInfo<S extends z.ZodType = z.ZodType> {
+  readonly kind: string;
+  readonly group: string; // "" for the core group
+  readonly version: string;
+  readonly plural: string;
+  readonly shortName?: string;
+  readonly schema: S;
+}
+
+function ptah<S extends z.ZodType>(kind: string, plural: string, shortName: string, schema: S): KindInfo<S> {
+  return { kind, group: PTAH_GROUP, version: PTAH_VERSION, plural, shortName, schema };
+}
+
+export const KINDS = {
+  PtahSchema: ptah("PtahSchema", "ptahschemas", "ptahs", PtahSchema),
+  PtahSchemaPlan: ptah("PtahSchemaPlan", "ptahschemaplans", "ptahplan", PtahSchemaPlan),
+  PtahSchemaPlanChunk: ptah("PtahSchemaPlanChunk", "ptahschemaplanchunks", "ptahchunk", PtahSchemaPlanChunk),
+  PtahSchemaApproval: ptah("PtahSchemaApproval", "ptahschemaapprovals", "ptahapprove", PtahSchemaApproval),
+  PtahMigration: ptah("PtahMigration", "ptahmigrations", "ptahm", PtahMigration),
+  PtahMigrationPlan: ptah("PtahMigrationPlan", "ptahmigrationplans", "ptahmplan", PtahMigrationPlan),
+  PtahMigrationApproval: ptah("PtahMigrationApproval", "ptahmigrationapprovals", "ptahmapprove", PtahMigrationApproval),
+  PtahMigrationRunAcknowledgment: ptah(
+    "PtahMigrationRunAcknowledgment",
+    "ptahmigrationrunacknowledgments",
+    "ptahmack",
+    PtahMigrationRunAcknowledgment,
+  ),
+  ConfigMap: { kind: "ConfigMap", group: "", version: "v1", plural: "configmaps", schema: ChunkConfigMap },
+  Event: { kind: "Event", group: "", version: "v1", plural: "events", schema: KubeEvent },
+} as const satisfies Record<string, KindInfo>;
+
+export type KindName = keyof typeof KINDS;
+export type ObjectOf<K extends KindName> = z.infer<(typeof KINDS)[K]["schema"]>;
+
+/** What a read returns: the typed object and the object exactly as served (for -o json/yaml). */
+export interface Parsed<T> {
+  readonly object: T;
+  readonly raw: Record<string, unknown>;
+}
+
+/** JSON null means "absent" to the model; the raw form keeps it. */
+function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
+    return out;
+  }
+  return value;
+}
+
+export function describeIssuePath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || "(object)";
+}
+
+export function parseObject<K extends KindName>(kindName: K, raw: unknown): Parsed<ObjectOf<K>> {
+  const info = KINDS[kindName];
+  const label = objectLabel(kindName, raw);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ModelError(`${label} is not an object`);
+  }
+  const result = info.schema.safeParse(dropNulls(raw));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue ? describeIssuePath(issue.path) : "(object)";
+    const what = issue ? issue.message.toLowerCase() : "does not fit";
+    throw new ModelError(`${label} does not fit the ${info.kind} model: ${where}: ${what}`);
+  }
+  return { object: result.data as ObjectOf<K>, raw: raw as Record<string, unknown> };
+}
+
+function objectLabel(kindName: KindName, raw: unknown): string {
+  const meta = (raw as { metadata?: { name?: unknown; namespace?: unknown } } | null)?.metadata;
+  const name = typeof meta?.name === "string" ? meta.name : "<unnamed>";
+  const ns = typeof meta?.namespace === "string" ? `${meta.namespace}/` : "";
+  return `${KINDS[kindName].kind.toLowerCase()} ${ns}${name}`;
+}

@@ -1,0 +1,130 @@
+// `kubectl ptah status <schema>`: one schema in detail — Ready first, every condition with
+// generation lag flagged, the current plan, the approval state, the last apply, and Next.
+import { bindsSchema, deriveSchemaApprovalState, findCondition } from "../approval/state.ts";
+import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+import { formatAge, formatTimestamp } from "../render/age.ts";
+import { colorForStatus, paint } from "../render/color.ts";
+import { sanitize } from "../render/sanitize.ts";
+import { renderTable } from "../render/table.ts";
+import { schemaNextStep } from "./next-step.ts";
+
+export interface SchemaDetailInput {
+  readonly schema: PtahSchema;
+  readonly approvals: readonly PtahSchemaApproval[];
+  readonly now: Date;
+  readonly color: boolean;
+  readonly nsFlag: string;
+}
+
+function field(label: string, value: string): string {
+  return `${`${label}:`.padEnd(15)}${value}`;
+}
+
+function word(text: string, color: boolean): string {
+  const c = colorForStatus(text);
+  return c ? paint(c, sanitize(text), color) : sanitize(text);
+}
+
+function when(timestamp: string | undefined, now: Date): string {
+  if (!timestamp) return "-";
+  return `${formatTimestamp(timestamp)} (${formatAge(timestamp, now)} ago)`;
+}
+
+export function renderSchemaDetail(input: SchemaDetailInput): string {
+  const { schema, now, color } = input;
+  const s = schema.status;
+  const generation = schema.metadata.generation;
+  const out: string[] = [];
+  out.push(field("Name", `${sanitize(schema.metadata.namespace ?? "")}/${sanitize(schema.metadata.name)}`));
+  out.push(field("Phase", s.phase ? word(s.phase, color) : "-"));
+  const ready = findCondition(s.conditions, "Ready");
+  out.push(
+    field(
+      "Ready",
+      ready ? `${word(ready.status, color)}${ready.reason ? ` (${sanitize(ready.reason)})` : ""}${ready.message ? ` ${sanitize(ready.message)}` : ""}` : "- (no Ready condition yet)",
+    ),
+  );
+  out.push(field("Desired", sanitize(schema.spec.desired?.ociRef ?? "-")));
+  out.push(field("Resolved", sanitize(s.source?.digest ?? "-")));
+  out.push(field("Suspended", schema.spec.suspend ? "true" : "false"));
+  if (s.observedGeneration !== undefined && generation !== undefined && s.observedGeneration < generation) {
+    out.push(field("Observed", `generation ${s.observedGeneration} of ${generation}: the operator has not caught up with the latest spec`));
+  }
+  out.push("");
+
+  out.push("Conditions:");
+  if (s.conditions.length === 0) out.push("  none yet");
+  else {
+    const ordered = [...s.conditions].sort((a, b) => (a.type === "Ready" ? -1 : b.type === "Ready" ? 1 : 0));
+    const rows = ordered.map((c) => {
+      const lag = c.observedGeneration !== undefined && generation !== undefined && c.observedGeneration < generation;
+      return [
+        sanitize(c.type) + (lag ? "*" : ""),
+        word(c.status, color),
+        sanitize(c.reason ?? "-"),
+        formatAge(c.lastTransitionTime, now),
+        sanitize(c.message ?? ""),
+      ];
+    });
+    out.push(renderTable(["TYPE", "STATUS", "REASON", "AGE", "MESSAGE"], rows, { indent: "  " }).trimEnd());
+    if (ordered.some((c) => c.observedGeneration !== undefined && generation !== undefined && c.observedGeneration < generation)) {
+      out.push(`  * observed at an older generation than ${generation}: not yet re-evaluated for the latest spec`);
+    }
+  }
+  out.push("");
+
+  const plan = s.plan;
+  out.push("Current plan:");
+  if (!plan?.name) out.push("  none published");
+  else {
+    out.push(`  ${field("Name", sanitize(plan.name))}`);
+    out.push(`  ${field("Fingerprint", sanitize(plan.fingerprint ?? "-"))}`);
+    out.push(`  ${field("Statements", plan.statementCount !== undefined ? String(plan.statementCount) : "-")}`);
+    out.push(`  ${field("Destructive", plan.destructive ? paint("red", "true", color) : "false")}`);
+    out.push(`  ${field("Privileges", plan.privilegeChanges && plan.privilegeChanges.length > 0 ? plan.privilegeChanges.map(sanitize).join(", ") : "none")}`);
+    out.push(`  ${field("Created", when(plan.createdAt, now))}`);
+  }
+  out.push("");
+
+  out.push("Approval:");
+  const recorded = plan?.approval;
+  if (recorded?.name) {
+    out.push(
+      `  Recorded:      ${sanitize(recorded.name)} by ${sanitize(recorded.approver?.username ?? "<unknown>")} at ${formatTimestamp(recorded.approvedAt) || "-"}`,
+    );
+  } else if (findCondition(s.conditions, "ApprovalRequired")?.status === "True") {
+    out.push(`  Recorded:      none; waiting for an approval bound to ${sanitize(plan?.fingerprint ?? "the current plan")}`);
+  } else {
+    out.push("  Recorded:      none");
+  }
+  const binding = input.approvals.filter((a) => bindsSchema(a, schema));
+  if (binding.length > 0) {
+    const rows = [...binding]
+      .sort((a, b) => (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") || a.metadata.name.localeCompare(b.metadata.name))
+      .map((a) => {
+        const d = deriveSchemaApprovalState(a, schema);
+        return [
+          sanitize(a.metadata.name),
+          sanitize(a.spec.planRef?.name ?? "-"),
+          sanitize(a.spec.approver?.username ?? "-"),
+          word(d.state, color) + (d.state === "Consumed" && d.alsoStale ? ", stale" : ""),
+          sanitize(d.reason || "-"),
+          formatAge(a.metadata.creationTimestamp, now),
+        ];
+      });
+    out.push(renderTable(["APPROVAL", "PLAN", "APPROVER", "STATE", "REASON", "AGE"], rows, { indent: "  " }).trimEnd());
+  }
+  out.push("");
+
+  const applied = s.applied;
+  out.push("Last applied:");
+  if (!applied?.planFingerprint && !applied?.completedAt) out.push("  never");
+  else {
+    out.push(`  ${field("Plan", sanitize(applied.planRef?.name ?? "-"))}`);
+    out.push(`  ${field("Fingerprint", sanitize(applied.planFingerprint ?? "-"))}`);
+    out.push(`  ${field("Completed", when(applied.completedAt, now))}`);
+  }
+  out.push("");
+  out.push(`Next: ${schemaNextStep(schema, input.nsFlag)}`);
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,134 @@
+// `kubectl ptah status` (no name): one row per PtahSchema and per PtahMigration.
+import { findCondition, formatApprovalSummary, summariseSchemaApproval } from "../approval/state.ts";
+import type { Condition } from "../model/meta.ts";
+import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+import { formatAge } from "../render/age.ts";
+import { colorForStatus, paint } from "../render/color.ts";
+import { sanitize } from "../render/sanitize.ts";
+import { renderTable } from "../render/table.ts";
+
+export interface StatusListInput {
+  readonly schemas: readonly PtahSchema[];
+  readonly migrations: readonly PtahMigration[];
+  readonly approvals: readonly PtahSchemaApproval[];
+  readonly allNamespaces: boolean;
+  readonly wide: boolean;
+  readonly noHeaders: boolean;
+  readonly color: boolean;
+  readonly now: Date;
+}
+
+/** READY column: status and reason of the Ready condition, e.g. `False (AwaitingApproval)`. */
+export function formatReady(conditions: readonly Condition[], color: boolean): string {
+  const ready = findCondition(conditions, "Ready");
+  if (!ready) return "-";
+  const status = sanitize(ready.status);
+  const painted = paint(colorForStatus(ready.status) ?? "bold", status, color && colorForStatus(ready.status) !== undefined);
+  return ready.reason ? `${painted} (${sanitize(ready.reason)})` : painted;
+}
+
+function phase(p: string | undefined, color: boolean): string {
+  if (!p) return "-";
+  const c = colorForStatus(p);
+  return c ? paint(c, sanitize(p), color) : sanitize(p);
+}
+
+function orderKey(o: { metadata: { namespace?: string; name: string } }): string {
+  return `${o.metadata.namespace ?? ""}\u0000${o.metadata.name}`;
+}
+
+function byNamespaceAndName<T extends { metadata: { namespace?: string; name: string } }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => (orderKey(a) < orderKey(b) ? -1 : orderKey(a) > orderKey(b) ? 1 : 0));
+}
+
+export function renderSchemaRows(input: StatusListInput, prefix: string): string {
+  const headers = [
+    ...(input.allNamespaces ? ["NAMESPACE"] : []),
+    "NAME",
+    "PHASE",
+    "READY",
+    "PLAN",
+    "STATEMENTS",
+    "DESTRUCTIVE",
+    "APPROVAL",
+    "AGE",
+    ...(input.wide ? ["DIGEST", "DRIFT", "LAST APPLIED"] : []),
+  ];
+  const rows = byNamespaceAndName(input.schemas).map((s) => {
+    const plan = s.status.plan;
+    const ns = s.metadata.namespace ?? "";
+    const approvals = input.approvals.filter((a) => (a.metadata.namespace ?? "") === ns);
+    const applied = s.status.applied?.completedAt;
+    return [
+      ...(input.allNamespaces ? [sanitize(ns)] : []),
+      prefix + sanitize(s.metadata.name),
+      phase(s.status.phase, input.color),
+      formatReady(s.status.conditions, input.color),
+      plan?.name ? sanitize(plan.name) : "-",
+      plan?.statementCount !== undefined ? String(plan.statementCount) : "-",
+      plan?.destructive === undefined ? "-" : plan.destructive ? paint("red", "true", input.color) : "false",
+      sanitize(formatApprovalSummary(summariseSchemaApproval(s, approvals))),
+      formatAge(s.metadata.creationTimestamp, input.now),
+      ...(input.wide
+        ? [
+            sanitize(s.status.source?.digest ?? "-"),
+            sanitize(s.status.target?.highestDriftSeverity || (s.status.target?.lastObservedAt ? "none" : "-")),
+            applied ? `${formatAge(applied, input.now)} ago` : "-",
+          ]
+        : []),
+    ];
+  });
+  return renderTable(headers, rows, { noHeaders: input.noHeaders });
+}
+
+function migrationApproval(m: PtahMigration): string {
+  const ref = m.status.activeOperation?.approvalRef;
+  if (ref?.name) return `in use: ${sanitize(ref.name)}`;
+  const required = findCondition(m.status.conditions, "ApprovalRequired");
+  if (required?.status === "True") return "waiting";
+  if (!m.status.plan?.name) return "-";
+  return "not required";
+}
+
+export function renderMigrationRows(input: StatusListInput, prefix: string): string {
+  const headers = [
+    ...(input.allNamespaces ? ["NAMESPACE"] : []),
+    "NAME",
+    "PHASE",
+    "READY",
+    "PLAN",
+    "CURRENT",
+    "PENDING",
+    "LAST RUN",
+    "APPROVAL",
+    "AGE",
+    ...(input.wide ? ["DIGEST", "UNRESOLVED RUN"] : []),
+  ];
+  const rows = byNamespaceAndName(input.migrations).map((m) => {
+    const h = m.status.history;
+    const outcome = m.status.lastRun?.outcome;
+    return [
+      ...(input.allNamespaces ? [sanitize(m.metadata.namespace ?? "")] : []),
+      prefix + sanitize(m.metadata.name),
+      phase(m.status.phase, input.color),
+      formatReady(m.status.conditions, input.color),
+      m.status.plan?.name ? sanitize(m.status.plan.name) : "-",
+      h?.currentVersion !== undefined ? String(h.currentVersion) : "-",
+      h?.pendingCount !== undefined ? String(h.pendingCount) : "-",
+      outcome ? phase(outcome, input.color) : "-",
+      migrationApproval(m),
+      formatAge(m.metadata.creationTimestamp, input.now),
+      ...(input.wide ? [sanitize(m.status.artifact?.digest ?? "-"), sanitize(m.status.unresolvedRun?.outcome ?? "-")] : []),
+    ];
+  });
+  return renderTable(headers, rows, { noHeaders: input.noHeaders });
+}
+
+/** Both tables; kind prefixes on names when both are shown, as `kubectl get a,b` does. */
+export function renderStatusList(input: StatusListInput): string {
+  const both = input.schemas.length > 0 && input.migrations.length > 0;
+  const parts: string[] = [];
+  if (input.schemas.length > 0) parts.push(renderSchemaRows(input, both ? "ptahschema/" : ""));
+  if (input.migrations.length > 0) parts.push(renderMigrationRows(input, both ? "ptahmigration/" : ""));
+  return parts.join("\n");
+}
