@@ -12,6 +12,7 @@ export function schemaNextStep(schema: PtahSchema, nsFlag: NamespaceFlag): strin
   if (schema.spec.suspend || s.phase === "Suspended") {
     return `reconciliation is suspended; resume it with: kubectl patch ptahschema ${name}${nsFlag} --type=merge -p '{"spec":{"suspend":false}}'`;
   }
+  if (s.phase === "InSync") return `nothing to do; the story so far: kubectl ptah history ${name}${nsFlag}`;
   if (s.plan?.approval?.name) {
     if (s.phase === "Applying" || s.phase === "VerifyingConvergence" || s.phase === "ReadyToApply") {
       return `the approved plan is being applied; follow it with: kubectl ptah wait ${name}${nsFlag} --for=phase=InSync`;
@@ -24,7 +25,6 @@ export function schemaNextStep(schema: PtahSchema, nsFlag: NamespaceFlag): strin
   if (ready?.reason === "DestructiveChangesDisabled" || ready?.reason === "PolicyBlocked") {
     return `read the destructive plan with: kubectl ptah plan ${name}${nsFlag}; then narrow the desired schema or set spec.policy.allowDestructive (kubectl ptah explain ${ready.reason})`;
   }
-  if (s.phase === "InSync") return `nothing to do; the story so far: kubectl ptah history ${name}${nsFlag}`;
   if (s.phase === "Applying" || s.phase === "VerifyingConvergence") return `follow it with: kubectl ptah wait ${name}${nsFlag} --for=phase=InSync`;
   if (ready?.reason) return `find out what ${ready.reason} means and what to do: kubectl ptah explain ${name}${nsFlag}`;
   return `the operator is working; follow it with: kubectl ptah status ${name}${nsFlag} --watch`;

@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { FakeReader } from "../support/fake-reader.ts";
+import { runCliWith } from "../support/cli.ts";
+import {
+  AWAITING_CONDITIONS,
+  CONSUMED_AND_STALE,
+  FP1,
+  anApproval,
+  aMigration,
+  awaitingSchema,
+  blockedSchema,
+  cond,
+  inSyncSchema,
+} from "../support/builders.ts";
+
+function cluster(): FakeReader {
+  return new FakeReader([
+    { kind: "PtahSchema", raw: awaitingSchema() },
+    { kind: "PtahSchema", raw: blockedSchema() },
+    { kind: "PtahSchema", raw: inSyncSchema({ name: "orders", uid: "schema-uid-3", namespace: "shop" }) },
+    { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-old", conditions: CONSUMED_AND_STALE }) },
+    { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v1", namespace: "shop", schema: "orders", schemaUid: "schema-uid-3", conditions: CONSUMED_AND_STALE.slice(2) }) },
+    {
+      kind: "PtahMigration",
+      raw: aMigration({
+        phase: "AwaitingApproval",
+        conditions: [
+          cond("ApprovalRequired", "True", "AwaitingApproval", "3 planned migrations need an approval naming this plan"),
+          cond("Ready", "False", "AwaitingApproval", "The plan is waiting for the approval its policy requires"),
+        ],
+      }),
+    },
+  ]);
+}
+
+describe("status (list)", () => {
+  it("prints schemas and migrations of the namespace as two kubectl-style tables", async () => {
+    const r = await runCliWith(["status", "-n", "app"], cluster());
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe("");
+    await expect(r.stdout).toMatchFileSnapshot("../golden/status/list-app.txt");
+  });
+
+  it("adds NAMESPACE with -A and the wide columns with -o wide", async () => {
+    const r = await runCliWith(["status", "-A", "-o", "wide"], cluster());
+    expect(r.status).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot("../golden/status/list-all-wide.txt");
+  });
+
+  it("reads one LIST per kind and nothing else", async () => {
+    const reader = cluster();
+    await runCliWith(["status", "-A"], reader);
+    expect(reader.requests.sort()).toEqual(["list PtahMigration *", "list PtahSchema *", "list PtahSchemaApproval *"]);
+  });
+
+  it("says No resources found on stderr and exits 0 for an empty namespace", async () => {
+    const r = await runCliWith(["status", "-n", "empty"], cluster());
+    expect(r).toMatchObject({ status: 0, stdout: "", stderr: "No resources found in empty namespace.\n" });
+  });
+
+  it("prints a kubectl List for -o json and names for -o name", async () => {
+    const json = await runCliWith(["status", "-n", "app", "-o", "json"], cluster());
+    const list = JSON.parse(json.stdout) as { kind: string; items: { kind: string }[] };
+    expect(list.kind).toBe("List");
+    expect(list.items.map((i) => i.kind).sort()).toEqual(["PtahMigration", "PtahSchema", "PtahSchema"]);
+    const names = await runCliWith(["status", "-n", "app", "-o", "name"], cluster());
+    expect(names.stdout).toBe("ptahschema.operator.ptah.run/storefront\nptahschema.operator.ptah.run/catalog\nptahmigration.operator.ptah.run/billing\n");
+  });
+
+  it("hides headers with --no-headers", async () => {
+    const r = await runCliWith(["status", "-n", "shop", "--no-headers"], cluster());
+    expect(r.stdout.startsWith("orders")).toBe(true);
+  });
+});
+
+describe("status <schema>", () => {
+  it("shows a schema awaiting approval with the next command", async () => {
+    const r = await runCliWith(["status", "storefront", "-n", "app"], cluster());
+    expect(r.status).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot("../golden/status/detail-awaiting.txt");
+    expect(r.stdout).toContain("Next: read the plan with: kubectl ptah plan storefront -n app, then approve it with: kubectl ptah approve storefront -n app | kubectl create -f -");
+  });
+
+  it("shows an in-sync schema with its consumed approval and last apply", async () => {
+    const r = await runCliWith(["status", "orders", "-n", "shop"], cluster());
+    await expect(r.stdout).toMatchFileSnapshot("../golden/status/detail-in-sync.txt");
+  });
+
+  it("flags conditions observed at an older generation", async () => {
+    const lagging = awaitingSchema({ generation: 2, conditions: [...AWAITING_CONDITIONS.slice(0, -1), cond("Ready", "False", "AwaitingApproval", "x", undefined, 1)] });
+    const r = await runCliWith(["status", "storefront", "-n", "app"], new FakeReader([{ kind: "PtahSchema", raw: lagging }]));
+    expect(r.stdout).toContain("Ready*");
+    expect(r.stdout).toContain("observed at an older generation than 2");
+  });
+
+  it("prints what kubectl prints for the seed's jsonpath line", async () => {
+    const r = await runCliWith(["status", "storefront", "-n", "app", "-o", 'jsonpath={.status.phase}{"\\n"}{.status.plan.fingerprint}{"\\n"}'], cluster());
+    expect(r).toMatchObject({ status: 0, stdout: `AwaitingApproval\n${FP1}\n`, stderr: "" });
+  });
+
+  it("exits 3 with an empty stdout when the schema does not exist", async () => {
+    const r = await runCliWith(["status", "nope", "-n", "app"], cluster());
+    expect(r).toMatchObject({ status: 3, stdout: "", stderr: "error: no such schema: app/nope\n" });
+  });
+
+  it("neutralises escape sequences in cluster strings", async () => {
+    const evil = awaitingSchema({ conditions: [cond("Ready", "False", "AwaitingApproval", "\u001b]0;pwned\u0007 \u001b[31mred\u001b[0m\nnext line")] });
+    const r = await runCliWith(["status", "storefront", "-n", "app"], new FakeReader([{ kind: "PtahSchema", raw: evil }]));
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u);
+    expect(r.stdout).toContain("^[]0;pwned\\x07 ^[[31mred^[[0m\\nnext line");
+  });
+});
+
+describe("schema <name> (upstream's view)", () => {
+  it("prints the 18-column text view", async () => {
+    const r = await runCliWith(["schema", "storefront", "-n", "app"], cluster());
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Schema:           app/storefront\n");
+    await expect(r.stdout).toMatchFileSnapshot("../golden/schema/awaiting.txt");
+  });
+
+  it("prints the JSON view", async () => {
+    const r = await runCliWith(["schema", "orders", "-n", "shop", "-o", "json"], cluster());
+    await expect(r.stdout).toMatchFileSnapshot("../golden/schema/in-sync.json");
+  });
+
+  it.each([
+    { name: "no name", argv: ["schema"], message: "name one PtahSchema" },
+    { name: "two names", argv: ["schema", "a", "b"], message: "name one PtahSchema" },
+    { name: "a plan format", argv: ["schema", "a", "-o", "sql"], message: "plan format" },
+    { name: "yaml", argv: ["schema", "a", "-o", "yaml"], message: 'unknown output format "yaml"' },
+  ])("refuses $name with exit 2 and an empty stdout", async ({ argv, message }) => {
+    const r = await runCliWith(argv, cluster());
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+  });
+
+  it("reads only the PtahSchema", async () => {
+    const reader = cluster();
+    await runCliWith(["schema", "storefront", "-n", "app"], reader);
+    expect(reader.requests).toEqual(["get PtahSchema app/storefront"]);
+  });
+});

@@ -1,0 +1,35 @@
+// Two tiers: `unit` (pure code, golden files, in-process CLI over fixtures and fault servers)
+// and `e2e` (the real kubectl and our bin against the lab's real kube-apiserver).
+// Golden files are only rewritten by `npm run test:update`; CI (CI=true) never writes them.
+import { defineConfig } from "vitest/config";
+
+process.env.TZ = "UTC";
+
+export default defineConfig({
+  test: {
+    env: { TZ: "UTC", NO_COLOR: "1" },
+    restoreMocks: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/e2e/**", "node_modules/**"],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.e2e.test.ts"],
+          globalSetup: ["test/e2e/global-setup.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
