@@ -1,7 +1,10 @@
 // kubectl's global flags, implemented by the plugin itself (kubectl passes none to plugins),
 // as one typed table, and their resolution into GlobalOptions.
 import { UsageError } from "../errors.ts";
+import { parseDurationFlag as parseDuration } from "../commands/duration.ts";
 import type { ColorMode, FlagSpec, GlobalOptions } from "../commands/types.ts";
+
+export { parseDuration };
 
 export const GLOBAL_FLAGS = [
   { name: "kubeconfig", type: "string", value: "PATH", describe: "Path to the kubeconfig file to use (no merging)" },
@@ -21,26 +24,6 @@ export const GLOBAL_FLAGS = [
   },
   { name: "timeout", type: "string", value: "DURATION", describe: "Alias of --request-timeout (upstream kubectl-ptah's name); wait: how long to wait" },
 ] as const satisfies readonly FlagSpec[];
-
-/** Go duration strings (300ms, 1.5h, 2h45m) and kubectl's bare integer seconds. */
-export function parseDuration(text: string, flag: string): number {
-  const t = text.trim();
-  if (/^\d+$/u.test(t)) return Number(t) * 1000;
-  if (t === "0") return 0;
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gyu;
-  let total = 0;
-  let matched = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(t)) !== null) {
-    total += Number(m[1]) * units[m[2]!]!;
-    matched = re.lastIndex;
-  }
-  if (t === "" || matched !== t.length) {
-    throw new UsageError(`invalid duration "${t}" for --${flag}: use a number with a unit, e.g. 30s, 1m, 2h`);
-  }
-  return Math.round(total);
-}
 
 export interface GlobalFlagValues {
   readonly kubeconfig?: unknown;

@@ -1,0 +1,164 @@
+// `kubectl ptah approvals [SCHEMA | migration NAME]`: every approval with its derived state
+// (Consumed, Stale, Superseded, Reserved, Pending). Reads one LIST per kind.
+import { bindsSchema, deriveMigrationApprovalState, deriveSchemaApprovalState, type DerivedApprovalState } from "../approval/state.ts";
+import { NotFoundError, UsageError } from "../errors.ts";
+import type { PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+import type { Parsed } from "../model/parse.ts";
+import { formatAge } from "../render/age.ts";
+import { colorForStatus, paint } from "../render/color.ts";
+import { renderMachine } from "../render/formats.ts";
+import { sanitize } from "../render/sanitize.ts";
+import { renderTable } from "../render/table.ts";
+import { noResources, parseViewOutput, type ViewOutput } from "./output.ts";
+import type { Command, RunContext } from "./types.ts";
+
+export interface ApprovalsOptions {
+  readonly target: { readonly kind: "all" } | { readonly kind: "schema"; readonly name: string } | { readonly kind: "migration"; readonly name: string };
+  readonly output: ViewOutput;
+}
+
+interface Row {
+  readonly namespace: string;
+  readonly name: string;
+  readonly owner: string;
+  readonly plan: string;
+  readonly approver: string;
+  readonly state: DerivedApprovalState;
+  readonly created: string | undefined;
+}
+
+function byKey(ns: string, name: string): string {
+  return `${ns}/${name}`;
+}
+
+function sortRows(rows: Row[]): Row[] {
+  return rows.sort((a, b) => a.namespace.localeCompare(b.namespace) || (a.created ?? "").localeCompare(b.created ?? "") || a.name.localeCompare(b.name));
+}
+
+function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, prefix: string): string {
+  const all = ctx.global.allNamespaces;
+  const headers = [...(all ? ["NAMESPACE"] : []), "NAME", ownerHeader, "PLAN", "APPROVER", "STATE", "REASON", "AGE"];
+  const body = rows.map((r) => {
+    const color = colorForStatus(r.state.state);
+    const state = (color ? paint(color, r.state.state, ctx.global.color) : r.state.state) + (r.state.state === "Consumed" && r.state.alsoStale ? ", stale" : "");
+    return [
+      ...(all ? [sanitize(r.namespace)] : []),
+      prefix + sanitize(r.name),
+      sanitize(r.owner),
+      sanitize(r.plan),
+      sanitize(r.approver),
+      state,
+      sanitize(r.state.reason || "-"),
+      formatAge(r.created, ctx.now),
+    ];
+  });
+  return renderTable(headers, body, { noHeaders: ctx.global.noHeaders });
+}
+
+export function schemaApprovalRows(approvals: readonly PtahSchemaApproval[], schemas: readonly PtahSchema[]): Row[] {
+  const index = new Map(schemas.map((s) => [byKey(s.metadata.namespace ?? "", s.metadata.name), s]));
+  return sortRows(
+    approvals.map((a) => {
+      const ns = a.metadata.namespace ?? "";
+      const schema = index.get(byKey(ns, a.spec.schemaRef?.name ?? ""));
+      const bound = schema && bindsSchema(a, schema) ? schema : undefined;
+      return {
+        namespace: ns,
+        name: a.metadata.name,
+        owner: a.spec.schemaRef?.name ?? "-",
+        plan: a.spec.planRef?.name ?? "-",
+        approver: a.spec.approver?.username ?? "-",
+        state: deriveSchemaApprovalState(a, bound),
+        created: a.metadata.creationTimestamp,
+      };
+    }),
+  );
+}
+
+export function migrationApprovalRows(approvals: readonly PtahMigrationApproval[], migrations: readonly PtahMigration[]): Row[] {
+  const index = new Map(migrations.map((m) => [byKey(m.metadata.namespace ?? "", m.metadata.name), m]));
+  return sortRows(
+    approvals.map((a) => {
+      const ns = a.metadata.namespace ?? "";
+      const m = index.get(byKey(ns, a.spec.migrationRef?.name ?? ""));
+      const bound = m && (!a.spec.migrationRef?.uid || a.spec.migrationRef.uid === m.metadata.uid) ? m : undefined;
+      return {
+        namespace: ns,
+        name: a.metadata.name,
+        owner: a.spec.migrationRef?.name ?? "-",
+        plan: a.spec.planRef?.name ?? "-",
+        approver: a.spec.approver?.username ?? "-",
+        state: deriveMigrationApprovalState(a, bound),
+        created: a.metadata.creationTimestamp,
+      };
+    }),
+  );
+}
+
+export const approvalsCommand: Command<ApprovalsOptions> = {
+  name: "approvals",
+  summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded",
+  usage: "kubectl ptah approvals [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-o wide|json|yaml|name|jsonpath=TEMPLATE]",
+  examples: [
+    { comment: "Every schema and migration approval in the namespace", command: "kubectl ptah approvals" },
+    { comment: "The approvals that bind one schema", command: "kubectl ptah approvals storefront -n app" },
+    { comment: "The approvals of one migration", command: "kubectl ptah approvals migration billing" },
+    { comment: "Everything, everywhere, as a kubectl List", command: "kubectl ptah approvals -A -o yaml" },
+  ],
+  flags: [],
+  toOptions(args) {
+    const p = args.positionals;
+    const output = parseViewOutput(args.global.output, "approvals");
+    if (p.length === 0) return { target: { kind: "all" }, output };
+    if (args.global.allNamespaces) throw new UsageError("a name cannot be combined with --all-namespaces", "approvals");
+    if (p[0] === "migration") {
+      if (p.length !== 2) throw new UsageError("name one PtahMigration: kubectl ptah approvals migration <name>", "approvals");
+      return { target: { kind: "migration", name: p[1]! }, output };
+    }
+    if (p.length !== 1) throw new UsageError("name at most one PtahSchema", "approvals");
+    return { target: { kind: "schema", name: p[0]! }, output };
+  },
+  async run(options, ctx) {
+    const { reader, namespace: contextNamespace } = await ctx.connect();
+    const namespace = ctx.global.allNamespaces ? undefined : contextNamespace;
+    const t = options.target;
+    const wantSchemas = t.kind !== "migration";
+    const wantMigrations = t.kind !== "schema";
+    const none = Promise.resolve({ items: [] as Parsed<never>[], resourceVersion: "" });
+    const [sApprovals, schemas, mApprovals, migrations] = await Promise.all([
+      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector }) : none,
+      wantSchemas ? reader.list("PtahSchema", { namespace }) : none,
+      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector }) : none,
+      wantMigrations ? reader.list("PtahMigration", { namespace }) : none,
+    ]);
+    let schemaItems = sApprovals.items as readonly Parsed<PtahSchemaApproval>[];
+    let migrationItems = mApprovals.items as readonly Parsed<PtahMigrationApproval>[];
+    if (t.kind === "schema") {
+      const schema = (schemas.items as readonly Parsed<PtahSchema>[]).find((s) => s.object.metadata.name === t.name);
+      if (!schema) throw new NotFoundError(`no such schema: ${contextNamespace}/${t.name}`);
+      schemaItems = schemaItems.filter((a) => bindsSchema(a.object, schema.object));
+    }
+    if (t.kind === "migration") {
+      const m = (migrations.items as readonly Parsed<PtahMigration>[]).find((x) => x.object.metadata.name === t.name);
+      if (!m) throw new NotFoundError(`no PtahMigration by that name: ${contextNamespace}/${t.name}`);
+      migrationItems = migrationItems.filter((a) => a.object.spec.migrationRef?.name === t.name);
+    }
+    if (schemaItems.length === 0 && migrationItems.length === 0) {
+      if (options.output.kind !== "json" && options.output.kind !== "yaml") return { stdout: "", stderr: noResources(namespace) };
+    }
+    if (options.output.kind !== "human") {
+      return { stdout: renderMachine(options.output, [...schemaItems, ...migrationItems].map((i) => i.raw), false) };
+    }
+    const both = schemaItems.length > 0 && migrationItems.length > 0;
+    const parts: string[] = [];
+    if (schemaItems.length > 0) {
+      const rows = schemaApprovalRows(schemaItems.map((i) => i.object), (schemas.items as readonly Parsed<PtahSchema>[]).map((s) => s.object));
+      parts.push(renderRows(rows, "SCHEMA", ctx, both ? "ptahschemaapproval/" : ""));
+    }
+    if (migrationItems.length > 0) {
+      const rows = migrationApprovalRows(migrationItems.map((i) => i.object), (migrations.items as readonly Parsed<PtahMigration>[]).map((m) => m.object));
+      parts.push(renderRows(rows, "MIGRATION", ctx, both ? "ptahmigrationapproval/" : ""));
+    }
+    return { stdout: parts.join("\n") };
+  },
+};

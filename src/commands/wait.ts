@@ -1,0 +1,156 @@
+// `kubectl ptah wait <schema> --for=…`: list then watch (bookmarks, reconnect, relist on 410)
+// until a condition, phase or approval state holds; exit 0 when it does, 1 on timeout with
+// the last state seen. A condition counts only once observed at the current generation.
+import { findCondition, isTrue } from "../approval/state.ts";
+import { ReadError, UsageError } from "../errors.ts";
+import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+import type { KindName, Parsed } from "../model/parse.ts";
+import { sanitize } from "../render/sanitize.ts";
+import { parseDurationFlag } from "./duration.ts";
+import type { Command } from "./types.ts";
+
+export type WaitFor =
+  | { readonly kind: "condition"; readonly type: string; readonly status: string }
+  | { readonly kind: "phase"; readonly phase: string }
+  | { readonly kind: "approval"; readonly state: "consumed" | "reserved" };
+
+export interface WaitOptions {
+  readonly target: "schema" | "migration";
+  readonly name: string;
+  readonly for: WaitFor;
+  readonly timeoutMs: number;
+}
+
+export function parseWaitFor(text: string | undefined): WaitFor {
+  if (!text) throw new UsageError("say what to wait for: --for=condition=Type[=Status], --for=phase=Phase or --for=approval=consumed", "wait");
+  const [what, ...rest] = text.split("=");
+  const value = rest.join("=");
+  if (what === "condition" && value) {
+    const [type, status] = value.split("=");
+    const s = status ?? "True";
+    if (!type || !["True", "False", "Unknown"].includes(s)) throw new UsageError(`invalid --for=${text}: use condition=Type or condition=Type=True|False|Unknown`, "wait");
+    return { kind: "condition", type, status: s };
+  }
+  if (what === "phase" && value) return { kind: "phase", phase: value };
+  if (what === "approval" && (value === "consumed" || value === "reserved")) return { kind: "approval", state: value };
+  throw new UsageError(`invalid --for=${text}: use condition=Type[=Status], phase=Phase or approval=consumed|reserved`, "wait");
+}
+
+type Target = PtahSchema | PtahMigration;
+
+/** Does it hold? Pure; `approvals` are the schema's namespace's approvals. */
+export function holds(target: Target, waitFor: WaitFor, approvals: readonly PtahSchemaApproval[]): boolean {
+  const generation = target.metadata.generation;
+  switch (waitFor.kind) {
+    case "condition": {
+      const c = findCondition(target.status.conditions, waitFor.type);
+      if (!c || c.status !== waitFor.status) return false;
+      return c.observedGeneration === undefined || generation === undefined || c.observedGeneration >= generation;
+    }
+    case "phase":
+      return target.status.phase === waitFor.phase && (target.status.observedGeneration === undefined || generation === undefined || target.status.observedGeneration >= generation);
+    case "approval": {
+      const recorded = "plan" in target.status && target.status.plan && "approval" in target.status.plan ? target.status.plan.approval : undefined;
+      if (!recorded?.name) return false;
+      if (waitFor.state === "reserved") return true;
+      const a = approvals.find((x) => x.metadata.name === recorded.name && (!recorded.uid || x.metadata.uid === recorded.uid));
+      return a !== undefined && isTrue(a.status.conditions, "Consumed");
+    }
+  }
+}
+
+export function describeState(target: Target | undefined): string {
+  if (!target) return "the object was not seen";
+  const ready = findCondition(target.status.conditions, "Ready");
+  return `phase ${sanitize(target.status.phase ?? "-")}, Ready=${ready ? `${sanitize(ready.status)} (${sanitize(ready.reason ?? "")})` : "-"}`;
+}
+
+function describeFor(f: WaitFor): string {
+  if (f.kind === "condition") return `condition ${f.type}=${f.status}`;
+  if (f.kind === "phase") return `phase ${f.phase}`;
+  return `approval ${f.state}`;
+}
+
+export const waitCommand: Command<WaitOptions> = {
+  name: "wait",
+  summary: "Wait until a schema or migration reaches a condition, phase or approval state",
+  usage: "kubectl ptah wait (SCHEMA | migration MIGRATION) --for=condition=Type[=Status] | --for=phase=Phase | --for=approval=consumed [--timeout=5m]",
+  examples: [
+    { comment: "Wait until the plan waits for a person", command: "kubectl ptah wait storefront --for=condition=ApprovalRequired" },
+    { comment: "Wait until the approved plan has been applied and proven", command: "kubectl ptah wait storefront --for=phase=InSync --timeout=10m" },
+    { comment: "Wait until the reserved approval was dispatched", command: "kubectl ptah wait storefront --for=approval=consumed" },
+  ],
+  flags: [{ name: "for", type: "string", value: "WHAT", describe: "condition=Type[=Status] (Status defaults to True), phase=Phase, or approval=consumed|reserved" }],
+  hiddenGlobals: ["all-namespaces", "selector", "no-headers", "output"],
+  toOptions(args) {
+    const p = args.positionals;
+    const migration = p[0] === "migration";
+    const names = migration ? p.slice(1) : p;
+    if (names.length !== 1) throw new UsageError(migration ? "name one PtahMigration" : "name one PtahSchema", "wait");
+    const waitFor = parseWaitFor(typeof args.flags.for === "string" ? args.flags.for : undefined);
+    if (migration && waitFor.kind === "approval") throw new UsageError("--for=approval applies to schemas", "wait");
+    const timeout = typeof args.flags.timeout === "string" ? args.flags.timeout : "5m";
+    return { target: migration ? "migration" : "schema", name: names[0]!, for: waitFor, timeoutMs: parseDurationFlag(timeout, "timeout") };
+  },
+  async run(options, ctx) {
+    const connection = await ctx.connect();
+    const kind: KindName = options.target === "schema" ? "PtahSchema" : "PtahMigration";
+    const controller = new AbortController();
+    const stop = (): void => controller.abort();
+    ctx.signal.addEventListener("abort", stop, { once: true });
+    let target: Target | undefined;
+    const approvals = new Map<string, PtahSchemaApproval>();
+    let met = false;
+    const check = (): void => {
+      if (target && holds(target, options.for, [...approvals.values()])) {
+        met = true;
+        controller.abort();
+      }
+    };
+    const timer = options.timeoutMs > 0 ? setTimeout(stop, options.timeoutMs) : undefined;
+    try {
+      const watches: Promise<void>[] = [
+        connection.reader.watch(kind, {
+          namespace: connection.namespace,
+          fieldSelector: `metadata.name=${options.name}`,
+          signal: controller.signal,
+          onList: (items) => {
+            target = (items[0] as Parsed<Target> | undefined)?.object;
+            check();
+          },
+          onEvent: (type, item) => {
+            target = type === "DELETED" ? undefined : (item as Parsed<Target>).object;
+            check();
+          },
+        }),
+      ];
+      if (options.for.kind === "approval") {
+        watches.push(
+          connection.reader.watch("PtahSchemaApproval", {
+            namespace: connection.namespace,
+            signal: controller.signal,
+            onList: (items) => {
+              approvals.clear();
+              for (const i of items) approvals.set((i.object as PtahSchemaApproval).metadata.name, i.object as PtahSchemaApproval);
+              check();
+            },
+            onEvent: (type, item) => {
+              const a = item.object as PtahSchemaApproval;
+              if (type === "DELETED") approvals.delete(a.metadata.name);
+              else approvals.set(a.metadata.name, a);
+              check();
+            },
+          }),
+        );
+      }
+      await Promise.all(watches);
+    } finally {
+      if (timer) clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", stop);
+    }
+    const resource = `${kind.toLowerCase()}.operator.ptah.run/${sanitize(options.name)}`;
+    if (met) return { stdout: `${resource} ${describeFor(options.for)} met\n` };
+    if (ctx.signal.aborted) throw new ReadError(`interrupted while waiting for ${describeFor(options.for)} on ${resource}; last seen: ${describeState(target)}`);
+    throw new ReadError(`timed out waiting for ${describeFor(options.for)} on ${resource}; last seen: ${describeState(target)}`);
+  },
+};
