@@ -1,0 +1,136 @@
+// `kubectl ptah history (SCHEMA | migration NAME) [--watch] [-o json] [--absolute-time]`:
+// the condition history of a schema or migration, its plans and approvals, with Events.
+import { bindsSchema } from "../approval/state.ts";
+import { NotFoundError, UsageError } from "../errors.ts";
+import type { KubeEvent } from "../model/kinds.ts";
+import type { KindName, Parsed } from "../model/parse.ts";
+import { formatJson } from "../render/formats.ts";
+import { buildTimeline, entryKey, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "../views/history.ts";
+import { renderTable } from "../render/table.ts";
+import type { Command, CommandOutput, Connection, RunContext } from "./types.ts";
+
+export interface HistoryOptions {
+  readonly target: "schema" | "migration";
+  readonly name: string;
+  readonly watch: boolean;
+  readonly json: boolean;
+  readonly absoluteTime: boolean;
+}
+
+interface Loaded {
+  readonly objects: TimelineObject[];
+  readonly events: KubeEvent[];
+}
+
+function obj(kind: string, p: Parsed<{ metadata: { name: string; uid?: string }; status: { conditions: TimelineObject["conditions"] } }>): TimelineObject {
+  return { kind, name: p.object.metadata.name, uid: p.object.metadata.uid, conditions: p.object.status.conditions };
+}
+
+async function loadHistory(options: HistoryOptions, c: Connection): Promise<Loaded> {
+  const ns = c.namespace;
+  const isSchema = options.target === "schema";
+  const rootKind: KindName = isSchema ? "PtahSchema" : "PtahMigration";
+  const [root, plans, approvals, acks, events] = await Promise.all([
+    c.reader.get(rootKind, ns, options.name).catch((err: unknown) => {
+      if (err instanceof NotFoundError) {
+        throw new NotFoundError(isSchema ? `no such schema: ${ns}/${options.name}` : `no PtahMigration by that name: ${ns}/${options.name}`);
+      }
+      throw err;
+    }),
+    c.reader.list(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", {
+      namespace: ns,
+      labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`,
+    }),
+    c.reader.list(isSchema ? "PtahSchemaApproval" : "PtahMigrationApproval", { namespace: ns }),
+    isSchema ? Promise.resolve(undefined) : c.reader.list("PtahMigrationRunAcknowledgment", { namespace: ns }),
+    c.reader.list("Event", { namespace: ns }),
+  ]);
+  const objects: TimelineObject[] = [obj(rootKind, root as never)];
+  for (const p of plans.items) objects.push(obj(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", p as never));
+  for (const a of approvals.items) {
+    const o = a.object as { spec: { schemaRef?: { name?: string; uid?: string }; migrationRef?: { name?: string; uid?: string } } };
+    const binds = isSchema
+      ? bindsSchema(a.object as never, root.object as never)
+      : o.spec.migrationRef?.name === options.name && (!o.spec.migrationRef.uid || o.spec.migrationRef.uid === root.object.metadata.uid);
+    if (binds) objects.push(obj(isSchema ? "PtahSchemaApproval" : "PtahMigrationApproval", a as never));
+  }
+  for (const k of acks?.items ?? []) {
+    const ref = (k.object as { spec: { migrationRef?: { name?: string } } }).spec.migrationRef;
+    if (ref?.name === options.name) objects.push(obj("PtahMigrationRunAcknowledgment", k as never));
+  }
+  return { objects, events: events.items.map((e) => e.object as KubeEvent) };
+}
+
+async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, seen: Set<string>): Promise<void> {
+  // Re-read on every change of any involved kind; print only entries not printed before.
+  let busy: Promise<void> = Promise.resolve();
+  const refresh = (): void => {
+    busy = busy.then(async () => {
+      const loaded = await loadHistory(options, c);
+      const fresh = buildTimeline(loaded.objects, loaded.events).filter((e) => !seen.has(entryKey(e)));
+      for (const e of fresh) seen.add(entryKey(e));
+      if (fresh.length === 0) return;
+      if (options.json) for (const e of fresh) ctx.emit(formatJson(e, 0));
+      else ctx.emit(renderTable(["", "", "", "", ""], timelineRows(fresh, { now: ctx.clock(), absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: true }), { noHeaders: true }));
+    }).catch(() => undefined);
+  };
+  const kinds: KindName[] =
+    options.target === "schema"
+      ? ["PtahSchema", "PtahSchemaPlan", "PtahSchemaApproval", "Event"]
+      : ["PtahMigration", "PtahMigrationPlan", "PtahMigrationApproval", "PtahMigrationRunAcknowledgment", "Event"];
+  let initial = kinds.length;
+  await Promise.all(
+    kinds.map((kind) =>
+      c.reader.watch(kind, {
+        namespace: c.namespace,
+        signal: ctx.signal,
+        onList: () => {
+          // The first list of each kind is already printed; later relists may bring news.
+          if (initial > 0) initial--;
+          else refresh();
+        },
+        onEvent: () => refresh(),
+      }),
+    ),
+  );
+  await busy;
+}
+
+export const historyCommand: Command<HistoryOptions> = {
+  name: "history",
+  summary: "Show the condition history and events of a schema or migration, its plans and approvals",
+  usage: "kubectl ptah history (SCHEMA | migration MIGRATION) [--watch] [--absolute-time] [-o json]",
+  examples: [
+    { comment: "The whole story of a schema, oldest first", command: "kubectl ptah history storefront" },
+    { comment: "Follow new transitions and events as they happen", command: "kubectl ptah history storefront --watch" },
+    { comment: "A migration's history with timestamps instead of ages", command: "kubectl ptah history migration billing --absolute-time" },
+  ],
+  flags: [
+    { name: "watch", alias: "w", type: "boolean", describe: "After the history, follow new transitions and events" },
+    { name: "absolute-time", type: "boolean", describe: "Print timestamps instead of ages" },
+  ],
+  hiddenGlobals: ["all-namespaces", "selector"],
+  toOptions(args) {
+    const p = args.positionals;
+    const migration = p[0] === "migration";
+    const names = migration ? p.slice(1) : p;
+    if (names.length !== 1) throw new UsageError(migration ? "name one PtahMigration" : "name one PtahSchema", "history");
+    const o = args.global.output;
+    if (o !== undefined && o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "history");
+    return { target: migration ? "migration" : "schema", name: names[0]!, watch: args.flags.watch === true, json: o === "json", absoluteTime: args.flags["absolute-time"] === true };
+  },
+  async run(options, ctx): Promise<CommandOutput> {
+    const c = await ctx.connect();
+    const loaded = await loadHistory(options, c);
+    const entries: TimelineEntry[] = buildTimeline(loaded.objects, loaded.events);
+    const text = options.json
+      ? options.watch
+        ? entries.map((e) => formatJson(e, 0)).join("")
+        : formatJson(entries, 2)
+      : renderTimeline(entries, { now: ctx.now, absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: ctx.global.noHeaders });
+    if (!options.watch) return entries.length === 0 && !options.json ? { stdout: "", stderr: "No history recorded yet.\n" } : { stdout: text };
+    ctx.emit(text);
+    await follow(options, ctx, c, new Set(entries.map(entryKey)));
+    return { stdout: "" };
+  },
+};

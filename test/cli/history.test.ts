@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { FakeReader } from "../support/fake-reader.ts";
+import { runCliWith } from "../support/cli.ts";
+import { CONSUMED_AND_STALE, T0, T1, T2, anApproval, awaitingSchema } from "../support/builders.ts";
+
+function event(name: string, kind: string, objName: string, uid: string, type: string, reason: string, message: string, at: string, count = 1): Record<string, unknown> {
+  return {
+    apiVersion: "v1",
+    kind: "Event",
+    metadata: { name, namespace: "app", creationTimestamp: at },
+    involvedObject: { kind, name: objName, namespace: "app", uid, apiVersion: "operator.ptah.run/v1alpha1" },
+    type,
+    reason,
+    message,
+    count,
+    firstTimestamp: at,
+    lastTimestamp: at,
+  };
+}
+
+function cluster(): FakeReader {
+  return new FakeReader([
+    { kind: "PtahSchema", raw: awaitingSchema() },
+    { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v1", conditions: CONSUMED_AND_STALE }) },
+    { kind: "PtahSchemaApproval", raw: anApproval({ name: "other", schema: "catalog", schemaUid: "schema-uid-2" }) },
+    { kind: "Event", raw: event("e1", "PtahSchema", "storefront", "schema-uid-1", "Normal", "ApprovalAccepted", "An authenticated approval was accepted for the current immutable plan", T0) },
+    { kind: "Event", raw: event("e2", "PtahSchemaApproval", "storefront-v1", "approval-uid-storefront-v1", "Warning", "ApprovalStale", "The approved plan no longer matches the current database state", T2) },
+    { kind: "Event", raw: event("e3", "PtahSchema", "catalog", "schema-uid-2", "Normal", "OperationStarted", "not ours", T1) },
+  ]);
+}
+
+describe("history", () => {
+  it("merges conditions and events oldest first, consumed before stale", async () => {
+    const r = await runCliWith(["history", "storefront", "-n", "app"], cluster());
+    expect(r.status).toBe(0);
+    await expect(r.stdout).toMatchFileSnapshot("../golden/history/storefront.txt");
+    const consumed = r.stdout.indexOf("Consumed=True DispatchCommitted");
+    const stale = r.stdout.indexOf("Stale=True PlanNoLongerCurrent");
+    expect(consumed).toBeGreaterThan(0);
+    expect(stale).toBeGreaterThan(consumed);
+    expect(r.stdout).toContain("Warning ApprovalStale");
+    expect(r.stdout).not.toContain("not ours");
+  });
+
+  it("prints absolute times and JSON", async () => {
+    const abs = await runCliWith(["history", "storefront", "-n", "app", "--absolute-time"], cluster());
+    expect(abs.stdout).toContain("2026-11-30T11:55:00Z");
+    const json = await runCliWith(["history", "storefront", "-n", "app", "-o", "json"], cluster());
+    const entries = JSON.parse(json.stdout) as { source: string }[];
+    expect(entries.filter((e) => e.source === "event")).toHaveLength(2);
+  });
+
+  it("exits 3 for an unknown schema", async () => {
+    const r = await runCliWith(["history", "nope", "-n", "app"], cluster());
+    expect(r).toMatchObject({ status: 3, stdout: "" });
+  });
+});
