@@ -21,7 +21,12 @@ if [ ! -x "$BIN/kube-apiserver" ]; then
     cd "$W"
     step "kube-apiserver $K8S: resolving modules (first time: a few minutes)"
     go mod init example.invalid/kubebins >/dev/null 2>&1
-    GOMOD=$(go mod download -json "k8s.io/kubernetes@v$K8S" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')
+    DL=$(go mod download -json "k8s.io/kubernetes@v$K8S" 2>&1) || {
+      echo "error: could not download k8s.io/kubernetes@v$K8S from the Go module proxy:" >&2
+      printf '%s\n' "$DL" >&2
+      exit 1
+    }
+    GOMOD=$(printf '%s\n' "$DL" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')
     [ -f "$GOMOD" ] || { echo "error: could not download k8s.io/kubernetes@v$K8S" >&2; exit 1; }
     for m in $(awk '$1 ~ /^k8s\.io\// && $2 == "v0.0.0" {print $1}' "$GOMOD" | sort -u); do
       go mod edit "-replace=$m=$m@v0.${K8S#1.}"

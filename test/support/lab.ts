@@ -1,0 +1,349 @@
+// Helpers for end-to-end tests against the lab (`npm run lab`, lab/lab.mjs): read the lab's
+// description (.lab/lab.json), run the real `kubectl` as one of the lab identities, create and
+// update objects and their status subresource, make unique namespaces, read the audit log.
+//
+// Everything here is synchronous (spawnSync) on purpose: tests set up fixtures step by step and
+// need the UID of one object to write the next. Fixtures are written as lab-admin
+// (system:masters) unless a test asks for another identity.
+//
+// The lab has no controller-manager: deleted namespaces stay Terminating forever and owner
+// references are not garbage-collected. Use createNamespace() (unique names) per test file.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { auditLogSize, readAuditLog, type AuditEvent } from "./audit.ts";
+
+export type LabUser = "admin" | "viewer" | "approver" | "nobody";
+export const LAB_USERS: readonly LabUser[] = ["admin", "viewer", "approver", "nobody"];
+
+/** The content of .lab/lab.json, written by lab/lab.mjs. */
+export interface LabEnv {
+  version: number;
+  labDir: string;
+  /** kubeconfig with every context; current-context lab-admin. */
+  kubeconfig: string;
+  /** One kubeconfig per identity, whose current-context is that identity. */
+  kubeconfigs: Record<LabUser, string>;
+  /** https://127.0.0.1:<port> */
+  server: string;
+  caFile: string;
+  auditLog: string;
+  logs: Record<string, string>;
+  ports: { etcd: number; etcdPeer: number; apiserver: number };
+  pids: Record<string, number>;
+  commands: Record<string, string>;
+  /** Context names: admin → "lab-admin", viewer → "lab-viewer", … */
+  contexts: Record<LabUser, string>;
+  /** Client certificate files and the groups each identity has. */
+  users: Record<LabUser, { name: string; groups: string[]; cert: string; key: string }>;
+  binDir: string;
+  versions: { kubernetes: string; etcd: string };
+  startedAt: string;
+  manifestsDigest: string;
+}
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+export class LabNotRunningError extends Error {
+  override name = "LabNotRunningError";
+}
+
+/** Where lab.json is: $PTAH_LAB_JSON, else $PTAH_LAB_DIR/lab.json, else <repo>/.lab/lab.json. */
+export function labStatePath(): string {
+  if (process.env.PTAH_LAB_JSON) return path.resolve(process.env.PTAH_LAB_JSON);
+  return path.join(path.resolve(process.env.PTAH_LAB_DIR ?? path.join(REPO_ROOT, ".lab")), "lab.json");
+}
+
+/** The running lab's description. Throws LabNotRunningError with a clear message when there is none. */
+export function labEnv(): LabEnv {
+  const file = labStatePath();
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    throw new LabNotRunningError(
+      `the lab is not running: ${file} does not exist. Start it with \`npm run lab\` (node lab/lab.mjs); ` +
+        "the first start builds kube-apiserver and etcd and needs Go >= 1.26.",
+    );
+  }
+  const env = JSON.parse(text) as LabEnv;
+  if (!env.kubeconfig || !fs.existsSync(env.kubeconfig)) {
+    throw new LabNotRunningError(`the lab described by ${file} has no kubeconfig; restart it with \`npm run lab\``);
+  }
+  return env;
+}
+
+/** True when lab.json exists (it does not probe the server; `node lab/lab.mjs status` does). */
+export function labAvailable(): boolean {
+  try {
+    labEnv();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Environment for a child process (the plugin, kubectl) that should talk to the lab as `user`. */
+export function labProcessEnv(user: LabUser = "viewer", base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env = labEnv();
+  return { ...base, KUBECONFIG: env.kubeconfigs[user] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// kubectl
+
+export const KUBECTL = process.env.PTAH_LAB_KUBECTL ?? "kubectl";
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface KubectlOptions {
+  /** Identity to run as (default "admin"). */
+  as?: LabUser;
+  /** Adds `-n <namespace>`. */
+  namespace?: string;
+  /** Written to stdin (for `-f -`). */
+  input?: string;
+  /** Throw when kubectl exits non-zero (default true). */
+  check?: boolean;
+  timeoutMs?: number;
+}
+
+/** Runs the real kubectl against the lab: `kubectl --kubeconfig <lab> --context lab-<as> …args`. */
+export function kubectl(args: readonly string[], opts: KubectlOptions = {}): KubectlResult {
+  const env = labEnv();
+  const full = ["--kubeconfig", env.kubeconfig, "--context", env.contexts[opts.as ?? "admin"]];
+  if (opts.namespace) full.push("--namespace", opts.namespace);
+  full.push(...args);
+  const r = spawnSync(KUBECTL, full, {
+    input: opts.input ?? "",
+    encoding: "utf8",
+    timeout: opts.timeoutMs ?? 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, KUBECONFIG: env.kubeconfig },
+  });
+  if (r.error) throw new Error(`cannot run ${KUBECTL}: ${r.error.message}`);
+  const result = { code: r.status ?? 1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+  if ((opts.check ?? true) && result.code !== 0) {
+    throw new Error(`kubectl ${args.join(" ")} (as ${opts.as ?? "admin"}) exited with ${result.code}: ${result.stderr.trim()}`);
+  }
+  return result;
+}
+
+/** kubectl with `-o json`, parsed. */
+export function kubectlJson<T = KubeObject>(args: readonly string[], opts: KubectlOptions = {}): T {
+  return JSON.parse(kubectl([...args, "-o", "json"], opts).stdout) as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+// kinds and objects
+
+export const GROUP = "operator.ptah.run";
+export const API_VERSION = `${GROUP}/v1alpha1`;
+
+/** The operator's kinds as the lab CRDs declare them (operator-api.md §1). */
+export const LAB_KINDS = {
+  PtahSchema: { plural: "ptahschemas", shortName: "ptahs", namespaced: true, status: true },
+  PtahSchemaPlan: { plural: "ptahschemaplans", shortName: "ptahplan", namespaced: true, status: true },
+  PtahSchemaPlanChunk: { plural: "ptahschemaplanchunks", shortName: "ptahchunk", namespaced: true, status: false },
+  PtahSchemaApproval: { plural: "ptahschemaapprovals", shortName: "ptahapprove", namespaced: true, status: true },
+  PtahMigration: { plural: "ptahmigrations", shortName: "ptahm", namespaced: true, status: true },
+  PtahMigrationPlan: { plural: "ptahmigrationplans", shortName: "ptahmplan", namespaced: true, status: true },
+  PtahMigrationApproval: { plural: "ptahmigrationapprovals", shortName: "ptahmapprove", namespaced: true, status: true },
+  PtahMigrationRunAcknowledgment: { plural: "ptahmigrationrunacknowledgments", shortName: "ptahmack", namespaced: true, status: true },
+  PtahRealm: { plural: "ptahrealms", shortName: "ptahr", namespaced: false, status: false },
+  PtahResultRecord: { plural: "ptahresultrecords", shortName: "ptahresult", namespaced: true, status: false },
+} as const;
+export type LabKind = keyof typeof LAB_KINDS;
+
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    generation?: number;
+    creationTimestamp?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: Array<Record<string, unknown>>;
+    [key: string]: unknown;
+  };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A metav1.Condition as the CRDs require it (type, status, reason, message, lastTransitionTime). */
+export interface Condition {
+  type: string;
+  status: "True" | "False" | "Unknown";
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+export function condition(
+  type: string,
+  status: Condition["status"],
+  reason: string,
+  message = "",
+  extra: { lastTransitionTime?: string; observedGeneration?: number } = {},
+): Condition {
+  return {
+    type,
+    status,
+    reason,
+    message,
+    lastTransitionTime: extra.lastTransitionTime ?? new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    ...(extra.observedGeneration !== undefined ? { observedGeneration: extra.observedGeneration } : {}),
+  };
+}
+
+/** kubectl resource argument for a kind: "ptahschemas.operator.ptah.run"; other strings pass through ("configmaps"). */
+export function resourceOf(kind: LabKind | string): string {
+  const info = (LAB_KINDS as Record<string, { plural: string }>)[kind];
+  return info ? `${info.plural}.${GROUP}` : kind;
+}
+
+function hasStatusSubresource(kind: string): boolean {
+  const info = (LAB_KINDS as Record<string, { status: boolean }>)[kind];
+  return info?.status ?? false;
+}
+
+function nsArgs(namespace: string | undefined): string[] {
+  return namespace ? ["--namespace", namespace] : [];
+}
+
+function withoutStatus(obj: KubeObject): KubeObject {
+  const { status: _status, ...rest } = obj;
+  return { ...rest, metadata: { ...obj.metadata } };
+}
+
+export interface WriteOptions {
+  /** Identity (default "admin"). */
+  as?: LabUser;
+}
+
+/**
+ * Creates an object (`kubectl create -f -`). If it carries `status` and its kind has a status
+ * subresource, the status is then written through that subresource (a create ignores it).
+ * Returns the object as stored.
+ */
+export function createObject<T extends KubeObject = KubeObject>(obj: KubeObject, opts: WriteOptions = {}): T {
+  const created = kubectlJson<T>(["create", "-f", "-"], { as: opts.as, input: JSON.stringify(withoutStatus(obj)) });
+  if (obj.status && hasStatusSubresource(obj.kind)) {
+    return setStatus(created, obj.status, opts) as T;
+  }
+  return created;
+}
+
+/**
+ * Creates or updates an object with server-side apply (field manager `ptah-e2e`, conflicts
+ * forced), then writes `status` through the status subresource like createObject.
+ */
+export function applyObject<T extends KubeObject = KubeObject>(obj: KubeObject, opts: WriteOptions = {}): T {
+  const body = withoutStatus(obj);
+  delete body.metadata.resourceVersion;
+  const applied = kubectlJson<T>(["apply", "--server-side", "--force-conflicts", "--field-manager=ptah-e2e", "-f", "-"], {
+    as: opts.as,
+    input: JSON.stringify(body),
+  });
+  if (obj.status && hasStatusSubresource(obj.kind)) {
+    return setStatus(applied, obj.status, opts) as T;
+  }
+  return applied;
+}
+
+/**
+ * Merges `status` into the object's status through the status subresource (JSON merge patch:
+ * objects merge, arrays such as conditions are replaced whole, null removes a field).
+ */
+export function setStatus(obj: KubeObject, status: Record<string, unknown>, opts: WriteOptions = {}): KubeObject {
+  return kubectlJson(
+    ["patch", resourceOf(obj.kind), obj.metadata.name, ...nsArgs(obj.metadata.namespace), "--subresource=status", "--type=merge", "-p", JSON.stringify({ status })],
+    { as: opts.as },
+  );
+}
+
+/** Replaces the whole status (`kubectl replace --subresource=status`), e.g. to drop fields. */
+export function replaceStatus(obj: KubeObject, status: Record<string, unknown>, opts: WriteOptions = {}): KubeObject {
+  const current = getObject(obj.kind, obj.metadata.name, obj.metadata.namespace);
+  if (!current) throw new Error(`${obj.kind} ${obj.metadata.namespace ?? ""}/${obj.metadata.name} does not exist`);
+  return kubectlJson(["replace", "--subresource=status", "-f", "-"], { as: opts.as, input: JSON.stringify({ ...current, status }) });
+}
+
+/** JSON merge patch of the object itself (spec, metadata). Throws on failure; use kubectl() with check:false to inspect errors. */
+export function patchObject(obj: KubeObject, patch: Record<string, unknown>, opts: WriteOptions = {}): KubeObject {
+  return kubectlJson(
+    ["patch", resourceOf(obj.kind), obj.metadata.name, ...nsArgs(obj.metadata.namespace), "--type=merge", "-p", JSON.stringify(patch)],
+    { as: opts.as },
+  );
+}
+
+/** The stored object, or undefined when it does not exist. */
+export function getObject<T extends KubeObject = KubeObject>(
+  kind: LabKind | string,
+  name: string,
+  namespace?: string,
+  opts: WriteOptions = {},
+): T | undefined {
+  const r = kubectl(["get", resourceOf(kind), name, ...nsArgs(namespace), "-o", "json"], { as: opts.as, check: false });
+  if (r.code !== 0) {
+    if (/NotFound|not found/.test(r.stderr)) return undefined;
+    throw new Error(`kubectl get ${resourceOf(kind)} ${name}: ${r.stderr.trim()}`);
+  }
+  return JSON.parse(r.stdout) as T;
+}
+
+/** Deletes an object (no error when it is already gone). The lab has no garbage collector. */
+export function deleteObject(kind: LabKind | string, name: string, namespace?: string, opts: WriteOptions = {}): void {
+  kubectl(["delete", resourceOf(kind), name, ...nsArgs(namespace), "--ignore-not-found", "--wait=false"], { as: opts.as });
+}
+
+// ---------------------------------------------------------------------------------------------
+// names and namespaces
+
+let counter = 0;
+
+/** A DNS-1123 label unique to this process and moment: `<prefix>-<time>-<n><random>`. */
+export function uniqueName(prefix = "e2e"): string {
+  const suffix = `${Date.now().toString(36)}-${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const base = prefix.toLowerCase().replace(/[^a-z0-9-]/g, "-").replace(/^-+|-+$/g, "") || "e2e";
+  return `${base.slice(0, 62 - suffix.length)}-${suffix}`;
+}
+
+/**
+ * Creates a namespace with a unique name and returns the name. Namespaces cannot really be
+ * deleted in the lab (no namespace controller), so every test should use its own.
+ */
+export function createNamespace(prefix = "e2e"): string {
+  const name = uniqueName(prefix);
+  kubectl(["create", "namespace", name, "-o", "name"]);
+  return name;
+}
+
+/** Requests deletion; the namespace stays Terminating in the lab, which is harmless. */
+export function deleteNamespace(name: string): void {
+  kubectl(["delete", "namespace", name, "--ignore-not-found", "--wait=false"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// audit log
+
+/** A mark in the audit log (its size now); pass it to auditEventsSince to scope a check. */
+export function auditMark(): number {
+  return auditLogSize(labEnv().auditLog);
+}
+
+/** Audit events written after `mark` (default: all), one per request (see parseAuditLog). */
+export function auditEventsSince(mark = 0): AuditEvent[] {
+  return readAuditLog(labEnv().auditLog, mark);
+}
