@@ -172,7 +172,7 @@ export class HttpClusterReader implements ClusterReader {
     let ptahKinds: string[] = [];
     if (res.status === 200) {
       const list = parseJson(res.body, { verb: "get", resource: group, namespace: undefined }) as { resources?: { kind?: string; name?: string }[] };
-      ptahKinds = (list.resources ?? []).filter((r) => r.name && !r.name.includes("/") && r.kind).map((r) => sanitize(r.kind!));
+      ptahKinds = (list.resources ?? []).filter((r) => r.name && !r.name.includes("/") && r.kind).map((r) => sanitize(r.kind!)).sort();
     } else if (res.status !== 404) {
       throw apiError(res.status, res.body, { verb: "get", resource: group, namespace: undefined });
     }

@@ -1,0 +1,87 @@
+// Can this object be approved now? The same preconditions admission checks (operator-api
+// §4.2), decided from status alone, as data: { ok } or a refusal with its exit status
+// (3 = nothing to approve, 1 = not approvable now) and what to do instead.
+import { findCondition, isTrue } from "./state.ts";
+import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
+
+export type Precondition =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly exitStatus: 1 | 3; readonly why: string; readonly todo: string };
+
+function readyWords(conditions: PtahSchema["status"]["conditions"]): string {
+  const ready = findCondition(conditions, "Ready");
+  return ready ? `, Ready=${ready.status}${ready.reason ? ` ${ready.reason}` : ""}` : "";
+}
+
+export function schemaApprovable(schema: PtahSchema, nsFlag: string): Precondition {
+  const s = schema.status;
+  const name = schema.metadata.name;
+  const phase = s.phase ?? "unknown";
+  const required = findCondition(s.conditions, "ApprovalRequired");
+  if (!s.plan?.name) {
+    return { ok: false, exitStatus: 3, why: `schema has no current plan (phase ${phase}): there is nothing to approve`, todo: `kubectl ptah status ${name}${nsFlag}` };
+  }
+  if (s.plan.approval?.name) {
+    return {
+      ok: false,
+      exitStatus: 1,
+      why: `referenced plan already has a recorded approval (${s.plan.approval.name} by ${s.plan.approval.approver?.username ?? "unknown"})`,
+      todo: `kubectl ptah wait ${name}${nsFlag} --for=approval=consumed`,
+    };
+  }
+  if (required?.status === "False" && (required.reason === "NotRequired" || required.reason === "Satisfied")) {
+    return { ok: false, exitStatus: 3, why: `referenced schema does not currently require approval (ApprovalRequired=False ${required.reason})`, todo: `kubectl ptah status ${name}${nsFlag}` };
+  }
+  if (s.activeOperation?.type) {
+    return { ok: false, exitStatus: 1, why: `referenced schema has an active operation (${s.activeOperation.type})`, todo: `kubectl ptah wait ${name}${nsFlag} --for=phase=AwaitingApproval` };
+  }
+  if (phase !== "AwaitingApproval") {
+    return { ok: false, exitStatus: 1, why: `referenced schema is not awaiting approval (phase ${phase}${readyWords(s.conditions)})`, todo: `kubectl ptah explain ${name}${nsFlag}` };
+  }
+  if (!isTrue(s.conditions, "ApprovalRequired")) {
+    return {
+      ok: false,
+      exitStatus: 1,
+      why: `referenced schema does not currently require approval (ApprovalRequired=${required?.status ?? "unset"}${required?.reason ? ` ${required.reason}` : ""})`,
+      todo: `kubectl ptah explain ${name}${nsFlag}`,
+    };
+  }
+  if (!s.plan.uid || !s.plan.fingerprint) {
+    return { ok: false, exitStatus: 1, why: `the schema's plan record names no UID or fingerprint, so nothing binds an approval to it`, todo: `kubectl ptah status ${name}${nsFlag}` };
+  }
+  return { ok: true };
+}
+
+export function migrationApprovable(m: PtahMigration, nsFlag: string): Precondition {
+  const s = m.status;
+  const name = m.metadata.name;
+  const phase = s.phase ?? "unknown";
+  if (s.unresolvedRun?.operationID) {
+    return {
+      ok: false,
+      exitStatus: 1,
+      why: `referenced migration records an unresolved ${s.unresolvedRun.outcome ?? ""} run; nothing is planned until it is settled`.replace("  ", " "),
+      todo: `kubectl ptah acknowledge ${name}${nsFlag} | kubectl create -f -`,
+    };
+  }
+  if (!s.plan?.name) {
+    return { ok: false, exitStatus: 3, why: `migration has no current plan (phase ${phase}): there is nothing to approve`, todo: `kubectl ptah migration ${name}${nsFlag}` };
+  }
+  if (s.activeOperation?.type) {
+    return { ok: false, exitStatus: 1, why: `referenced migration has an active operation (${s.activeOperation.type})`, todo: `kubectl ptah wait migration ${name}${nsFlag} --for=phase=AwaitingApproval` };
+  }
+  const required = findCondition(s.conditions, "ApprovalRequired");
+  if (required?.status === "False" && required.reason === "NotRequired") {
+    return { ok: false, exitStatus: 3, why: `referenced migration does not currently require approval (ApprovalRequired=False NotRequired)`, todo: `kubectl ptah migration ${name}${nsFlag}` };
+  }
+  if (phase !== "AwaitingApproval") {
+    return { ok: false, exitStatus: 1, why: `referenced migration is not awaiting approval (phase ${phase}${readyWords(s.conditions)})`, todo: `kubectl ptah explain migration ${name}${nsFlag}` };
+  }
+  if (!isTrue(s.conditions, "ApprovalRequired")) {
+    return { ok: false, exitStatus: 1, why: `referenced migration does not currently require approval`, todo: `kubectl ptah explain migration ${name}${nsFlag}` };
+  }
+  if (!s.plan.uid) {
+    return { ok: false, exitStatus: 1, why: `the migration's plan reference names no UID, so nothing binds an approval to it`, todo: `kubectl ptah migration ${name}${nsFlag}` };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,183 @@
+// `kubectl ptah approve <schema>` / `approve migration <name>`: prints an approval manifest
+// bound to the live, verified plan, for the person to create (`| kubectl create -f -`).
+// Order: schema preconditions → full plan verification (same code as `plan`) → re-read the
+// schema and refuse if its plan moved. The only write the plugin may send is the create
+// with dryRun=All of --dry-run=server.
+import { commentBlock, defaultName, migrationApprovalManifest, schemaApprovalManifest } from "../approval/manifest.ts";
+import { migrationApprovable, schemaApprovable, type Precondition } from "../approval/preconditions.ts";
+import { NotFoundError, ReadError, RefusalError, UsageError, VerificationError } from "../errors.ts";
+import type { PtahMigration, PtahMigrationPlan, PtahSchema } from "../model/kinds.ts";
+import type { KindName } from "../model/parse.ts";
+import { loadVerifiedPlan } from "../plan/load.ts";
+import { formatJson, formatYaml } from "../render/formats.ts";
+import { sanitize } from "../render/sanitize.ts";
+import { namespaceFlag } from "./output.ts";
+import type { Command, CommandOutput, Connection, RunContext } from "./types.ts";
+
+export interface ApproveOptions {
+  readonly target: "schema" | "migration";
+  readonly name: string;
+  readonly approvalName: string | undefined;
+  readonly output: "yaml" | "json";
+  readonly dryRun: "none" | "server";
+}
+
+const SHA256 = /^sha256:[0-9a-f]{64}$/u;
+
+export function refuse(p: Precondition, what: string): void {
+  if (p.ok) return;
+  throw new RefusalError(`cannot ${what}: ${p.why}; next: ${p.todo}`, p.exitStatus);
+}
+
+export function renderManifest(manifest: Record<string, unknown>, header: readonly string[], output: "yaml" | "json"): string {
+  return output === "json" ? formatJson(manifest, 2) : commentBlock(header) + formatYaml(manifest);
+}
+
+/** --dry-run=server: what admission would store, or its refusal. */
+export async function dryRun(c: Connection, kind: KindName, manifest: Record<string, unknown>, output: "yaml" | "json"): Promise<CommandOutput> {
+  try {
+    const { object } = await c.reader.dryRunCreate(kind, c.namespace, manifest);
+    const header = ["Server dry run (nothing was stored): admission accepted this approval and would store:"];
+    return { stdout: output === "json" ? formatJson(object, 2) : commentBlock(header) + formatYaml(object) };
+  } catch (err) {
+    if (err instanceof ReadError && err.httpStatus === 403 && / cannot create resource /u.test(err.message)) {
+      throw new ReadError(`${err.message}; --dry-run=server sends a create (with dryRun=All) and needs create permission, while plain approve needs only read access`, 403);
+    }
+    if (err instanceof ReadError && err.httpStatus !== undefined && err.httpStatus >= 400 && err.httpStatus < 500) {
+      throw new RefusalError(`admission refused the approval: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+async function getOrNotFound<K extends KindName>(c: Connection, kind: K, name: string, message: string) {
+  try {
+    return await c.reader.get(kind, c.namespace, name);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new NotFoundError(message);
+    throw err;
+  }
+}
+
+async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<CommandOutput> {
+  const ns = c.namespace;
+  const nsFlag = namespaceFlag(ctx.global, ns);
+  const first = await getOrNotFound(c, "PtahSchema", o.name, `no such schema: ${ns}/${o.name}`);
+  refuse(schemaApprovable(first.object, nsFlag), `approve ${ns}/${o.name}`);
+  // Approve only what was verified: chunks, content digest, recomputed fingerprint.
+  const verified = await loadVerifiedPlan(c.reader, ns, o.name, "current");
+  const plan = verified.plan.object;
+  // The schema is read last: its plan must not have moved while the plan was verified.
+  const last = (await getOrNotFound(c, "PtahSchema", o.name, `no such schema: ${ns}/${o.name}`)).object as PtahSchema;
+  const before = first.object.status.plan;
+  const now = last.status.plan;
+  if (now?.name !== before?.name || now?.uid !== before?.uid || now?.fingerprint !== before?.fingerprint || last.metadata.uid !== first.object.metadata.uid) {
+    throw new VerificationError(
+      `the current plan of ${ns}/${o.name} moved while it was being verified (${sanitize(before?.name ?? "none")} → ${sanitize(now?.name ?? "none")}); read it again with kubectl ptah plan ${o.name}${nsFlag}`,
+    );
+  }
+  refuse(schemaApprovable(last, nsFlag), `approve ${ns}/${o.name}`);
+  const schemaRef = { name: last.metadata.name, uid: last.metadata.uid ?? "" };
+  const planRef = { name: plan.metadata.name, uid: plan.metadata.uid ?? "" };
+  const name = o.approvalName ?? defaultName(o.name, verified.fingerprint);
+  const manifest = schemaApprovalManifest(name, ns, schemaRef, planRef, verified.fingerprint);
+  if (o.dryRun === "server") return dryRun(c, "PtahSchemaApproval", manifest, o.output);
+  const privileges = plan.spec.privilegeChanges ?? [];
+  const header = [
+    `Approves the current plan of ${sanitize(ns)}/${sanitize(o.name)}, verified by kubectl ptah (chunks, content digest, fingerprint):`,
+    `  plan:              ${sanitize(planRef.name)} (uid ${sanitize(planRef.uid)})`,
+    `  fingerprint:       ${sanitize(verified.fingerprint)}`,
+    `  statements:        ${verified.document.statements.length}`,
+    `  destructive:       ${plan.spec.destructive === true ? "YES" : "no"}`,
+    `  privilege changes: ${privileges.length > 0 ? privileges.map(sanitize).join(", ") : "none"}`,
+    `Read the SQL first:  kubectl ptah plan ${sanitize(o.name)}${nsFlag}`,
+    `Then create it:      kubectl ptah approve ${sanitize(o.name)}${nsFlag} | kubectl create -f -`,
+    "Admission stamps you as the approver; the approval authorises this exact plan once.",
+  ];
+  return { stdout: renderManifest(manifest, header, o.output) };
+}
+
+/** Reads the migration's current plan and checks it binds the migration (no SQL is involved). */
+export async function loadMigrationPlan(c: Connection, m: PtahMigration): Promise<PtahMigrationPlan> {
+  const ref = m.status.plan!;
+  const planName = ref.name!;
+  const plan = (await getOrNotFound(c, "PtahMigrationPlan", planName, `no such plan: the migration plan ${planName} is gone`)).object;
+  const where = `migration plan ${planName}`;
+  if (plan.metadata.uid !== ref.uid) throw new VerificationError(`${where} has UID ${plan.metadata.uid ?? "none"} and the migration names ${ref.uid ?? "none"}, so it is a different object under the same name`);
+  const mref = plan.spec.migrationRef;
+  if (mref?.name !== m.metadata.name || (mref.uid && m.metadata.uid && mref.uid !== m.metadata.uid)) {
+    throw new VerificationError(`${where} belongs to ${m.metadata.namespace ?? ""}/${mref?.name ?? "?"}, not to this migration`);
+  }
+  if (!plan.spec.fingerprint || !SHA256.test(plan.spec.fingerprint)) throw new VerificationError(`${where} carries no sha256 fingerprint`);
+  const history = m.status.history?.fingerprint;
+  if (history && plan.spec.historyFingerprint && history !== plan.spec.historyFingerprint) {
+    throw new VerificationError(`${where} was computed against another history reading than the migration's current one`);
+  }
+  if (!plan.spec.migrations || plan.spec.migrations.length === 0) throw new VerificationError(`${where} lists no migrations`);
+  return plan;
+}
+
+async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<CommandOutput> {
+  const ns = c.namespace;
+  const nsFlag = namespaceFlag(ctx.global, ns);
+  const notFound = `no PtahMigration by that name: ${ns}/${o.name}`;
+  const first = (await getOrNotFound(c, "PtahMigration", o.name, notFound)).object;
+  refuse(migrationApprovable(first, nsFlag), `approve migration ${ns}/${o.name}`);
+  const plan = await loadMigrationPlan(c, first);
+  const last = (await getOrNotFound(c, "PtahMigration", o.name, notFound)).object;
+  if (last.status.plan?.uid !== first.status.plan?.uid || last.metadata.uid !== first.metadata.uid) {
+    throw new VerificationError(`the current plan of migration ${ns}/${o.name} moved while it was being read; run the command again`);
+  }
+  refuse(migrationApprovable(last, nsFlag), `approve migration ${ns}/${o.name}`);
+  const fingerprint = plan.spec.fingerprint!;
+  const name = o.approvalName ?? defaultName(o.name, fingerprint);
+  const manifest = migrationApprovalManifest(name, ns, { name: last.metadata.name, uid: last.metadata.uid ?? "" }, { name: plan.metadata.name, uid: plan.metadata.uid ?? "" }, fingerprint);
+  if (o.dryRun === "server") return dryRun(c, "PtahMigrationApproval", manifest, o.output);
+  const versions = (plan.spec.migrations ?? []).map((x) => String(x.version ?? "?"));
+  const header = [
+    `Approves the current plan of migration ${sanitize(ns)}/${sanitize(o.name)}:`,
+    `  plan:         ${sanitize(plan.metadata.name)} (uid ${sanitize(plan.metadata.uid ?? "")})`,
+    `  fingerprint:  ${sanitize(fingerprint)}`,
+    `  migrations:   ${versions.length} from version ${plan.spec.currentVersion ?? 0}: ${versions.map(sanitize).join(", ")}`,
+    "The migration fingerprint is compared, not recomputed: its key set is not pinned by the contract.",
+    `Read the plan first: kubectl ptah migration ${sanitize(o.name)}${nsFlag}`,
+    `Then create it:      kubectl ptah approve migration ${sanitize(o.name)}${nsFlag} | kubectl create -f -`,
+  ];
+  return { stdout: renderManifest(manifest, header, o.output) };
+}
+
+export const approveCommand: Command<ApproveOptions> = {
+  name: "approve",
+  summary: "Print an approval bound to the live, verified plan, to pipe into kubectl create -f -",
+  usage: "kubectl ptah approve (SCHEMA | migration MIGRATION) [--name NAME] [-o yaml|json] [--dry-run=server]",
+  examples: [
+    { comment: "Read the plan, then approve exactly that plan as yourself", command: "kubectl ptah plan storefront && kubectl ptah approve storefront | kubectl create -f -" },
+    { comment: "Ask admission whether it would accept the approval (needs create permission)", command: "kubectl ptah approve storefront --dry-run=server" },
+    { comment: "Approve a migration's current plan", command: "kubectl ptah approve migration billing | kubectl create -f -" },
+  ],
+  flags: [
+    { name: "name", type: "string", value: "NAME", describe: "Name of the approval (default: <schema>-<first 12 hex of the fingerprint>)" },
+    { name: "dry-run", type: "string", value: "MODE", describe: "server: send the create with dryRun=All and print what admission would store; none/client: print only" },
+  ],
+  hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+  toOptions(args) {
+    const p = args.positionals;
+    const migration = p[0] === "migration";
+    const names = migration ? p.slice(1) : p;
+    if (names.length !== 1) throw new UsageError(migration ? "name one PtahMigration" : "name one PtahSchema", "approve");
+    const o = args.global.output ?? "yaml";
+    if (o !== "yaml" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [yaml json]`, "approve");
+    const d = args.flags["dry-run"];
+    const dry = d === undefined || d === "none" || d === "client" ? "none" : d === "server" ? "server" : undefined;
+    if (!dry) throw new UsageError(`invalid --dry-run=${String(d)}: use server, client or none`, "approve");
+    const approvalName = typeof args.flags.name === "string" ? args.flags.name : undefined;
+    if (approvalName !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/u.test(approvalName)) {
+      throw new UsageError(`invalid --name "${approvalName}": use a lowercase DNS subdomain`, "approve");
+    }
+    return { target: migration ? "migration" : "schema", name: names[0]!, approvalName, output: o, dryRun: dry };
+  },
+  async run(options, ctx) {
+    const c = await ctx.connect();
+    return options.target === "schema" ? approveSchema(options, ctx, c) : approveMigration(options, ctx, c);
+  },
+};

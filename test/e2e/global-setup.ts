@@ -1,0 +1,71 @@
+// The e2e tier's setup and teardown. Setup: build the plugin, put `kubectl-ptah` on a PATH
+// folder (PTAH_BIN_DIR) so the real `kubectl` runs it as `kubectl ptah`, start the lab (built
+// once from the Go module proxy). Without Go the tier is skipped with one line, unless
+// PTAH_E2E=required (CI), where that is a failure. Teardown: the read-only proof — every
+// request the plugin sent (user agent kubectl-ptah/…) during the tier was get, list or watch,
+// except creates with dryRun=All from `approve --dry-run=server`.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { auditLogSize, formatAuditEvent, pluginWrites, readAuditLog } from "../support/audit.ts";
+
+const REPO = path.resolve(import.meta.dirname, "..", "..");
+
+function log(line: string): void {
+  process.stderr.write(`[e2e] ${line}\n`);
+}
+
+function hasGo(): boolean {
+  return spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
+}
+
+let auditFile: string | undefined;
+let auditStart = 0;
+
+export default function setup(): () => void {
+  const required = process.env.PTAH_E2E === "required";
+  const labJson = path.join(process.env.PTAH_LAB_DIR ?? path.join(REPO, ".lab"), "lab.json");
+  const labBin = path.join(os.homedir(), ".cache", "kubectl-ptah", "lab-bin");
+  if (!hasGo() && !fs.existsSync(labJson) && !fs.existsSync(labBin)) {
+    const why = "no Go toolchain on PATH, so the lab's kube-apiserver cannot be built (needs Go >= 1.26 and the Go module proxy)";
+    if (required) throw new Error(`PTAH_E2E=required but ${why}`);
+    log(`skipping the end-to-end tier: ${why}`);
+    process.env.PTAH_E2E_SKIP = why;
+    return () => undefined;
+  }
+  const build = spawnSync("npm", ["run", "-s", "build"], { cwd: REPO, stdio: ["ignore", "inherit", "inherit"] });
+  if (build.status !== 0) throw new Error("npm run build failed");
+  const binDir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-e2e-bin-"));
+  fs.symlinkSync(path.join(REPO, "bin", "kubectl-ptah.js"), path.join(binDir, "kubectl-ptah"));
+  process.env.PTAH_BIN_DIR = binDir;
+
+  log("starting the lab (the first start builds kube-apiserver and etcd: many minutes)");
+  const lab = spawnSync(process.execPath, [path.join(REPO, "lab", "lab.mjs")], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", timeout: 60 * 60_000 });
+  if (lab.status !== 0) {
+    const why = `the lab did not start (exit ${String(lab.status)}); see the lines above and .lab/*.log`;
+    if (required || lab.status !== 4) throw new Error(why);
+    log(`skipping the end-to-end tier: ${why}`);
+    process.env.PTAH_E2E_SKIP = why;
+    return () => undefined;
+  }
+  const state = JSON.parse(fs.readFileSync(labJson, "utf8")) as { auditLog: string };
+  auditFile = state.auditLog;
+  auditStart = auditLogSize(auditFile);
+
+  return () => {
+    fs.rmSync(binDir, { recursive: true, force: true });
+    if (!auditFile) return;
+    // The apiserver flushes audit events asynchronously: give it a moment.
+    spawnSync("sleep", ["2"]);
+    const events = readAuditLog(auditFile, auditStart);
+    const plugin = events.filter((e) => (e.userAgent ?? "").startsWith("kubectl-ptah/"));
+    const writes = pluginWrites(events, { allowDryRunCreate: true });
+    const dryRuns = plugin.filter((e) => e.verb === "create").length;
+    const secrets = plugin.filter((e) => e.objectRef?.resource === "secrets" || e.objectRef?.resource === "ptahresultrecords");
+    log(`read-only proof: ${plugin.length} plugin requests in the audit log, ${writes.length} mutating, ${dryRuns} dry-run creates, ${secrets.length} reads of Secrets or PtahResultRecords`);
+    if (writes.length > 0 || secrets.length > 0) {
+      throw new Error(`the plugin sent requests it must never send:\n${[...writes, ...secrets].map(formatAuditEvent).join("\n")}`);
+    }
+  };
+}

@@ -1,0 +1,43 @@
+// Publishes a schema plan into the lab the operator's way: plan spec → chunk objects owned by
+// the plan (with the plan's real UID) → plan status Ready=Published with the chunks' real UIDs.
+// Used by e2e tests that need a plan without the simulator (e.g. tampered or older plans).
+import { createObject, getObject, setStatus, type KubeObject } from "./lab.ts";
+import { publishSchemaPlan, type PublishPlanInput, type PublishedPlan } from "./publish-plan.ts";
+
+export interface LabPlan {
+  readonly published: PublishedPlan;
+  readonly plan: KubeObject;
+  readonly chunks: KubeObject[];
+}
+
+type Raw = Record<string, unknown>;
+
+function withoutServerFields(raw: Raw): Raw {
+  const meta = { ...(raw.metadata as Raw) };
+  delete meta.uid;
+  delete meta.resourceVersion;
+  delete meta.creationTimestamp;
+  delete meta.generation;
+  const out: Raw = { ...raw, metadata: meta };
+  delete out.status;
+  return out;
+}
+
+/** `mutateChunk` may tamper with a chunk before it is created (tests of refusals). */
+export function publishPlanInLab(input: PublishPlanInput, mutateChunk?: (chunk: Raw, index: number) => Raw): LabPlan {
+  const published = publishSchemaPlan(input);
+  const plan = createObject(withoutServerFields(published.plan) as KubeObject);
+  const planUid = (plan.metadata as Raw).uid as string;
+  const chunks = published.chunks.map((c, i) => {
+    const raw = withoutServerFields(c);
+    (raw.metadata as Raw).ownerReferences = [
+      { apiVersion: "operator.ptah.run/v1alpha1", kind: "PtahSchemaPlan", name: published.name, uid: planUid, controller: true, blockOwnerDeletion: true },
+    ];
+    return createObject((mutateChunk ? mutateChunk(raw, i) : raw) as KubeObject);
+  });
+  const status = structuredClone((published.plan.status ?? {}) as Raw);
+  status.publishedChunks = chunks.map((c, i) => ({ name: (c.metadata as Raw).name, uid: (c.metadata as Raw).uid, index: i }));
+  status.observedGeneration = (plan.metadata as Raw).generation ?? 1;
+  setStatus(plan, status);
+  return { published, plan: getObject("PtahSchemaPlan", published.name, input.schema.namespace)!, chunks };
+}
