@@ -2,7 +2,7 @@
 // the plan (with the plan's real UID) → plan status Ready=Published with the chunks' real UIDs.
 // Used by e2e tests that need a plan without the simulator (e.g. tampered or older plans).
 import { createObject, getObject, setStatus, type KubeObject } from "./lab.ts";
-import { publishSchemaPlan, type PublishPlanInput, type PublishedPlan } from "./publish-plan.ts";
+import { currentPlanStatus, publishSchemaPlan, type PublishPlanInput, type PublishedPlan } from "./publish-plan.ts";
 
 export interface LabPlan {
   readonly published: PublishedPlan;
@@ -40,4 +40,9 @@ export function publishPlanInLab(input: PublishPlanInput, mutateChunk?: (chunk: 
   status.observedGeneration = (plan.metadata as Raw).generation ?? 1;
   setStatus(plan, status);
   return { published, plan: getObject("PtahSchemaPlan", published.name, input.schema.namespace)!, chunks };
+}
+
+/** The schema's status.plan for this plan, with the UID the server gave it. */
+export function labCurrentPlanStatus(p: LabPlan): Record<string, unknown> {
+  return { ...currentPlanStatus(p.published), uid: (p.plan.metadata as Raw).uid, createdAt: (p.plan.metadata as Raw).creationTimestamp };
 }
