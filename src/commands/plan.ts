@@ -1,0 +1,119 @@
+// `kubectl ptah plan <schema>`: upstream's plan command (go-client §1.3), verified before
+// anything is printed, plus -o yaml, --statements and --verify. Reads: get schema → get plan →
+// get each chunk (no list, except for an older applied record without planRef).
+import { PtahError, UsageError, type ExitStatus } from "../errors.ts";
+import { loadVerifiedPlan } from "../plan/load.ts";
+import type { PlanSelection } from "../plan/select.ts";
+import { CheckLog } from "../plan/verify.ts";
+import { formatYaml } from "../render/formats.ts";
+import { renderPlanJson, renderPlanSql, renderPlanText, renderVerifyReport, sanitizeSqlForTerminal } from "../views/plan.ts";
+import type { Command } from "./types.ts";
+
+export const PLAN_FORMATS = ["text", "sql", "json", "yaml"] as const;
+export type PlanFormat = (typeof PLAN_FORMATS)[number];
+
+export interface PlanOptions {
+  readonly schema: string;
+  readonly selection: PlanSelection;
+  readonly output: PlanFormat;
+  readonly statements: boolean;
+  readonly verify: boolean;
+}
+
+/**
+ * A refusal under `--verify`: the message is the one-line error, `detail` the report of the checks
+ * made up to and including the failed one (for stderr; stdout stays empty).
+ */
+export class PlanVerifyError extends PtahError {
+  readonly detail: string;
+  constructor(message: string, exitStatus: ExitStatus, detail: string) {
+    super(message, exitStatus);
+    this.detail = detail;
+  }
+}
+
+function isPlanFormat(o: string): o is PlanFormat {
+  return (PLAN_FORMATS as readonly string[]).includes(o);
+}
+
+export const planCommand: Command<PlanOptions> = {
+  name: "plan",
+  summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",
+  usage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml] [--statements] [--verify]",
+  examples: [
+    { comment: "The plan the operator would run next, with its header", command: "kubectl ptah plan storefront -n app" },
+    { comment: "The SQL the last confirmed apply ran, as a file", command: "kubectl ptah plan storefront --applied -n app -o sql > plan.sql" },
+    { comment: "The stored plan document; it hashes to the plan's content digest", command: "kubectl ptah plan storefront -o json" },
+    { comment: "Each statement's severity and reason next to its first line", command: "kubectl ptah plan storefront --statements" },
+    { comment: "A CI gate: verify every check, print the report, exit 1 if any fails", command: "kubectl ptah plan storefront --verify" },
+  ],
+  flags: [
+    { name: "current", type: "boolean", describe: "The plan the operator would run next (the default)" },
+    {
+      name: "applied",
+      type: "boolean",
+      describe:
+        "The plan the last confirmed apply ran: the stored plan it was approved for, not a log of what each statement did",
+    },
+    { name: "statements", type: "boolean", describe: "Add a table of statements (#, severity, reason, first line of SQL) to the text view" },
+    {
+      name: "verify",
+      type: "boolean",
+      describe: "Verify the plan and print a report of every check instead of its SQL; exit 0 when all held, 1 otherwise",
+    },
+  ],
+  hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+
+  toOptions(args) {
+    if (args.positionals.length !== 1) throw new UsageError("name one PtahSchema", "plan");
+    const current = args.flags.current === true;
+    const applied = args.flags.applied === true;
+    if (current && applied) throw new UsageError("--current and --applied are two different plans; ask for one", "plan");
+    const output = args.global.output ?? "text";
+    if (!isPlanFormat(output)) {
+      throw new UsageError(`unknown output format "${output}"; it is one of [${PLAN_FORMATS.join(" ")}]`, "plan");
+    }
+    if (args.global.allNamespaces) throw new UsageError("a plan is read from one namespace; drop --all-namespaces", "plan");
+    const statements = args.flags.statements === true;
+    const verify = args.flags.verify === true;
+    if (verify && (output !== "text" || statements)) {
+      throw new UsageError("--verify prints a report, not the plan; it takes no -o and no --statements", "plan");
+    }
+    if (statements && output !== "text") {
+      throw new UsageError(`--statements belongs to the text view; it cannot be combined with -o ${output}`, "plan");
+    }
+    return { schema: args.positionals[0]!, selection: applied ? "applied" : "current", output, statements, verify };
+  },
+
+  async run(options, ctx) {
+    const { reader, namespace } = await ctx.connect();
+    const log = new CheckLog();
+    let verified;
+    try {
+      verified = await loadVerifiedPlan(reader, namespace, options.schema, options.selection, { log });
+    } catch (err) {
+      if (options.verify && err instanceof PtahError) {
+        const report = renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: log.results });
+        throw new PlanVerifyError(err.message, err.exitStatus, report);
+      }
+      throw err;
+    }
+    if (options.verify) {
+      return { stdout: renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: verified.checks }) };
+    }
+    switch (options.output) {
+      case "text":
+        return { stdout: renderPlanText(verified, { statements: options.statements }) };
+      case "sql": {
+        // Byte-exact when piped (scripts feed it to a database client); on a terminal, control
+        // characters are made visible so that no statement can be hidden from the reader.
+        const sql = renderPlanSql(verified.document);
+        return { stdout: ctx.isTTY ? sanitizeSqlForTerminal(sql) : sql };
+      }
+      case "json":
+        return { stdout: renderPlanJson(verified.documentBytes) };
+      case "yaml":
+        return { stdout: formatYaml(verified.document.value) };
+    }
+  },
+};

@@ -1,0 +1,152 @@
+// The canonical JSON form the operator hashes (operator-api §5.1): Go encoding/json output.
+// Compact, HTML-safe escapes, UTF-8. A Map keeps its insertion order (a Go struct's fields in
+// declaration order); a plain object is encoded with sorted keys (a Go map). Pure.
+import { createHash } from "node:crypto";
+
+export type CanonicalValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | readonly CanonicalValue[]
+  | ReadonlyMap<string, CanonicalValue>
+  | { readonly [key: string]: CanonicalValue };
+
+/** A Go struct: fields in exactly the given order. */
+export function struct(entries: readonly (readonly [string, CanonicalValue])[]): ReadonlyMap<string, CanonicalValue> {
+  return new Map(entries);
+}
+
+const HEX = "0123456789abcdef";
+
+/**
+ * Go's string encoder with escapeHTML on (Go ≥ 1.22: `\b` and `\f` have short escapes).
+ * A lone UTF-16 surrogate cannot be UTF-8; it becomes `\ufffd`, as Go does for invalid bytes.
+ */
+export function encodeString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += s[i]! + s[i + 1]!;
+        i++;
+      } else {
+        out += "\\ufffd";
+      }
+      continue;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) {
+      out += "\\ufffd";
+      continue;
+    }
+    switch (c) {
+      case 0x22:
+        out += '\\"';
+        continue;
+      case 0x5c:
+        out += "\\\\";
+        continue;
+      case 0x0a:
+        out += "\\n";
+        continue;
+      case 0x0d:
+        out += "\\r";
+        continue;
+      case 0x09:
+        out += "\\t";
+        continue;
+      case 0x08:
+        out += "\\b";
+        continue;
+      case 0x0c:
+        out += "\\f";
+        continue;
+    }
+    if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029) {
+      out += "\\u" + HEX[(c >> 12) & 15]! + HEX[(c >> 8) & 15]! + HEX[(c >> 4) & 15]! + HEX[c & 15]!;
+      continue;
+    }
+    out += s[i]!;
+  }
+  return out + '"';
+}
+
+/** Go's float64 encoding: shortest round-trip digits; exponent form below 1e-6 and from 1e21. */
+function encodeNumber(n: number): string {
+  if (!Number.isFinite(n)) throw new TypeError(`canonical JSON has no form for ${n}`);
+  if (Object.is(n, -0)) return "-0";
+  // JavaScript's Number#toString picks the same digits and the same thresholds as Go's
+  // strconv 'f'/'e' choice in encoding/json, including the "e-7" (not "e-07") exponent.
+  return String(n);
+}
+
+/** Go map keys sort by their UTF-8 bytes, which differs from UTF-16 order above U+D7FF. */
+function compareUtf8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+}
+
+function encodeValue(value: CanonicalValue, parts: string[]): void {
+  if (value === null) {
+    parts.push("null");
+  } else if (typeof value === "boolean") {
+    parts.push(value ? "true" : "false");
+  } else if (typeof value === "number") {
+    parts.push(encodeNumber(value));
+  } else if (typeof value === "bigint") {
+    parts.push(value.toString());
+  } else if (typeof value === "string") {
+    parts.push(encodeString(value));
+  } else if (Array.isArray(value)) {
+    parts.push("[");
+    (value as readonly CanonicalValue[]).forEach((item, i) => {
+      if (i > 0) parts.push(",");
+      encodeValue(item, parts);
+    });
+    parts.push("]");
+  } else if (value instanceof Map) {
+    encodeEntries([...(value as ReadonlyMap<string, CanonicalValue>).entries()], parts);
+  } else if (typeof value === "object") {
+    const record = value as { readonly [key: string]: CanonicalValue };
+    const keys = Object.keys(record).sort(compareUtf8);
+    encodeEntries(
+      keys.map((k) => [k, record[k]!] as const),
+      parts,
+    );
+  } else {
+    throw new TypeError(`canonical JSON has no form for a ${typeof value}`);
+  }
+}
+
+function encodeEntries(entries: readonly (readonly [string, CanonicalValue])[], parts: string[]): void {
+  parts.push("{");
+  entries.forEach(([key, item], i) => {
+    if (i > 0) parts.push(",");
+    parts.push(encodeString(key), ":");
+    encodeValue(item, parts);
+  });
+  parts.push("}");
+}
+
+/** The canonical text (a JavaScript string; see canonicalJSONBytes for the hashed bytes). */
+export function canonicalJSON(value: CanonicalValue): string {
+  const parts: string[] = [];
+  encodeValue(value, parts);
+  return parts.join("");
+}
+
+export function canonicalJSONBytes(value: CanonicalValue): Uint8Array {
+  return Buffer.from(canonicalJSON(value), "utf8");
+}
+
+/** DigestBytes (operator-api §5.1): "sha256:" + lowercase hex. */
+export function digestBytes(bytes: Uint8Array): string {
+  return "sha256:" + createHash("sha256").update(bytes).digest("hex");
+}
+
+/** DigestCanonicalJSON (operator-api §5.1). */
+export function digestCanonicalJSON(value: CanonicalValue): string {
+  return digestBytes(canonicalJSONBytes(value));
+}

@@ -1,0 +1,56 @@
+// Which stored plan a selection means (go-client §2.1): `current` is the schema's status.plan,
+// `applied` is status.applied. Never "the newest plan object". Pure.
+import { NotFoundError } from "../errors.ts";
+import type { PtahSchema } from "../model/kinds.ts";
+
+export type PlanSelection = "current" | "applied";
+
+/** What the schema's record says about the selected plan. */
+export interface PlanRecord {
+  readonly selection: PlanSelection;
+  readonly namespace: string;
+  readonly schemaName: string;
+  /** Undefined when the record names no plan object. */
+  readonly planName: string | undefined;
+  readonly planUID: string | undefined;
+  /** The fingerprint the record binds; may be empty on a current record. */
+  readonly fingerprint: string | undefined;
+  /** `status.applied.completedAt` (applied only). */
+  readonly completedAt: string | undefined;
+  /**
+   * An older applied record without `planRef` (go-client §0): the plan is found by listing
+   * plans labelled with the schema and matching the fingerprint.
+   */
+  readonly needsFingerprintLookup: boolean;
+}
+
+export function selectPlanRecord(schema: PtahSchema, namespace: string, selection: PlanSelection): PlanRecord {
+  const schemaName = schema.metadata.name;
+  const where = `${namespace}/${schemaName}`;
+  if (selection === "current") {
+    const plan = schema.status.plan;
+    if (!plan?.name) throw new NotFoundError(`no such plan: ${where} has no current plan`);
+    return {
+      selection,
+      namespace,
+      schemaName,
+      planName: plan.name,
+      planUID: plan.uid || undefined,
+      fingerprint: plan.fingerprint || undefined,
+      completedAt: undefined,
+      needsFingerprintLookup: false,
+    };
+  }
+  const applied = schema.status.applied;
+  if (!applied?.planFingerprint) throw new NotFoundError(`no such plan: ${where} records no confirmed apply`);
+  return {
+    selection,
+    namespace,
+    schemaName,
+    planName: applied.planRef?.name || undefined,
+    planUID: applied.planRef?.uid || undefined,
+    fingerprint: applied.planFingerprint,
+    completedAt: applied.completedAt || undefined,
+    needsFingerprintLookup: applied.planRef === undefined,
+  };
+}

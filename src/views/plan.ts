@@ -1,0 +1,146 @@
+// What `plan` prints (go-client §1.3): the text header with 16-column labels and the SQL, the
+// `-o sql` rule, the document bytes for `-o json`, and our additions: the `--statements` table
+// and the `--verify` report. Only ever called with a plan whose every check held.
+import type { PlanDocument } from "../plan/document.ts";
+import type { VerifiedPlan } from "../plan/load.ts";
+import type { PlanRecord } from "../plan/select.ts";
+import type { CheckResult } from "../plan/verify.ts";
+import { formatTimestamp } from "../render/age.ts";
+import { sanitize } from "../render/sanitize.ts";
+import { renderTable } from "../render/table.ts";
+
+const LABEL_WIDTH = 16;
+
+/** `Label:` padded with spaces to `width` columns, then the value; empty values are omitted. */
+export function labelLines(fields: readonly (readonly [string, string])[], width = LABEL_WIDTH): string {
+  return fields
+    .filter(([, value]) => value !== "")
+    .map(([label, value]) => `${label}:`.padEnd(width) + value + "\n")
+    .join("");
+}
+
+/** Go's strings.TrimSpace: Unicode White_Space, which (unlike String#trim) excludes U+FEFF. */
+const GO_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const LEADING = new RegExp(`^${GO_SPACE}+`, "u");
+const TRAILING = new RegExp(`${GO_SPACE}+$`, "u");
+
+export function trimSpace(s: string): string {
+  return s.replace(LEADING, "").replace(TRAILING, "");
+}
+
+/**
+ * `-o sql`: each statement in stored order, trimmed, empty ones skipped, one trailing `;`
+ * dropped, then written with `;` and a newline. Never re-split: `;` inside bodies, literals
+ * and comments stays where it is. The bytes are the plan's, unsanitised, for piping to a client.
+ */
+export function renderPlanSql(doc: PlanDocument): string {
+  let out = "";
+  for (const statement of doc.statements) {
+    let sql = trimSpace(statement.sql);
+    if (sql === "") continue;
+    if (sql.endsWith(";")) sql = sql.slice(0, -1);
+    out += sql + ";\n";
+  }
+  return out;
+}
+
+/** `-o json`: the verified document bytes unchanged, plus a newline only if it lacks one. */
+export function renderPlanJson(documentBytes: Uint8Array): string {
+  const text = Buffer.from(documentBytes.buffer, documentBytes.byteOffset, documentBytes.byteLength).toString("utf8");
+  return text.endsWith("\n") ? text : text + "\n";
+}
+
+/**
+ * Sanitises each line of SQL for a terminal, keeping line breaks and tabs as they are, so an
+ * escape sequence or a bidi override in a statement cannot hide text from a reviewer.
+ */
+export function sanitizeSqlForTerminal(sql: string): string {
+  return sql
+    .split("\n")
+    .map((line) => line.split("\t").map(sanitize).join("\t"))
+    .join("\n");
+}
+
+/**
+ * The Privileges line: the kinds the plan records, then (after `; `) the kinds this plugin reads
+ * in the SQL that the plan does not record, marked as such; `none` when there are neither.
+ */
+export function formatPrivileges(recorded: readonly string[], read: readonly string[]): string {
+  const own = [...new Set(recorded.map((k) => k.trim()).filter((k) => k !== ""))];
+  const extra = read.filter((k) => !own.includes(k));
+  const parts: string[] = [];
+  if (own.length > 0) parts.push(own.join(", "));
+  if (extra.length > 0) parts.push(`${extra.join(", ")} (read by this plugin, not recorded)`);
+  return parts.length === 0 ? "none" : parts.join("; ");
+}
+
+function formatDestructive(recorded: boolean, read: boolean): string {
+  if (recorded) return "true";
+  return read ? "true (read by this plugin, not recorded)" : "false";
+}
+
+function planLine(record: PlanRecord, planName: string): string {
+  return `${record.selection} (${planName})`;
+}
+
+export interface PlanTextOptions {
+  /** Adds the `--statements` table between the header and the SQL. */
+  readonly statements: boolean;
+}
+
+/** The header fields, in upstream's order (go-client §1.3). */
+export function planHeader(v: VerifiedPlan): string {
+  const plan = v.plan.object;
+  const spec = plan.spec;
+  const c = (s: string | undefined): string => sanitize(s ?? "");
+  return labelLines([
+    ["Schema", c(`${v.record.namespace}/${v.record.schemaName}`)],
+    ["Plan", c(planLine(v.record, plan.metadata.name))],
+    ["Fingerprint", c(spec.fingerprint)],
+    ["Content digest", c(spec.contentDigest)],
+    ["Dialect", c(spec.dialect)],
+    ["Statements", String(v.document.statements.length)],
+    ["Destructive", formatDestructive(spec.destructive ?? false, v.document.destructiveRead)],
+    ["Privileges", c(formatPrivileges(spec.privilegeChanges ?? [], v.document.privilegeKindsRead))],
+    ["Stored", c(formatTimestamp(plan.metadata.creationTimestamp))],
+    ["Applied", v.record.selection === "applied" ? c(formatTimestamp(v.record.completedAt)) : ""],
+  ]);
+}
+
+/** `-o text`: the header, a blank line, optionally the statements table, then the SQL. */
+export function renderPlanText(v: VerifiedPlan, options: PlanTextOptions): string {
+  let out = planHeader(v) + "\n";
+  if (options.statements) out += renderStatementsTable(v.document) + "\n";
+  out += sanitizeSqlForTerminal(renderPlanSql(v.document));
+  return out;
+}
+
+/** `--statements`: #, SEVERITY, REASON and the first line of each statement's SQL. */
+export function renderStatementsTable(doc: PlanDocument): string {
+  const rows = doc.statements.map((s, i) => {
+    const firstLine = trimSpace(s.sql).split("\n")[0] ?? "";
+    return [String(i + 1), sanitize(s.severity), sanitize(s.reason) || "<none>", sanitize(trimSpace(firstLine))];
+  });
+  return renderTable(["#", "SEVERITY", "REASON", "SQL"], rows);
+}
+
+export interface VerifyReportInput {
+  readonly namespace: string;
+  readonly schemaName: string;
+  readonly selection: string;
+  readonly checks: readonly CheckResult[];
+}
+
+/**
+ * `plan --verify`: one row per check, in the order they were made, then a verdict. The SQL is
+ * never part of it. On a refusal the same report (ending with the failed check) goes to stderr.
+ */
+export function renderVerifyReport(input: VerifyReportInput): string {
+  const rows = input.checks.map((c) => [c.check, c.ok ? "ok" : "FAILED", sanitize(c.detail)]);
+  const failed = input.checks.some((c) => !c.ok);
+  const where = sanitize(`${input.namespace}/${input.schemaName}`);
+  const verdict = failed
+    ? `The ${input.selection} plan of ${where} did not verify; nothing from it was printed.\n`
+    : `The ${input.selection} plan of ${where} verified: ${input.checks.length} checks held.\n`;
+  return renderTable(["CHECK", "RESULT", "DETAIL"], rows) + "\n" + verdict;
+}

@@ -1,0 +1,105 @@
+// Cluster states for the plan and migration tests: a schema with a current and an applied plan,
+// published through publishSchemaPlan exactly as the operator would publish them.
+import { FakeReader, type FakeObject } from "../support/fake-reader.ts";
+import { aSchema } from "../support/builders.ts";
+import {
+  appliedStatus,
+  currentPlanStatus,
+  fakeObjectsOf,
+  publishSchemaPlan,
+  type PublishedPlan,
+  type PublishPlanInput,
+  type StatementInput,
+} from "../support/publish-plan.ts";
+
+export const NS = "application";
+export const SCHEMA = "storefront";
+export const SCHEMA_UID = "6f1c2a8e-93b1-4d0c-a7e2-5b9f0c3d1e42";
+export const SCHEMA_REF = { name: SCHEMA, namespace: NS, uid: SCHEMA_UID };
+
+export const APPLIED_STATEMENTS: StatementInput[] = [
+  {
+    sql: '-- POSTGRES TABLE: customers --\nCREATE TABLE "customers" (\n  "id" bigint PRIMARY KEY NOT NULL,\n  "email" text NOT NULL\n);',
+    severity: "safe",
+    reason: "table customers added",
+  },
+];
+
+export const CURRENT_STATEMENTS: StatementInput[] = [
+  {
+    sql: 'ALTER TABLE "customers" ADD COLUMN "signed_up_at" timestamptz;',
+    severity: "safe",
+    reason: "column customers.signed_up_at added",
+  },
+  {
+    sql:
+      'CREATE OR REPLACE FUNCTION "touch"() RETURNS trigger AS $body$\nBEGIN\n  NEW.updated_at := now(); -- keep; going\n  RETURN NEW;\nEND;\n$body$ LANGUAGE plpgsql SECURITY DEFINER',
+    severity: "warning",
+    reason: "function touch replaced",
+  },
+  {
+    sql: "INSERT INTO \"settings\" (\"key\", \"value\") VALUES ('motd', 'a; b <c> & \"d\"'); /* not; split */",
+    severity: "info",
+    reason: "reference row settings/motd",
+  },
+  { sql: 'GRANT SELECT ON "customers" TO "reporting";', severity: "warning", reason: "grant to reporting" },
+];
+
+export function publishApplied(extra: Partial<PublishPlanInput> = {}): PublishedPlan {
+  return publishSchemaPlan({
+    schema: SCHEMA_REF,
+    statements: APPLIED_STATEMENTS,
+    createdAt: "2026-09-13T08:04:05Z",
+    binding: { desiredStateFingerprint: "sha256:" + "a1".repeat(32), actualStateFingerprint: "sha256:" + "0e".repeat(32) },
+    ...extra,
+  });
+}
+
+export function publishCurrent(extra: Partial<PublishPlanInput> = {}): PublishedPlan {
+  return publishSchemaPlan({
+    schema: SCHEMA_REF,
+    statements: CURRENT_STATEMENTS,
+    createdAt: "2026-09-14T10:00:00Z",
+    privilegeChanges: ["Grant", "FunctionReplacement"],
+    binding: { actualStateFingerprint: "sha256:" + "a1".repeat(32), desiredStateFingerprint: "sha256:" + "b2".repeat(32) },
+    ...extra,
+  });
+}
+
+export interface State {
+  readonly reader: FakeReader;
+  readonly current: PublishedPlan;
+  readonly applied: PublishedPlan;
+  readonly schema: Record<string, unknown>;
+}
+
+export interface StateOptions {
+  readonly current?: PublishedPlan | null;
+  readonly applied?: PublishedPlan | null;
+  /** Overrides status.plan / status.applied records. */
+  readonly currentRecord?: Record<string, unknown>;
+  readonly appliedRecord?: Record<string, unknown>;
+  readonly extra?: FakeObject[];
+}
+
+/** A schema waiting for approval of `current`, after `applied` was applied. */
+export function clusterState(options: StateOptions = {}): State {
+  const current = options.current === undefined ? publishCurrent() : options.current;
+  const applied = options.applied === undefined ? publishApplied() : options.applied;
+  const schema = aSchema({
+    name: SCHEMA,
+    namespace: NS,
+    uid: SCHEMA_UID,
+    phase: "AwaitingApproval",
+    conditions: [],
+    ...(current ? { plan: options.currentRecord ?? currentPlanStatus(current) } : {}),
+    ...(applied ? { applied: options.appliedRecord ?? appliedStatus(applied) } : {}),
+  });
+  const objects: FakeObject[] = [
+    { kind: "PtahSchema", raw: schema },
+    ...(current ? fakeObjectsOf(current) : []),
+    ...(applied ? fakeObjectsOf(applied) : []),
+    ...(options.extra ?? []),
+  ];
+  return { reader: new FakeReader(objects), current: current!, applied: applied!, schema };
+}

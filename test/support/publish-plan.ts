@@ -1,0 +1,361 @@
+// Publishes a schema plan the way the operator does (operator-api §2.2, §2.3, §5): the document
+// bytes, 512 KiB chunks with digests, the manifest, committed chunk UIDs, Ready=Published and the
+// fingerprint of the binding. Deterministic (UIDs derive from names and a seed). For fixtures,
+// the operator simulator and benchmarks; tamper with the returned raw objects to test refusals.
+import { createHash } from "node:crypto";
+import { canonicalJSON, digestBytes, struct, type CanonicalValue } from "../../src/plan/canonical.ts";
+import { digestSchemaPlanBinding, normalizePrivilegeChanges, type SchemaPlanBinding } from "../../src/plan/fingerprint.ts";
+import { CHUNK_SIZE, PLAN_LABEL, SCHEMA_LABEL } from "../../src/plan/verify.ts";
+import type { FakeObject } from "./fake-reader.ts";
+
+export const API_VERSION = "operator.ptah.run/v1alpha1";
+
+export interface StatementInput {
+  readonly sql: string;
+  readonly severity?: string;
+  readonly reason?: string;
+}
+
+export interface ManagedRowsInput {
+  readonly schema?: string;
+  readonly table: string;
+  readonly keys: readonly string[];
+  readonly columns: readonly string[];
+}
+
+/** The binding fields a plan spec records; every one has a realistic default. */
+export interface PlanBindingFields {
+  readonly contractVersion: number;
+  readonly artifactDigest: string;
+  readonly coordinationDigest: string;
+  readonly targetIdentityDigest: string;
+  readonly actualStateFingerprint: string;
+  readonly desiredStateFingerprint: string;
+  readonly policyFingerprint: string;
+  readonly verificationPolicyUID: string;
+  readonly verificationPolicyDigest: string;
+  readonly executionBindingID: string;
+  readonly controllerImage: string;
+  readonly controllerRevision: string;
+  readonly controllerStateVersion: number;
+  readonly ptahVersion: string;
+  readonly executorImage: string;
+  readonly runnerImage: string;
+  readonly runnerProtocolVersion: number;
+}
+
+export interface PublishPlanInput {
+  readonly schema: { readonly name: string; readonly namespace: string; readonly uid: string };
+  readonly statements: readonly StatementInput[];
+  /** Plan and document dialect; default "postgres". */
+  readonly dialect?: string;
+  readonly binding?: Partial<PlanBindingFields>;
+  /** Default: true when any statement has severity "destructive". */
+  readonly destructive?: boolean;
+  readonly privilegeChanges?: readonly string[];
+  /** The document's `name`; default the schema name. */
+  readonly documentName?: string;
+  readonly exclude?: readonly string[];
+  readonly managedRows?: readonly ManagedRowsInput[];
+  readonly rowsFingerprint?: string;
+  /** metadata.creationTimestamp of the plan and its chunks; default 2026-09-13T08:04:05Z. */
+  readonly createdAt?: string;
+  /** Older installs kept chunks in immutable ConfigMaps (binaryData key `chunk`). */
+  readonly storage?: "chunks" | "configmaps";
+  /** Changes every UID (e.g. a plan deleted and published again under the same name). */
+  readonly uidSeed?: string;
+  /** Replaces the serialized document (e.g. a future format_version); digests follow the bytes. */
+  readonly transformDocument?: (document: string) => string;
+}
+
+export interface PublishedPlan {
+  readonly name: string;
+  /** Raw PtahSchemaPlan as the API server would serve it. */
+  readonly plan: Record<string, unknown>;
+  /** Raw PtahSchemaPlanChunk objects (or ConfigMaps for storage "configmaps"), in index order. */
+  readonly chunks: Record<string, unknown>[];
+  readonly chunkKind: "PtahSchemaPlanChunk" | "ConfigMap";
+  /** The serialized document (with its trailing newline) and its bytes. */
+  readonly document: string;
+  readonly documentBytes: Uint8Array;
+  readonly fingerprint: string;
+}
+
+function hex(seed: string, length = 64): string {
+  let out = "";
+  for (let i = 0; out.length < length; i++) out += createHash("sha256").update(`${seed}#${i}`).digest("hex");
+  return out.slice(0, length);
+}
+
+/** A deterministic RFC 4122-shaped UID. */
+export function fakeUID(seed: string): string {
+  const h = hex(`uid:${seed}`, 32);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export function fakeDigest(seed: string): string {
+  return `sha256:${hex(`digest:${seed}`)}`;
+}
+
+export function defaultBinding(seed: string): PlanBindingFields {
+  return {
+    contractVersion: 1,
+    artifactDigest: fakeDigest(`${seed}/artifact`),
+    coordinationDigest: fakeDigest(`${seed}/coordination`),
+    targetIdentityDigest: fakeDigest(`${seed}/target`),
+    actualStateFingerprint: fakeDigest(`${seed}/actual`),
+    desiredStateFingerprint: fakeDigest(`${seed}/desired`),
+    policyFingerprint: fakeDigest(`${seed}/policy`),
+    verificationPolicyUID: fakeUID(`${seed}/verification-policy`),
+    verificationPolicyDigest: fakeDigest(`${seed}/verification-policy`),
+    executionBindingID: `v1-${hex(`${seed}/epoch`, 32)}`,
+    controllerImage: `ghcr.io/stokaro/ptah-operator@${fakeDigest("controller-image")}`,
+    controllerRevision: "v0.4.0",
+    controllerStateVersion: 2,
+    ptahVersion: "v0.3.0",
+    executorImage: `ghcr.io/stokaro/ptah@${fakeDigest("executor-image")}`,
+    runnerImage: `ghcr.io/stokaro/ptah-runner@${fakeDigest("runner-image")}`,
+    runnerProtocolVersion: 1,
+  };
+}
+
+/** The document as the operator serializes it: Go's compact JSON and a trailing newline. */
+export function serializePlanDocument(fields: {
+  name: string;
+  dialect: string;
+  fromFingerprint: string;
+  toFingerprint: string;
+  exclude?: readonly string[] | undefined;
+  managedRows?: readonly ManagedRowsInput[] | undefined;
+  rowsFingerprint?: string | undefined;
+  destructive: boolean;
+  statements: readonly StatementInput[];
+}): string {
+  const entries: [string, CanonicalValue][] = [
+    ["format_version", 1],
+    ["name", fields.name],
+    ["dialect", fields.dialect],
+    ["from_fingerprint", fields.fromFingerprint],
+    ["to_fingerprint", fields.toFingerprint],
+  ];
+  if (fields.exclude && fields.exclude.length > 0) entries.push(["exclude", [...fields.exclude]]);
+  if (fields.managedRows && fields.managedRows.length > 0) {
+    entries.push([
+      "managed_rows",
+      fields.managedRows.map((m) =>
+        struct([
+          ...(m.schema ? ([["schema", m.schema]] as [string, CanonicalValue][]) : []),
+          ["table", m.table],
+          ["keys", [...m.keys]],
+          ["columns", [...m.columns]],
+        ]),
+      ),
+    ]);
+    entries.push(["rows_fingerprint", fields.rowsFingerprint ?? fakeDigest("rows")]);
+  }
+  entries.push(["destructive", fields.destructive]);
+  entries.push([
+    "statements",
+    fields.statements.map((s) =>
+      struct([
+        ["sql", s.sql],
+        ["severity", s.severity ?? "safe"],
+        ["reason", s.reason ?? ""],
+      ]),
+    ),
+  ]);
+  return canonicalJSON(struct(entries)) + "\n";
+}
+
+function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
+export function publishSchemaPlan(input: PublishPlanInput): PublishedPlan {
+  const { schema } = input;
+  const dialect = input.dialect ?? "postgres";
+  const seed = `${schema.namespace}/${schema.name}/${input.uidSeed ?? ""}`;
+  const binding: PlanBindingFields = { ...defaultBinding(`${schema.namespace}/${schema.name}`), ...input.binding };
+  const destructive = input.destructive ?? input.statements.some((s) => s.severity === "destructive");
+  const privilegeChanges = normalizePrivilegeChanges(input.privilegeChanges);
+  const createdAt = input.createdAt ?? "2026-09-13T08:04:05Z";
+
+  let document = serializePlanDocument({
+    name: input.documentName ?? schema.name,
+    dialect,
+    fromFingerprint: binding.actualStateFingerprint,
+    toFingerprint: binding.desiredStateFingerprint,
+    exclude: input.exclude,
+    managedRows: input.managedRows,
+    rowsFingerprint: input.rowsFingerprint,
+    destructive,
+    statements: input.statements,
+  });
+  if (input.transformDocument) document = input.transformDocument(document);
+  const documentBytes = new Uint8Array(Buffer.from(document, "utf8"));
+  const contentDigest = digestBytes(documentBytes);
+
+  const fingerprintInput: SchemaPlanBinding = {
+    contractVersion: binding.contractVersion,
+    schemaUID: schema.uid,
+    planContentDigest: contentDigest,
+    artifactDigest: binding.artifactDigest,
+    coordinationDigest: binding.coordinationDigest,
+    targetIdentityDigest: binding.targetIdentityDigest,
+    actualStateFingerprint: binding.actualStateFingerprint,
+    desiredStateFingerprint: binding.desiredStateFingerprint,
+    policyFingerprint: binding.policyFingerprint,
+    verificationPolicyUID: binding.verificationPolicyUID,
+    verificationPolicyDigest: binding.verificationPolicyDigest,
+    executionBindingID: binding.executionBindingID,
+    controllerStateVersion: binding.controllerStateVersion,
+    ptahVersion: binding.ptahVersion,
+    executorImage: binding.executorImage,
+    runnerProtocolVersion: binding.runnerProtocolVersion,
+    destructive,
+    privilegeChanges,
+    statementCount: input.statements.length,
+  };
+  // Hashed without the operator's validation, so tests can publish bindings it would refuse.
+  const fingerprint = digestSchemaPlanBinding(fingerprintInput);
+  const name = `ptah-plan-${fingerprint.slice("sha256:".length, "sha256:".length + 24)}`;
+  const planUID = fakeUID(`${seed}/plan/${name}`);
+  const storage = input.storage ?? "chunks";
+
+  const slices: Uint8Array[] = [];
+  for (let at = 0; at < documentBytes.length; at += CHUNK_SIZE) slices.push(documentBytes.subarray(at, at + CHUNK_SIZE));
+
+  const ownedByPlan = [
+    { apiVersion: API_VERSION, kind: "PtahSchemaPlan", name, uid: planUID, controller: true, blockOwnerDeletion: true },
+  ];
+  const chunkLabels = { [PLAN_LABEL]: name, [SCHEMA_LABEL]: schema.name };
+  const chunks = slices.map((bytes, index) => {
+    const chunkName = `${name}-${String(index).padStart(3, "0")}`;
+    const metadata = {
+      name: chunkName,
+      namespace: schema.namespace,
+      uid: fakeUID(`${seed}/chunk/${chunkName}`),
+      resourceVersion: String(1000 + index),
+      creationTimestamp: createdAt,
+      labels: { ...chunkLabels },
+      ownerReferences: structuredClone(ownedByPlan),
+    };
+    return storage === "chunks"
+      ? { apiVersion: API_VERSION, kind: "PtahSchemaPlanChunk", metadata, spec: { data: toBase64(bytes) } }
+      : { apiVersion: "v1", kind: "ConfigMap", metadata, immutable: true, binaryData: { chunk: toBase64(bytes) } };
+  });
+
+  const plan = {
+    apiVersion: API_VERSION,
+    kind: "PtahSchemaPlan",
+    metadata: {
+      name,
+      namespace: schema.namespace,
+      uid: planUID,
+      generation: 1,
+      resourceVersion: "999",
+      creationTimestamp: createdAt,
+      labels: { [SCHEMA_LABEL]: schema.name },
+      ownerReferences: [
+        { apiVersion: API_VERSION, kind: "PtahSchema", name: schema.name, uid: schema.uid, controller: true, blockOwnerDeletion: true },
+      ],
+    },
+    spec: {
+      contractVersion: binding.contractVersion,
+      schemaRef: { name: schema.name, uid: schema.uid },
+      fingerprint,
+      contentDigest,
+      size: documentBytes.length,
+      artifactDigest: binding.artifactDigest,
+      coordinationDigest: binding.coordinationDigest,
+      targetIdentityDigest: binding.targetIdentityDigest,
+      actualStateFingerprint: binding.actualStateFingerprint,
+      desiredStateFingerprint: binding.desiredStateFingerprint,
+      policyFingerprint: binding.policyFingerprint,
+      verificationPolicyUID: binding.verificationPolicyUID,
+      verificationPolicyDigest: binding.verificationPolicyDigest,
+      executionBindingID: binding.executionBindingID,
+      controllerImage: binding.controllerImage,
+      controllerRevision: binding.controllerRevision,
+      controllerStateVersion: binding.controllerStateVersion,
+      ptahVersion: binding.ptahVersion,
+      executorImage: binding.executorImage,
+      runnerImage: binding.runnerImage,
+      runnerProtocolVersion: binding.runnerProtocolVersion,
+      dialect,
+      destructive,
+      ...(privilegeChanges.length > 0 ? { privilegeChanges } : {}),
+      statementCount: input.statements.length,
+      chunks: chunks.map((c, index) => ({
+        name: c.metadata.name,
+        index,
+        digest: digestBytes(slices[index]!),
+        size: slices[index]!.length,
+        ...(storage === "configmaps" ? { key: "chunk" } : {}),
+      })),
+    },
+    status: {
+      observedGeneration: 1,
+      publishedChunks: chunks.map((c, index) => ({ name: c.metadata.name, uid: c.metadata.uid, index })),
+      conditions: [
+        {
+          type: "Ready",
+          status: "True",
+          reason: "Published",
+          message: `Verified ${chunks.length} immutable plan chunks`,
+          lastTransitionTime: createdAt,
+          observedGeneration: 1,
+        },
+      ],
+    },
+  };
+
+  return {
+    name,
+    plan,
+    chunks,
+    chunkKind: storage === "chunks" ? "PtahSchemaPlanChunk" : "ConfigMap",
+    document,
+    documentBytes,
+    fingerprint,
+  };
+}
+
+/** `status.plan` of the schema when this plan is the current one. */
+export function currentPlanStatus(p: PublishedPlan): Record<string, unknown> {
+  const spec = p.plan.spec as Record<string, unknown>;
+  const meta = p.plan.metadata as Record<string, unknown>;
+  return {
+    name: p.name,
+    uid: meta.uid,
+    fingerprint: p.fingerprint,
+    contentDigest: spec.contentDigest,
+    artifactDigest: spec.artifactDigest,
+    destructive: spec.destructive,
+    ...(spec.privilegeChanges ? { privilegeChanges: spec.privilegeChanges } : {}),
+    statementCount: spec.statementCount,
+    createdAt: meta.creationTimestamp,
+  };
+}
+
+/** `status.applied` of the schema after this plan was applied; `planRef: false` is an older record. */
+export function appliedStatus(
+  p: PublishedPlan,
+  completedAt = "2026-09-13T08:04:24Z",
+  options: { planRef?: boolean } = {},
+): Record<string, unknown> {
+  const spec = p.plan.spec as Record<string, unknown>;
+  const meta = p.plan.metadata as Record<string, unknown>;
+  return {
+    artifactDigest: spec.artifactDigest,
+    ...(options.planRef === false ? {} : { planRef: { name: p.name, uid: meta.uid } }),
+    planFingerprint: p.fingerprint,
+    ptahVersion: spec.ptahVersion,
+    completedAt,
+  };
+}
+
+/** The plan and its chunks as FakeReader objects. */
+export function fakeObjectsOf(p: PublishedPlan): FakeObject[] {
+  return [{ kind: "PtahSchemaPlan", raw: p.plan }, ...p.chunks.map((raw) => ({ kind: p.chunkKind, raw }))];
+}
