@@ -187,6 +187,29 @@ describe("loadVerifiedPlan", () => {
     expect(log.results.slice(0, -1).every((r) => r.ok)).toBe(true);
   });
 
+  it("refuses chunks that were replaced while the plan was being read", async () => {
+    const { reader, current } = clusterState();
+    const republished = publishCurrent({ uidSeed: "republished" });
+    reader.onRequest = (request, r) => {
+      if (request === `get PtahSchemaPlan ${NS}/${current.name}`) {
+        for (const c of republished.chunks) r.put("PtahSchemaPlanChunk", c);
+      }
+    };
+    const err = await refusal(loadVerifiedPlan(reader, NS, SCHEMA, "current"));
+    expect(err.exitStatus).toBe(1);
+    expect(err.message).toBe(`read the stored plan ${current.name}: plan chunk 0 was replaced`);
+  });
+
+  it("says the plan is gone when it disappears between the schema read and the plan read", async () => {
+    const { reader, current } = clusterState();
+    reader.onRequest = (request, r) => {
+      if (request.startsWith("get PtahSchemaPlan ")) r.remove("PtahSchemaPlan", NS, current.name);
+    };
+    const err = await refusal(loadVerifiedPlan(reader, NS, SCHEMA, "current"));
+    expect(err.exitStatus).toBe(3);
+    expect(err.message).toBe(`no such plan: the stored plan ${current.name} is gone`);
+  });
+
   it("accepts contract version 3 plans of an earlier operator generation", async () => {
     const current = publishCurrent({ binding: { contractVersion: 3 } });
     const verified = await loadVerifiedPlan(clusterState({ current }).reader, NS, SCHEMA, "current");
