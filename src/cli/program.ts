@@ -43,7 +43,6 @@ export function parseCommandLine(argv: readonly string[], command: Command | und
   const options: Record<string, ReturnType<typeof yargsOption>> = {};
   const flags: readonly FlagSpec[] = [...GLOBAL_FLAGS, ...(command?.flags ?? [])];
   for (const f of flags) options[f.name] = yargsOption(f);
-  options.help = { type: "boolean", alias: "h" };
   let parsed: Record<string, unknown>;
   try {
     parsed = yargs([...argv])
@@ -73,13 +72,13 @@ export function parseCommandLine(argv: readonly string[], command: Command | und
   const positionals = ((parsed._ as unknown[]) ?? []).map(String);
   const values: Record<string, unknown> = {};
   for (const f of flags) if (parsed[f.name] !== undefined) values[f.name] = parsed[f.name];
-  return { positionals, values, help: parsed.help === true };
+  return { positionals, values, help: false };
 }
 
 function cleanYargsMessage(message: string): string {
   const unknown = /^Unknown arguments?: (.*)$/u.exec(message);
   if (unknown) return `unknown flag: ${unknown[1]!.split(", ").map((a) => (a.length === 1 ? `-${a}` : `--${a}`)).join(", ")}`;
   const missing = /^Not enough arguments following: (.*)$/u.exec(message);
-  if (missing) return `flag needs an argument: --${missing[1]}`;
+  if (missing) return `flag needs an argument: ${missing[1]!.length === 1 ? "-" : "--"}${missing[1]}`;
   return message.charAt(0).toLowerCase() + message.slice(1);
 }

@@ -45,16 +45,27 @@ export async function runCli(environment: Environment): Promise<RunResult> {
     const command = word === undefined ? undefined : findCommand(word);
     if (word === undefined) {
       // Only global flags: `kubectl ptah -n x --version` still answers the version.
-      const line = parseCommandLine(argv, undefined);
       if (argv.includes("--version")) return { stdout: `kubectl-ptah ${environment.version}\n`, stderr: "", status: 0 };
-      if (line.help) return { stdout: renderRootHelp(COMMANDS), stderr: "", status: 0 };
+      if (argv.includes("-h") || argv.includes("--help")) return { stdout: renderRootHelp(COMMANDS), stderr: "", status: 0 };
+      parseCommandLine(argv, undefined);
       throw new UsageError("name a command");
     }
     if (!command) throw new UsageError(`unknown command "${word}" for "kubectl ptah"`);
     const rest = [...argv.slice(0, index), ...argv.slice(index + 1)];
+    // -h/--help anywhere before `--` is a question, not a mistake (checked before flag parsing).
+    const end = rest.indexOf("--");
+    if ((end < 0 ? rest : rest.slice(0, end)).some((a) => a === "-h" || a === "--help")) {
+      return { stdout: renderCommandHelp(command), stderr: "", status: 0 };
+    }
     const line = parseCommandLine(rest, command);
-    if (line.help) return { stdout: renderCommandHelp(command), stderr: "", status: 0 };
-    const global = toGlobalOptions(line.values, { stdoutIsTTY: environment.stdoutIsTTY, env: environment.env }, command.name !== "wait");
+    let global;
+    try {
+      global = toGlobalOptions(line.values, { stdoutIsTTY: environment.stdoutIsTTY, env: environment.env }, command.name !== "wait");
+    } catch (err) {
+      // A bad global flag is still this command's usage error: its -h hint names the command.
+      if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, command.name);
+      throw err;
+    }
     const options = command.toOptions({ positionals: line.positionals, flags: line.values, global });
     let connection: Promise<Connection> | undefined;
     const ctx: RunContext = {
