@@ -1,0 +1,82 @@
+// The live half of `explain`: when the words name no topic, read the object they name (a
+// schema, `approval NAME`, `migration NAME`) and what it references, and diagnose it.
+// A single word that is neither a topic nor a readable schema yields undefined, so explain
+// can suggest the nearest topic instead (e.g. with no cluster at all).
+import { NotFoundError, ReadError } from "../errors.ts";
+import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../views/diagnose.ts";
+import { namespaceFlag } from "./output.ts";
+import type { CommandOutput, Connection, RunContext } from "./types.ts";
+
+const DNS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/u;
+
+async function optional<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+async function explainApproval(c: Connection, ctx: RunContext, name: string): Promise<CommandOutput> {
+  const approval = await optional(c.reader.get("PtahSchemaApproval", c.namespace, name));
+  if (!approval) throw new NotFoundError(`no such approval: ${c.namespace}/${name}`);
+  const a = approval.object as PtahSchemaApproval;
+  const [schema, events] = await Promise.all([
+    a.spec.schemaRef?.name ? optional(c.reader.get("PtahSchema", c.namespace, a.spec.schemaRef.name)) : Promise.resolve(undefined),
+    c.reader.list("Event", { namespace: c.namespace, fieldSelector: `involvedObject.name=${name}` }).catch((err: unknown) => {
+      // Events are diagnostic only: a reader without access still gets the diagnosis.
+      if (err instanceof ReadError && err.httpStatus === 403) return { items: [], resourceVersion: "" };
+      throw err;
+    }),
+  ]);
+  return {
+    stdout: diagnoseSchemaApproval({
+      approval: a,
+      schema: schema?.object as PtahSchema | undefined,
+      events: events.items.map((e) => e.object as KubeEvent),
+      now: ctx.now,
+      nsFlag: namespaceFlag(ctx.global, c.namespace),
+    }),
+  };
+}
+
+async function explainMigration(c: Connection, ctx: RunContext, name: string): Promise<CommandOutput> {
+  const [migration, approvals] = await Promise.all([optional(c.reader.get("PtahMigration", c.namespace, name)), c.reader.list("PtahMigrationApproval", { namespace: c.namespace })]);
+  if (!migration) throw new NotFoundError(`no PtahMigration by that name: ${c.namespace}/${name}`);
+  return {
+    stdout: diagnoseMigration({
+      migration: migration.object as PtahMigration,
+      approvals: approvals.items.map((x) => x.object as PtahMigrationApproval),
+      now: ctx.now,
+      nsFlag: namespaceFlag(ctx.global, c.namespace),
+    }),
+  };
+}
+
+export async function diagnoseLive(words: readonly string[], ctx: RunContext): Promise<CommandOutput | undefined> {
+  const [first, second] = words;
+  if (words.length === 2 && first === "approval" && second) return explainApproval(await ctx.connect(), ctx, second);
+  if (words.length === 2 && first === "migration" && second) return explainMigration(await ctx.connect(), ctx, second);
+  if (words.length !== 1 || !first || !DNS_NAME.test(first)) return undefined;
+  let c: Connection;
+  try {
+    c = await ctx.connect();
+  } catch {
+    return undefined; // no cluster: treat the word as a (mistyped) topic
+  }
+  const [schema, approvals] = await Promise.all([optional(c.reader.get("PtahSchema", c.namespace, first)), c.reader.list("PtahSchemaApproval", { namespace: c.namespace })]).catch((err: unknown) => {
+    if (err instanceof ReadError && err.httpStatus === undefined) return [undefined, undefined] as const;
+    throw err;
+  });
+  if (!schema || !approvals) return undefined;
+  return {
+    stdout: diagnoseSchema({
+      schema: schema.object as PtahSchema,
+      approvals: approvals.items.map((x) => x.object as PtahSchemaApproval),
+      now: ctx.now,
+      nsFlag: namespaceFlag(ctx.global, c.namespace),
+    }),
+  };
+}
