@@ -1,0 +1,119 @@
+// `kubectl ptah explain [TOPIC]`: what a condition type, reason, phase, approval state, run
+// outcome, event or concept means and what to do next, from the knowledge base alone —
+// no cluster, no kubeconfig, no Kubernetes client. Words that name no topic may be handed to
+// an optional live diagnosis of objects (`explain <schema>`, `explain approval <name>`).
+import { NotFoundError, UsageError } from "../errors.ts";
+import { KNOWLEDGE, type KnowledgeEntry } from "../explain/knowledge.ts";
+import { lookupTopic } from "../explain/lookup.ts";
+import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
+import type { Command, CommandOutput, ParsedArgs, RunContext } from "./types.ts";
+
+export type ExplainOutput = "text" | "json" | "name";
+
+export interface ExplainOptions {
+  /** The topic as typed, one word per argument; empty lists every topic. */
+  readonly words: readonly string[];
+  readonly output: ExplainOutput;
+}
+
+/**
+ * Live diagnosis hook. Called with the typed words only when they match no topic and could
+ * be Kubernetes object names (see `couldNameObjects`). It returns the explanation of the
+ * objects, or undefined when the words name no object — including when no cluster is
+ * configured — so that the user gets the topic suggestions instead. It may throw a
+ * PtahError (for example ReadError when the cluster cannot be read).
+ */
+export type Diagnose = (words: readonly string[], ctx: RunContext) => Promise<CommandOutput | undefined>;
+
+const NAME = "explain";
+
+/*
+ * Decisions (what a user would expect):
+ * - A topic that matches exactly is printed, exit 0. When the name is shared (Stale names an
+ *   approval state, a condition type and a reason), aliases choose the entry a newcomer most
+ *   likely means and the others are listed at the end.
+ * - Several equally good matches (Ready, InSync, history): the candidates with their ids go to
+ *   stdout, exit 0 — the lookup succeeded; the user picks one.
+ * - No match: the diagnosis hook, if any and if the words could be object names; otherwise
+ *   `error: no topic "x"; did you mean …?` on stderr with exit 3 (nothing there), like every
+ *   other command that finds nothing to show.
+ * - Topics always win over object names: a schema named like a topic word is explained as the
+ *   topic. Wire words are CamelCase and object names are lowercase, so this rarely collides.
+ */
+export function makeExplainCommand(diagnose?: Diagnose): Command<ExplainOptions> {
+  return {
+    name: NAME,
+    summary: "Explain a condition, reason, phase or approval state, and what to do next",
+    usage: "kubectl ptah explain [TOPIC] [flags]",
+    examples: [
+      { comment: "List every topic, grouped by kind", command: "kubectl ptah explain" },
+      { comment: "What a stale approval is and what to do about it", command: "kubectl ptah explain stale" },
+      { comment: "Explain a condition reason exactly as the operator writes it", command: "kubectl ptah explain PlanNoLongerCurrent" },
+      { comment: "Narrow a name shared by several topics", command: "kubectl ptah explain migration phase Blocked" },
+      { comment: "Print one topic as JSON", command: "kubectl ptah explain destructive -o json" },
+    ],
+    flags: [],
+    hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+    toOptions: parseExplainArgs,
+    run: (options, ctx) => runExplain(options, ctx, diagnose),
+  };
+}
+
+/** `explain` with no live diagnosis: topics only. */
+export const explainCommand: Command<ExplainOptions> = makeExplainCommand();
+
+export function parseExplainArgs(args: ParsedArgs): ExplainOptions {
+  const words = args.positionals.map((w) => w.trim()).filter((w) => w !== "");
+  return { words, output: parseOutput(args.global.output) };
+}
+
+function parseOutput(value: string | undefined): ExplainOutput {
+  if (value === undefined || value === "") return "text";
+  if (value === "json" || value === "name") return value;
+  throw new UsageError(`unable to match a printer suitable for the output format "${value}", allowed formats are: json,name`, NAME);
+}
+
+async function runExplain(options: ExplainOptions, ctx: RunContext, diagnose: Diagnose | undefined): Promise<CommandOutput> {
+  if (options.words.length === 0) return print(KNOWLEDGE, options.output, renderTopicList);
+
+  const query = options.words.join(" ");
+  const result = lookupTopic(query);
+  switch (result.kind) {
+    case "found":
+      return print(result.entry, options.output, (entry) => renderTopic(entry, result.others));
+    case "ambiguous":
+      return print(result.candidates, options.output, (candidates) => renderCandidates(query, candidates));
+    case "unknown": {
+      if (diagnose && couldNameObjects(options.words)) {
+        const diagnosis = await diagnose(options.words, ctx);
+        if (diagnosis) return diagnosis;
+      }
+      throw new NotFoundError(formatUnknownTopic(query, result.suggestions));
+    }
+  }
+}
+
+function print<T extends KnowledgeEntry | readonly KnowledgeEntry[]>(
+  value: T,
+  output: ExplainOutput,
+  renderText: (value: T) => string,
+): CommandOutput {
+  switch (output) {
+    case "json":
+      return { stdout: `${JSON.stringify(value, null, 2)}\n` };
+    case "name": {
+      const entries: readonly KnowledgeEntry[] = Array.isArray(value) ? value : [value as KnowledgeEntry];
+      return { stdout: entries.map((e) => `${e.id}\n`).join("") };
+    }
+    case "text":
+      return { stdout: renderText(value) };
+  }
+}
+
+/**
+ * Object names are lowercase DNS subdomains, so CamelCase wire words with a typo
+ * (`PlanNoLongerCurent`) never reach the cluster: they get their suggestion offline.
+ */
+export function couldNameObjects(words: readonly string[]): boolean {
+  return words.every((w) => /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(w));
+}

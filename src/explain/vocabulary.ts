@@ -1,0 +1,256 @@
+// The operator's closed vocabulary (operator-api §3): condition types per kind, condition
+// reasons, phases, derived approval states and run outcomes, as const arrays. The knowledge
+// base is keyed by the unions derived here, so a word added here without an entry fails to
+// compile. Data only: no imports, no I/O.
+
+/** Every Ptah kind a topic can apply to (operator-api §1); PtahResultRecord is internal. */
+export const PTAH_KINDS = [
+  "PtahSchema",
+  "PtahSchemaPlan",
+  "PtahSchemaPlanChunk",
+  "PtahSchemaApproval",
+  "PtahMigration",
+  "PtahMigrationPlan",
+  "PtahMigrationApproval",
+  "PtahMigrationRunAcknowledgment",
+  "PtahRealm",
+] as const;
+export type PtahKind = (typeof PTAH_KINDS)[number];
+
+/** PtahSchema condition types (§3.1). */
+export const SCHEMA_CONDITION_TYPES = [
+  "EngineSupported",
+  "ArtifactResolved",
+  "ArtifactVerified",
+  "DatabaseReachable",
+  "DriftDetected",
+  "PlanReady",
+  "ApprovalRequired",
+  "Applying",
+  "InSync",
+  "Ready",
+  "Suspended",
+  "ReconciliationFailed",
+] as const;
+
+/** PtahSchemaApproval condition types (§3.2). */
+export const SCHEMA_APPROVAL_CONDITION_TYPES = ["Accepted", "Consumed", "Stale"] as const;
+
+/** PtahSchemaPlan condition types (§3.3). */
+export const SCHEMA_PLAN_CONDITION_TYPES = ["Ready"] as const;
+
+/** PtahMigration condition types (§3.3). */
+export const MIGRATION_CONDITION_TYPES = [
+  "Ready",
+  "Progressing",
+  "Blocked",
+  "ApprovalRequired",
+  "ArtifactVerified",
+] as const;
+
+/**
+ * PtahMigrationApproval condition types: only `Consumed` is ever written (§2.7, §3.3); the
+ * Accepted/Stale printer columns stay empty, so they get no topic of their own here.
+ */
+export const MIGRATION_APPROVAL_CONDITION_TYPES = ["Consumed"] as const;
+
+/**
+ * PtahMigrationPlan condition types: declared in the Go types but, per the operator's docs,
+ * never published (§2.6). They are explained so a user who sees the CURRENT column empty
+ * learns where currency is reported instead.
+ */
+export const MIGRATION_PLAN_CONDITION_TYPES = ["Current", "Executed"] as const;
+
+/** PtahMigrationRunAcknowledgment condition types (§2.8, §3.3). */
+export const ACKNOWLEDGMENT_CONDITION_TYPES = ["Consumed", "Stale"] as const;
+
+/** The object kinds that carry conditions, as the slug used in topic ids. */
+export const CONDITION_KINDS = {
+  schema: { kind: "PtahSchema", types: SCHEMA_CONDITION_TYPES },
+  "schema-approval": { kind: "PtahSchemaApproval", types: SCHEMA_APPROVAL_CONDITION_TYPES },
+  "schema-plan": { kind: "PtahSchemaPlan", types: SCHEMA_PLAN_CONDITION_TYPES },
+  migration: { kind: "PtahMigration", types: MIGRATION_CONDITION_TYPES },
+  "migration-approval": { kind: "PtahMigrationApproval", types: MIGRATION_APPROVAL_CONDITION_TYPES },
+  "migration-plan": { kind: "PtahMigrationPlan", types: MIGRATION_PLAN_CONDITION_TYPES },
+  acknowledgment: { kind: "PtahMigrationRunAcknowledgment", types: ACKNOWLEDGMENT_CONDITION_TYPES },
+} as const satisfies Record<string, { kind: PtahKind; types: readonly string[] }>;
+export type ConditionKindSlug = keyof typeof CONDITION_KINDS;
+/** "schema/Ready", "acknowledgment/Stale", … — one per condition type per kind. */
+export type ConditionKey = {
+  [K in ConditionKindSlug]: `${K}/${(typeof CONDITION_KINDS)[K]["types"][number]}`;
+}[ConditionKindSlug];
+
+/** Every condition reason the operator writes (§3.5, plus those named in §3.1–§3.3). */
+export const REASONS = [
+  "Active",
+  "ApplyDisabled",
+  "ApplyOutcomeUnknown",
+  "ApplyPending",
+  "ApprovalRevoked",
+  "ApprovedPlan",
+  "ArtifactUnverified",
+  "AwaitingApproval",
+  "ConfigurationError",
+  "ConvergedAfterUnknownOutcome",
+  "CurrentPlan",
+  "DesiredStateChanged",
+  "DestructiveChangesDisabled",
+  "DigestPinned",
+  "DispatchCommitted",
+  "ExecutionBindingChanged",
+  "HistoryAhead",
+  "HistoryDirty",
+  "HistoryMatched",
+  "HistoryModified",
+  "HistoryOutOfOrder",
+  "InputsChanged",
+  "InSync",
+  "JobCompleted",
+  "LeaseContinuityLost",
+  "MigrationsPending",
+  "NoChanges",
+  "NotRequired",
+  "Observed",
+  "OperationFailed",
+  "OperationInProgress",
+  "OutcomeUnknown",
+  "Pending",
+  "PlanNoLongerCurrent",
+  "PlanReady",
+  "PodAdmissionRefused",
+  "PolicyBlocked",
+  "PolicyChanged",
+  "PolicyRefused",
+  "PolicySatisfied",
+  "PrivilegeChanges",
+  "ProofInputsChanged",
+  "ProtectedTable",
+  "Published",
+  "RealmConflict",
+  "RealmNotAuthorized",
+  "RefreshFailed",
+  "Refreshing",
+  "RefreshSuspended",
+  "Requested",
+  "ResolveFailed",
+  "RunAcknowledged",
+  "RunNotUnresolved",
+  "RunnerProtocolMismatch",
+  "Satisfied",
+  "ScopedChanges",
+  "ScopedConverged",
+  "ScopedPlanPending",
+  "SourceFreshnessUnknown",
+  "SourceRefreshPending",
+  "SourceResolutionUnknown",
+  "SourceUnresolved",
+  "Stale",
+  "StaleObservation",
+  "StalePlan",
+  "Succeeded",
+  "SupersededApproval",
+  "SupportedEngine",
+  "Suspended",
+  "UnsupportedEngine",
+  "VerifyingConvergence",
+  "Waiting",
+] as const;
+export type Reason = (typeof REASONS)[number];
+
+/** PtahSchema `status.phase` (§3.4). */
+export const SCHEMA_PHASES = [
+  "Pending",
+  "Resolving",
+  "Verifying",
+  "Observing",
+  "Planning",
+  "ReadyToApply",
+  "AwaitingApproval",
+  "Blocked",
+  "Applying",
+  "VerifyingConvergence",
+  "InSync",
+  "Suspended",
+  "Failed",
+] as const;
+export type SchemaPhase = (typeof SCHEMA_PHASES)[number];
+
+/** PtahMigration `status.phase` (§3.4). */
+export const MIGRATION_PHASES = [
+  "Pending",
+  "Resolving",
+  "Verifying",
+  "Reading",
+  "Planning",
+  "AwaitingApproval",
+  "Blocked",
+  "Applying",
+  "VerifyingHistory",
+  "InSync",
+  "Suspended",
+  "Failed",
+] as const;
+export type MigrationPhase = (typeof MIGRATION_PHASES)[number];
+
+/**
+ * The state of an approval as `kubectl ptah approvals` derives it (issue 6): the operator
+ * writes no conditions on an approval before dispatch (§3.2), so the state is computed from
+ * its conditions and the schema's `status.plan.approval`.
+ */
+export const APPROVAL_STATES = ["Pending", "Reserved", "Consumed", "Stale", "Superseded"] as const;
+export type ApprovalState = (typeof APPROVAL_STATES)[number];
+
+/** PtahMigration `status.lastRun.outcome` (§2.5, §3.4). */
+export const RUN_OUTCOMES = ["UpToDate", "Applied", "Failed", "Partial", "Unknown"] as const;
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+
+/** Concepts a newcomer needs before the words above make sense. */
+export const CONCEPTS = [
+  "condition",
+  "plan",
+  "chunk",
+  "fingerprint",
+  "binding",
+  "approval",
+  "acknowledgment",
+  "destructive",
+  "privilege-changes",
+  "apply-policy",
+  "drift",
+  "protected-tables",
+  "realm",
+  "execution-binding",
+  "unresolved-run",
+] as const;
+export type Concept = (typeof CONCEPTS)[number];
+
+/** Event reasons the operator records (operator-api §6); diagnostic, never a decision input. */
+export const EVENT_REASONS = [
+  "AdmissionSnapshotRefreshed",
+  "ApplyOutcomeUnknown",
+  "ApprovalAccepted",
+  "ApprovalRequired",
+  "ApprovalRevoked",
+  "ApprovalStale",
+  "ArtifactVerificationRefused",
+  "ExecutionBindingChanged",
+  "LeaseContinuityLost",
+  "MigrationJobCleanupDeferred",
+  "MigrationRunFinished",
+  "MigrationRunUncertain",
+  "OperationCompleted",
+  "OperationFailed",
+  "OperationRetried",
+  "OperationStarted",
+  "PlanStale",
+  "ProtectedTableRefused",
+  "ResultReadFailed",
+  "ResultReadTimedOut",
+  "TargetLockReleaseOwed",
+  "TerminationSummaryRefused",
+  "UnresolvedRunAcknowledged",
+  "UnresolvedRunDiscarded",
+  "UnresolvedRunRestored",
+  "VerificationPolicyInvalidated",
+] as const;
+export type EventReason = (typeof EVENT_REASONS)[number];
