@@ -1,0 +1,120 @@
+// The architecture as a test (design §8.4): layers import only downwards, no cycles, and
+// the rules on who may touch the cluster, the terminal, the clock and which libraries.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = path.resolve(import.meta.dirname, "..", "src");
+
+function files(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []));
+}
+
+interface Import {
+  readonly spec: string;
+  readonly typeOnly: boolean;
+}
+
+function importsOf(file: string): Import[] {
+  const text = fs.readFileSync(file, "utf8");
+  const out: Import[] = [];
+  for (const m of text.matchAll(/^(import|export)\s+(type\s+)?[^;]*?from\s+"([^"]+)"/gmsu)) out.push({ spec: m[3]!, typeOnly: Boolean(m[2]) });
+  for (const m of text.matchAll(/import\("([^"]+)"\)/gu)) out.push({ spec: m[1]!, typeOnly: false });
+  for (const m of text.matchAll(/^import\s+"([^"]+)"/gmu)) out.push({ spec: m[1]!, typeOnly: false });
+  return out;
+}
+
+/** The layer of a src-relative module: its top folder, or the file for errors.ts/main.ts. */
+function layerOf(rel: string): string {
+  const [first] = rel.split("/");
+  return rel.includes("/") ? first! : rel.replace(/\.ts$/u, "");
+}
+
+// May import (runtime) from these project layers. Type-only imports are listed separately.
+const ALLOWED: Record<string, readonly string[]> = {
+  errors: [],
+  model: ["errors"],
+  render: ["errors"],
+  plan: ["model", "errors", "render"],
+  explain: ["model", "errors"],
+  kube: ["model", "errors", "render"],
+  approval: ["model", "errors", "plan"],
+  views: ["approval", "explain", "plan", "model", "errors", "render"],
+  commands: ["views", "approval", "plan", "explain", "render", "model", "errors"],
+  cli: ["commands", "kube", "errors", "render"],
+  main: ["cli"],
+};
+const TYPE_ONLY: Record<string, readonly string[]> = { plan: ["kube"], commands: ["kube"] };
+
+const NPM_OWNERS: Record<string, readonly string[]> = {
+  "@kubernetes/client-node": ["kube"],
+  yargs: ["cli"],
+  "cli-table3": ["render"],
+  "jsonpath-plus": ["render"],
+  zod: ["model", "commands"],
+  "js-yaml": ["render", "kube"],
+};
+
+const SHELL = new Set(["main", "cli", "kube"]);
+const IO_MODULES = ["node:fs", "node:http", "node:https", "node:net", "node:child_process", "node:tls"];
+
+const all = files(SRC).map((f) => ({ file: f, rel: path.relative(SRC, f).split(path.sep).join("/") }));
+
+describe("architecture", () => {
+  it.each(all.map((f) => [f.rel, f] as const))("%s imports only from the layers below it", (_rel, f) => {
+    const layer = layerOf(f.rel);
+    for (const imp of importsOf(f.file)) {
+      if (!imp.spec.startsWith(".")) continue;
+      const target = path.relative(SRC, path.resolve(path.dirname(f.file), imp.spec)).split(path.sep).join("/");
+      const targetLayer = layerOf(target);
+      if (targetLayer === layer) continue;
+      const ok = ALLOWED[layer]?.includes(targetLayer) || (imp.typeOnly && TYPE_ONLY[layer]?.includes(targetLayer)) || (layer === "cli" && targetLayer === "kube" && target === "kube/connect.ts");
+      expect(ok, `${f.rel} imports ${target} (${layer} → ${targetLayer}${imp.typeOnly ? ", type only" : ""})`).toBe(true);
+    }
+  });
+
+  it("keeps each npm library in the layer that owns it", () => {
+    for (const f of all) {
+      for (const imp of importsOf(f.file)) {
+        const owners = NPM_OWNERS[imp.spec];
+        if (owners) expect(owners.includes(layerOf(f.rel)), `${f.rel} imports ${imp.spec}`).toBe(true);
+        if (IO_MODULES.includes(imp.spec)) expect(SHELL.has(layerOf(f.rel)), `${f.rel} imports ${imp.spec}: only main, cli and kube do I/O`).toBe(true);
+      }
+    }
+  });
+
+  it("keeps process, console and the wall clock out of everything but the shell", () => {
+    for (const f of all) {
+      if (SHELL.has(layerOf(f.rel))) continue;
+      const text = fs.readFileSync(f.file, "utf8").replace(/\/\/.*$/gmu, "");
+      expect(/\bprocess\.|\bconsole\.|Date\.now\(\)|new Date\(\)|Math\.random\(/u.test(text), `${f.rel} uses process/console/the clock/randomness`).toBe(false);
+    }
+  });
+
+  it("has no import cycles", () => {
+    const graph = new Map<string, string[]>();
+    for (const f of all) {
+      graph.set(
+        f.rel,
+        importsOf(f.file)
+          .filter((i) => i.spec.startsWith(".") && !i.typeOnly)
+          .map((i) => path.relative(SRC, path.resolve(path.dirname(f.file), i.spec)).split(path.sep).join("/")),
+      );
+    }
+    const state = new Map<string, "visiting" | "done">();
+    const visit = (node: string, trail: string[]): void => {
+      if (state.get(node) === "done") return;
+      expect(state.get(node) === "visiting", `cycle: ${[...trail, node].join(" → ")}`).toBe(false);
+      state.set(node, "visiting");
+      for (const next of graph.get(node) ?? []) visit(next, [...trail, node]);
+      state.set(node, "done");
+    };
+    for (const node of graph.keys()) visit(node, []);
+  });
+
+  it("gives the kube layer no write verbs but the one dry-run create", () => {
+    const reader = fs.readFileSync(path.join(SRC, "kube", "reader.ts"), "utf8");
+    expect(reader.match(/method: "(POST|PUT|PATCH|DELETE)"/gu)).toEqual(['method: "POST"']);
+    expect(reader).toMatch(/dryRun=All/u);
+  });
+});
