@@ -1,14 +1,20 @@
 // The registry: an explicit, ordered list of commands (no directory scanning, so the
 // single-file bundle holds them all).
 import type { AnyCommand } from "./types.ts";
+import { acknowledgeCommand } from "./acknowledge.ts";
 import { approvalsCommand } from "./approvals.ts";
+import { approveCommand } from "./approve.ts";
+import { makeExplainCommand } from "./explain.ts";
+import { diagnoseLive } from "./explain-live.ts";
 import { historyCommand } from "./history.ts";
+import { migrationCommand } from "./migration.ts";
+import { planCommand } from "./plan.ts";
 import { schemaCommand } from "./schema.ts";
 import { statusCommand } from "./status.ts";
 import { versionCommand } from "./version.ts";
 import { waitCommand } from "./wait.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [statusCommand, schemaCommand, approvalsCommand, historyCommand, waitCommand, versionCommand];
+export const COMMANDS: readonly AnyCommand[] = [statusCommand, schemaCommand, planCommand, migrationCommand, approveCommand, approvalsCommand, acknowledgeCommand, historyCommand, waitCommand, makeExplainCommand(diagnoseLive), versionCommand];
 
 export function findCommand(word: string): AnyCommand | undefined {
   return COMMANDS.find((c) => c.name === word);
