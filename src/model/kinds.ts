@@ -8,6 +8,15 @@ const int = z.number().int().optional();
 const bool = z.boolean().optional();
 const strList = z.array(z.string()).optional();
 
+/** Every kind's envelope; spec and status may be missing on the wire. */
+const head = { apiVersion: str, kind: str, metadata: ObjectMeta };
+function optionalSpec<T extends z.ZodRawShape>(shape: T) {
+  return z
+    .object(shape)
+    .optional()
+    .transform((s) => s ?? ({} as z.infer<z.ZodObject<T>>));
+}
+
 // ---------------------------------------------------------------- PtahSchema (§2.1)
 
 export const CurrentPlanStatus = z.object({
@@ -50,11 +59,8 @@ export const ActiveOperation = z.object({
 export type ActiveOperation = z.infer<typeof ActiveOperation>;
 
 export const PtahSchema = z.object({
-  apiVersion: str,
-  kind: str,
-  metadata: ObjectMeta,
-  spec: z
-    .object({
+  ...head,
+  spec: optionalSpec({
       target: z
         .object({
           engine: str,
@@ -75,9 +81,7 @@ export const PtahSchema = z.object({
         .optional(),
       interval: str,
       suspend: bool,
-    })
-    .optional()
-    .transform((s) => s ?? {}),
+  }),
   status: z
     .object({
       observedGeneration: int,
@@ -127,11 +131,8 @@ export const ChunkManifestEntry = z.object({
 export type ChunkManifestEntry = z.infer<typeof ChunkManifestEntry>;
 
 export const PtahSchemaPlan = z.object({
-  apiVersion: str,
-  kind: str,
-  metadata: ObjectMeta,
-  spec: z
-    .object({
+  ...head,
+  spec: optionalSpec({
       contractVersion: int,
       schemaRef: ObjectRef.optional(),
       fingerprint: str,
@@ -158,9 +159,7 @@ export const PtahSchemaPlan = z.object({
       privilegeChanges: strList,
       statementCount: int,
       chunks: z.array(ChunkManifestEntry).optional(),
-    })
-    .optional()
-    .transform((s) => s ?? {}),
+  }),
   status: z
     .object({
       observedGeneration: int,
@@ -175,18 +174,14 @@ export type PtahSchemaPlan = z.infer<typeof PtahSchemaPlan>;
 // ---------------------------------------------------------------- PtahSchemaPlanChunk (§2.3)
 
 export const PtahSchemaPlanChunk = z.object({
-  apiVersion: str,
-  kind: str,
-  metadata: ObjectMeta,
-  spec: z.object({ data: str }).optional().transform((s) => s ?? {}),
+  ...head,
+  spec: optionalSpec({ data: str }),
 });
 export type PtahSchemaPlanChunk = z.infer<typeof PtahSchemaPlanChunk>;
 
 /** Older installs stored chunks in immutable ConfigMaps under binaryData key `chunk`. */
 export const ChunkConfigMap = z.object({
-  apiVersion: str,
-  kind: str,
-  metadata: ObjectMeta,
+  ...head,
   immutable: bool,
   binaryData: z.record(z.string(), z.string()).optional(),
 });
@@ -206,53 +201,38 @@ const simpleStatus = z
   .transform((s) => s ?? { conditions: [] });
 
 export const PtahSchemaApproval = z.object({
-  apiVersion: str,
-  kind: str,
-  metadata: ObjectMeta,
-  spec: z
-    .object({
+  ...head,
+  spec: optionalSpec({
       schemaRef: ObjectRef.optional(),
       planRef: ObjectRef.optional(),
       planFingerprint: str,
       ...approvalStamp,
-    })
-    .optional()
-    .transform((s) => s ?? {}),
+  }),
   status: simpleStatus,
 });
 export type PtahSchemaApproval = z.infer<typeof PtahSchemaApproval>;
 
 export const PtahMigrationApproval = z.object({
-  apiVersion: str,
-  kind: str,
-  metadata: ObjectMeta,
-  spec: z
-    .object({
+  ...head,
+  spec: optionalSpec({
       migrationRef: ObjectRef.optional(),
       planRef: ObjectRef.optional(),
       planFingerprint: str,
       ...approvalStamp,
-    })
-    .optional()
-    .transform((s) => s ?? {}),
+  }),
   status: simpleStatus,
 });
 export type PtahMigrationApproval = z.infer<typeof PtahMigrationApproval>;
 
 export const PtahMigrationRunAcknowledgment = z.object({
-  apiVersion: str,
-  kind: str,
-  metadata: ObjectMeta,
-  spec: z
-    .object({
+  ...head,
+  spec: optionalSpec({
       migrationRef: ObjectRef.optional(),
       operationID: str,
       acknowledgedBy: ApprovalIdentity.optional(),
       acknowledgedAt: str,
       mutationRequestUID: str,
-    })
-    .optional()
-    .transform((s) => s ?? {}),
+  }),
   status: simpleStatus,
 });
 export type PtahMigrationRunAcknowledgment = z.infer<typeof PtahMigrationRunAcknowledgment>;
@@ -269,17 +249,12 @@ export const UnresolvedRun = z.object({
 export type UnresolvedRun = z.infer<typeof UnresolvedRun>;
 
 export const PtahMigration = z.object({
-  apiVersion: str,
-  kind: str,
-  metadata: ObjectMeta,
-  spec: z
-    .object({
+  ...head,
+  spec: optionalSpec({
       artifact: z.object({ ociRef: str }).optional(),
       policy: z.object({ apply: str, lockTimeout: str, transactionMode: str }).optional(),
       suspend: bool,
-    })
-    .optional()
-    .transform((s) => s ?? {}),
+  }),
   status: z
     .object({
       observedGeneration: int,
@@ -342,11 +317,8 @@ export const PlannedMigration = z.object({
 export type PlannedMigration = z.infer<typeof PlannedMigration>;
 
 export const PtahMigrationPlan = z.object({
-  apiVersion: str,
-  kind: str,
-  metadata: ObjectMeta,
-  spec: z
-    .object({
+  ...head,
+  spec: optionalSpec({
       contractVersion: int,
       migrationRef: ObjectRef.optional(),
       fingerprint: str,
@@ -354,9 +326,7 @@ export const PtahMigrationPlan = z.object({
       historyFingerprint: str,
       currentVersion: int,
       createdAt: str,
-    })
-    .optional()
-    .transform((s) => s ?? {}),
+  }),
   status: simpleStatus,
 });
 export type PtahMigrationPlan = z.infer<typeof PtahMigrationPlan>;
@@ -364,9 +334,7 @@ export type PtahMigrationPlan = z.infer<typeof PtahMigrationPlan>;
 // ---------------------------------------------------------------- core kinds the plugin reads
 
 export const KubeEvent = z.object({
-  apiVersion: str,
-  kind: str,
-  metadata: ObjectMeta,
+  ...head,
   involvedObject: z
     .object({ kind: str, name: str, namespace: str, uid: str, apiVersion: str })
     .optional(),
