@@ -4,6 +4,7 @@
 // Auth providers (oidc, azure, gcp) are delegated to @kubernetes/client-node, loaded only then.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type tls from "node:tls";
@@ -60,19 +61,49 @@ function bytes(dataKey: unknown, fileKey: unknown, what: string): Buffer | undef
   return undefined;
 }
 
-function noProxyMatches(host: string, noProxy: string | undefined): boolean {
+function unbracket(host: string): string {
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+/** Whether NO_PROXY exempts the server, by Go's net/http rules (what kubectl follows). */
+function noProxyMatches(server: URL, noProxy: string | undefined): boolean {
+  const host = unbracket(server.hostname.toLowerCase());
+  // Go never proxies localhost or a loopback address, whatever the environment says.
+  if (host === "localhost" || (net.isIPv4(host) && host.startsWith("127.")) || host === "::1") return true;
   if (!noProxy) return false;
-  return noProxy
-    .split(",")
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean)
-    .some((entry) => {
-      if (entry === "*") return true;
-      const bare = entry.replace(/:\d+$/u, "");
-      const h = host.toLowerCase();
-      if (bare.startsWith(".")) return h.endsWith(bare) || h === bare.slice(1);
-      return h === bare || h.endsWith(`.${bare}`);
-    });
+  const port = server.port || "443";
+  const hostIp = net.isIP(host);
+  for (const raw of noProxy.split(",")) {
+    const entry = raw.trim().toLowerCase();
+    if (entry === "") continue;
+    if (entry === "*") return true;
+    const cidr = /^([^/]+)\/(\d{1,3})$/u.exec(entry);
+    if (cidr) {
+      const family = net.isIP(cidr[1]!);
+      if (family !== 0 && family === hostIp) {
+        const block = new net.BlockList();
+        try {
+          block.addSubnet(cidr[1]!, Number(cidr[2]), family === 4 ? "ipv4" : "ipv6");
+        } catch {
+          continue;
+        }
+        if (block.check(host, family === 4 ? "ipv4" : "ipv6")) return true;
+      }
+      continue;
+    }
+    // host, host:port, IP, IP:port, [IPv6]:port; a port in the entry must match the server's.
+    const withPort = /^(\[[^\]]+\]|[^:]+):(\d+)$/u.exec(entry);
+    const entryHost = unbracket(withPort ? withPort[1]! : entry);
+    if (withPort && withPort[2] !== port) continue;
+    if (net.isIP(entryHost)) {
+      if (entryHost === host) return true;
+      continue;
+    }
+    // "example.com" matches it and its subdomains; ".example.com" and "*.example.com" only subdomains.
+    const bare = entryHost.startsWith("*.") ? entryHost.slice(1) : entryHost;
+    if (bare.startsWith(".") ? host.endsWith(bare) : host === bare || host.endsWith(`.${bare}`)) return true;
+  }
+  return false;
 }
 
 /** proxy-url from the cluster, else HTTPS_PROXY unless NO_PROXY names the host (kubectl's rule). */
@@ -81,7 +112,7 @@ export function selectProxy(cluster: Record<string, unknown>, server: URL, env: 
   const raw =
     typeof explicit === "string" && explicit !== ""
       ? explicit
-      : noProxyMatches(server.hostname, env.NO_PROXY ?? env.no_proxy)
+      : noProxyMatches(server, env.NO_PROXY ?? env.no_proxy)
         ? undefined
         : (env.HTTPS_PROXY ?? env.https_proxy);
   if (!raw) return undefined;

@@ -126,8 +126,14 @@ export class Transport {
           }
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) });
         });
-        res.on("error", (err) => {
+        res.on("error", (err: NodeJS.ErrnoException) => {
           if (timer) clearTimeout(timer);
+          // A body that breaks off after the headers (the connection closed before
+          // Content-Length was reached) surfaces as an "aborted" reset on the response.
+          if (err.code === "ECONNRESET" && !res.complete) {
+            reject(new ReadError(`the server closed the connection before the response to ${url.pathname} was complete`));
+            return;
+          }
           reject(connectionError(err, this.config, timeoutMs));
         });
       });

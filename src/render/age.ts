@@ -3,7 +3,8 @@
 
 /** kubectl's HumanDuration for a duration in milliseconds. */
 export function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
+  // Go's int(d.Seconds()) truncates toward zero: -1.5s is -1s, which still prints 0s.
+  const seconds = Math.trunc(ms / 1000);
   if (seconds < -1) return "<invalid>";
   if (seconds < 0) return "0s";
   if (seconds < 60 * 2) return `${seconds}s`;

@@ -17,7 +17,8 @@ export function parseMachineFormat(output: string | undefined): MachineFormat | 
   if (output === "json") return { kind: "json" };
   if (output === "yaml") return { kind: "yaml" };
   if (output === "name") return { kind: "name" };
-  const m = /^jsonpath(?:-as-json)?=(.*)$/su.exec(output);
+  // kubectl's jsonpath-as-json prints a JSON array; it is not offered rather than printed as plain jsonpath.
+  const m = /^jsonpath=(.*)$/su.exec(output);
   if (m) {
     if (m[1] === "") throw new UsageError("template format specified but no template given");
     return { kind: "jsonpath", template: m[1]! };
