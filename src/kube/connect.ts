@@ -163,6 +163,10 @@ async function runExecPlugin(exec: Record<string, unknown>, server: URL, env: Co
   const code = await new Promise<number | string>((resolve) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
+      // Something the plugin started (a wrapper script's own child) may still hold its stdout:
+      // let go of the pipe and the process, or the CLI would wait for them after giving up.
+      child.stdout.destroy();
+      child.unref();
       resolve("timeout");
     }, limit);
     child.on("error", (err: NodeJS.ErrnoException) => {

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { RunResult } from "../../src/cli/run.ts";
 import { awaitingSchema, inSyncSchema } from "../support/builders.ts";
 import {
@@ -343,7 +343,38 @@ describe("fault matrix: exec credential plugins", () => {
     expect(await gone(pid, 3000)).toBe(true);
     covered.push("exec plugin hangs (killed)");
   });
+
+  it("a wrapper script whose child hangs does not hold the CLI once the plugin is killed", async () => {
+    server.reset(healthy());
+    const pidFile = path.join(dir, "wrapper.pid");
+    const sleepPidFile = path.join(dir, "wrapper-sleep.pid");
+    // No exec: `sleep` is the plugin's child and keeps the stdout pipe open after the shell dies.
+    const file = plugin("wrapper-plugin.sh", `echo $$ > '${pidFile}'\nsleep 60 &\necho $! > '${sleepPidFile}'\nwait\necho never`);
+    onTestFinished(() => {
+      // The orphan also holds the test runner's stderr: end it here (the CLI is not expected to).
+      try {
+        process.kill(Number(fs.readFileSync(sleepPidFile, "utf8").trim()), "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    });
+    const handlesBefore = liveHandles();
+    const { value: r, ms } = await timed(() => run(["status", "--request-timeout=1s"], { kubeconfig: execConfig("exec-wrapper", file), token: "none" }));
+    expectFailure(r, 1, `error: getting credentials: exec plugin ${file} did not answer within 1s`);
+    expect(ms).toBeLessThan(5000);
+    expect(await gone(Number(fs.readFileSync(pidFile, "utf8").trim()), 3000)).toBe(true);
+    // Nothing left that would keep a real process alive: no child process or pipe handle.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(liveHandles()).toEqual(handlesBefore);
+  });
 });
+
+/** Child-process and pipe handles keeping the event loop alive. */
+function liveHandles(): Record<string, number> {
+  const counts: Record<string, number> = { ProcessWrap: 0, PipeWrap: 0 };
+  for (const r of process.getActiveResourcesInfo()) if (r in counts) counts[r]!++;
+  return counts;
+}
 
 /** Whether the process exits (and is reaped) within `ms`. */
 async function gone(pid: number, ms: number): Promise<boolean> {
