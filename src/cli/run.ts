@@ -5,6 +5,7 @@ import { COMMANDS, findCommand } from "../commands/index.ts";
 import type { Connection, RunContext } from "../commands/types.ts";
 import { sanitizeMultiline } from "../render/sanitize.ts";
 import { toGlobalOptions } from "./global-flags.ts";
+import { runComplete } from "./complete.ts";
 import { renderCommandHelp, renderRootHelp } from "./help.ts";
 import { findCommandWord, parseCommandLine } from "./program.ts";
 
@@ -34,6 +35,8 @@ export async function runCli(environment: Environment): Promise<RunResult> {
   const argv = environment.argv;
   if (argv.length === 0) return { stdout: renderRootHelp(COMMANDS), stderr: "", status: 2 };
   const first = argv[0]!;
+  // Shell completion (Cobra's protocol, hidden): always exit 0, nothing on stderr.
+  if (first === "__complete") return { stdout: await runComplete(argv.slice(1), environment), stderr: "", status: 0 };
   if (first === "--version") return { stdout: `kubectl-ptah ${environment.version}\n`, stderr: "", status: 0 };
   if (first === "-h" || first === "--help") return { stdout: renderRootHelp(COMMANDS), stderr: "", status: 0 };
   if (first === "help") {
