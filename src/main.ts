@@ -27,9 +27,18 @@ async function main(): Promise<void> {
       process.stdout.write(text);
     },
   });
-  if (result.stdout) process.stdout.write(result.stdout);
-  if (result.stderr) process.stderr.write(result.stderr);
-  process.exitCode = result.status;
+  await write(process.stdout, result.stdout);
+  await write(process.stderr, result.stderr);
+  // Exit now: a request still retrying in the background (one of several parallel reads,
+  // after another failed) must not hold the process once the answer is written.
+  process.exit(result.status);
+}
+
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (!text) return resolve();
+    stream.write(text, () => resolve());
+  });
 }
 
 main().catch((err: unknown) => {
