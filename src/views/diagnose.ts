@@ -43,8 +43,8 @@ export function diagnoseSchema(i: SchemaDiagnosisInput): string {
   const phaseTopic = topicForPhase("PtahSchema", phase);
   const out: string[] = [`ptahschema ${name} is ${sanitize(phase)}${hold ? `, held by ${condWords(hold)}` : ""}.`];
   if (hold?.message) out.push(`Operator:   ${sanitize(hold.message)}`);
-  if (reasonTopic) out.push(`Means:      ${reasonTopic.meaning}`);
-  else if (phaseTopic) out.push(`Means:      ${phaseTopic.meaning}`);
+  const topic = reasonTopic ?? phaseTopic;
+  if (topic) out.push(`Means:      ${topic.summary}`, `Why:        ${topic.why}`);
   const generation = i.schema.metadata.generation;
   if (hold?.observedGeneration !== undefined && generation !== undefined && hold.observedGeneration < generation) {
     out.push(`Note:       this condition was observed at generation ${hold.observedGeneration}; the spec is at ${generation}, so the operator has not re-evaluated it yet.`);
@@ -115,7 +115,7 @@ export function diagnoseSchemaApproval(i: ApprovalDiagnosisInput): string {
     case "Stale":
     case "Superseded": {
       const topic = topicForReason(d.alsoStale ? (stale?.reason ?? d.reason) : d.reason);
-      if (topic) out.push(`Means:      ${topic.meaning}`);
+      if (topic) out.push(`Means:      ${topic.summary}`, `Why:        ${topic.why}`);
       out.push(
         d.state === "Superseded"
           ? "To do:      nothing: another approval for the same plan counts."
@@ -158,8 +158,8 @@ export function diagnoseMigration(i: MigrationDiagnosisInput): string {
   const phaseTopic = topicForPhase("PtahMigration", phase);
   const out: string[] = [`ptahmigration ${sanitize(m.metadata.namespace ?? "")}/${sanitize(m.metadata.name)} is ${sanitize(phase)}${hold ? `, held by ${condWords(hold)}` : ""}.`];
   if (hold?.message) out.push(`Operator:   ${sanitize(hold.message)}`);
-  if (reasonTopic) out.push(`Means:      ${reasonTopic.meaning}`);
-  else if (phaseTopic) out.push(`Means:      ${phaseTopic.meaning}`);
+  const topic = reasonTopic ?? phaseTopic;
+  if (topic) out.push(`Means:      ${topic.summary}`, `Why:        ${topic.why}`);
   const run = s.unresolvedRun;
   if (run?.operationID) {
     out.push(`Run:        a ${sanitize(run.outcome ?? "")} run (operation ${sanitize(run.operationID)}) recorded ${formatAge(run.recordedAt, i.now)} ago is unresolved; nothing is planned or run until it is settled.`);
