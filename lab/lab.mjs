@@ -293,10 +293,7 @@ async function refreshRunning(state) {
     await applyManifests(state);
     writeState(state);
   }
-  if (simulatorWanted() && !(state.pids.sim && alive(state.pids.sim, state.commands.sim))) {
-    await startSimulator(state);
-    writeState(state);
-  }
+  await refreshSimulator(state);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -552,43 +549,79 @@ async function kubectlStep(step, args, timeoutMs = T.kubectl) {
 // ======================= HOOK: operator simulator (owned by the test/sim/ authors) ============
 // When test/sim/main.ts exists, `lab start` bundles it (esbuild, a devDependency) into
 // .lab/sim.mjs and runs `node .lab/sim.mjs` detached, with
-//   KUBECONFIG=<lab admin kubeconfig>, PTAH_LAB_JSON=<.lab/lab.json>, PTAH_LAB_DIR=<.lab>
+//   KUBECONFIG=<lab admin kubeconfig>, PTAH_LAB_JSON=<.lab/lab.json>, PTAH_LAB_DIR=<.lab>,
+//   PTAH_SIM_BUNDLE_DIGEST=<sha256 of the bundle>
 // stdout/stderr to .lab/sim.log; its pid is recorded as pids.sim and `lab stop` stops it.
-// Set PTAH_LAB_SIM=0 to skip it. Adjust the bundling or add a readiness wait here as needed.
+// Start waits until the simulator says it is ready (.lab/sim.json: webhooks registered, watches
+// listed). A reused lab rebuilds the bundle and restarts the simulator when the bundle changed
+// (test/sim/** or what it imports was edited) or when it died. PTAH_LAB_SIM=0 skips it.
+const SIM = {
+  entry: path.join(REPO, "test", "sim", "main.ts"),
+  out: path.join(LAB_DIR, "sim.mjs"),
+  next: path.join(LAB_DIR, "sim.next.mjs"),
+  ready: path.join(LAB_DIR, "sim.json"),
+  readyTimeout: 60_000,
+};
+
 function simulatorWanted() {
-  return process.env.PTAH_LAB_SIM !== "0" && fs.existsSync(path.join(REPO, "test", "sim", "main.ts"));
+  return process.env.PTAH_LAB_SIM !== "0" && fs.existsSync(SIM.entry);
 }
 
-async function startSimulator(state) {
-  if (!simulatorWanted()) return;
-  const entry = path.join(REPO, "test", "sim", "main.ts");
-  const out = path.join(LAB_DIR, "sim.mjs");
-  say("bundling and starting the operator simulator (test/sim/main.ts)");
+// Bundles into sim.next.mjs and returns its digest (the running bundle is left alone).
+async function bundleSimulator() {
   try {
     const esbuild = await import("esbuild");
     await esbuild.build({
-      entryPoints: [entry],
-      outfile: out,
+      entryPoints: [SIM.entry],
+      outfile: SIM.next,
       bundle: true,
       platform: "node",
       format: "esm",
       target: "node20",
-      packages: "external",
       logLevel: "error",
     });
   } catch (err) {
     throw new LabError("operator simulator (bundle test/sim/main.ts)", String(err?.message ?? err), P.simLog);
   }
-  state.pids.sim = spawnDetached(process.execPath, [out], P.simLog, {
+  return `sha256:${createHash("sha256").update(fs.readFileSync(SIM.next)).digest("hex")}`;
+}
+
+async function startSimulator(state, digest) {
+  if (!simulatorWanted()) return;
+  digest ??= await bundleSimulator();
+  fs.renameSync(SIM.next, SIM.out);
+  fs.rmSync(SIM.ready, { force: true });
+  say("starting the operator simulator (test/sim/main.ts)");
+  state.pids.sim = spawnDetached(process.execPath, [SIM.out], P.simLog, {
     KUBECONFIG: state.kubeconfig,
     PTAH_LAB_JSON: P.state,
     PTAH_LAB_DIR: LAB_DIR,
+    PTAH_SIM_BUNDLE_DIGEST: digest,
   });
-  state.commands.sim = out;
-  await sleep(500);
-  if (!alive(state.pids.sim, out)) {
-    throw new LabError("operator simulator", `node .lab/sim.mjs exited at start\n${tail(P.simLog, 15)}`, P.simLog);
+  state.commands.sim = SIM.out;
+  state.simDigest = digest;
+  writeState(state);
+  await waitFor("operator simulator readiness (.lab/sim.json)", P.simLog, SIM.readyTimeout, state.pids.sim, async () => {
+    const ready = JSON.parse(fs.readFileSync(SIM.ready, "utf8"));
+    return ready.ready === true && ready.pid === state.pids.sim;
+  });
+}
+
+// A running lab: restart the simulator when it died or when its bundle changed.
+async function refreshSimulator(state) {
+  if (!simulatorWanted()) return;
+  const running = state.pids.sim && alive(state.pids.sim, state.commands.sim);
+  const digest = await bundleSimulator();
+  if (running && digest === state.simDigest) {
+    fs.rmSync(SIM.next, { force: true });
+    return;
   }
+  if (running) {
+    say("test/sim changed since the simulator started; restarting it");
+    await terminate(state.pids.sim);
+  }
+  await startSimulator(state, digest);
+  writeState(state);
 }
 // ======================= end of HOOK ===========================================================
 

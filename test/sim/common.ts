@@ -1,0 +1,141 @@
+// Shared pieces of the operator simulator: which namespaces it manages, the manager's execution
+// binding, metav1.Condition bookkeeping, core Events, and small digests.
+import { randomBytes } from "node:crypto";
+import { digestCanonicalJSON, type CanonicalValue } from "../../src/plan/canonical.ts";
+import { API_VERSION, resourcePath, type Kube, type Obj } from "./kube.ts";
+import { sha256 } from "./catalog.ts";
+
+/**
+ * The simulator (controller and admission webhooks) acts only in namespaces carrying this
+ * label, so fixtures other tests write by hand in other namespaces are left alone.
+ */
+export const MANAGED_LABEL = "lab.ptah.run/operator-simulator";
+export const MANAGED_VALUE = "enabled";
+
+/** The manager's execution binding (operator-api §2.0): one fixed epoch for the lab. */
+export const MANAGER = {
+  executionBindingID: `v1-${sha256("ptah-lab simulator execution binding").slice(7, 39)}`,
+  controllerImage: `registry.lab/ptah-operator@${sha256("ptah-lab controller image")}`,
+  controllerRevision: "sim-0.1.0",
+  controllerStateVersion: 2,
+  ptahVersion: "v0.6.0",
+  executorImage: `registry.lab/ptah@${sha256("ptah-lab executor image")}`,
+  runnerImage: `registry.lab/ptah-runner@${sha256("ptah-lab runner image")}`,
+  runnerProtocolVersion: 1,
+};
+
+export function executionBindingStatus(): Record<string, unknown> {
+  return {
+    epoch: MANAGER.executionBindingID,
+    controllerStateVersion: MANAGER.controllerStateVersion,
+    ptahVersion: MANAGER.ptahVersion,
+    executorImage: MANAGER.executorImage,
+    runnerProtocolVersion: MANAGER.runnerProtocolVersion,
+  };
+}
+
+export const nowISO = (): string => new Date().toISOString().replace(/\.\d+Z$/, "Z");
+
+export function digestOf(value: CanonicalValue): string {
+  return digestCanonicalJSON(value);
+}
+
+export function randomHex(bytes = 8): string {
+  return randomBytes(bytes).toString("hex");
+}
+
+export interface Condition {
+  type: string;
+  status: "True" | "False" | "Unknown";
+  reason: string;
+  message: string;
+  lastTransitionTime: string;
+  observedGeneration?: number;
+}
+
+/** A condition list edited in place: transition times move only when the status changes. */
+export class Conditions {
+  readonly list: Condition[];
+  private readonly generation: number | undefined;
+  constructor(existing: Condition[] | undefined, generation: number | undefined) {
+    this.list = structuredClone(existing ?? []);
+    this.generation = generation;
+  }
+
+  get(type: string): Condition | undefined {
+    return this.list.find((c) => c.type === type);
+  }
+
+  is(type: string, status: Condition["status"], reason?: string): boolean {
+    const c = this.get(type);
+    return Boolean(c && c.status === status && (reason === undefined || c.reason === reason));
+  }
+
+  set(type: string, status: Condition["status"], reason: string, message: string): this {
+    const existing = this.get(type);
+    const next: Condition = {
+      type,
+      status,
+      reason,
+      message,
+      lastTransitionTime: existing && existing.status === status ? existing.lastTransitionTime : nowISO(),
+      ...(this.generation !== undefined ? { observedGeneration: this.generation } : {}),
+    };
+    if (existing) this.list[this.list.indexOf(existing)] = next;
+    else this.list.push(next);
+    return this;
+  }
+
+  remove(type: string): this {
+    const i = this.list.findIndex((c) => c.type === type);
+    if (i >= 0) this.list.splice(i, 1);
+    return this;
+  }
+}
+
+export function conditionOf(obj: Obj | undefined, type: string): Condition | undefined {
+  return (obj?.status?.conditions as Condition[] | undefined)?.find((c) => c.type === type);
+}
+
+export function isCond(obj: Obj | undefined, type: string, status: string, reason?: string): boolean {
+  const c = conditionOf(obj, type);
+  return Boolean(c && c.status === status && (reason === undefined || c.reason === reason));
+}
+
+/** Records a core Event on an object, as the manager's event recorder does. Never throws. */
+export async function emitEvent(kube: Kube, obj: Obj, type: "Normal" | "Warning", reason: string, message: string, log: (m: string) => void): Promise<void> {
+  const ns = obj.metadata.namespace!;
+  const now = new Date().toISOString();
+  const event = {
+    apiVersion: "v1",
+    kind: "Event",
+    metadata: { name: `${obj.metadata.name}.${randomHex(8)}`, namespace: ns },
+    involvedObject: {
+      apiVersion: obj.apiVersion ?? API_VERSION,
+      kind: obj.kind,
+      name: obj.metadata.name,
+      namespace: ns,
+      uid: obj.metadata.uid,
+      resourceVersion: obj.metadata.resourceVersion,
+    },
+    reason,
+    message,
+    type,
+    source: { component: "ptah-operator" },
+    firstTimestamp: now.replace(/\.\d+Z$/, "Z"),
+    lastTimestamp: now.replace(/\.\d+Z$/, "Z"),
+    count: 1,
+    reportingComponent: "ptah-operator",
+    reportingInstance: "ptah-operator-simulator",
+  };
+  try {
+    await kube.create(resourcePath("events", ns, undefined, ""), event);
+  } catch (err) {
+    log(`event ${reason} on ${obj.kind}/${obj.metadata.name}: ${(err as Error).message}`);
+  }
+}
+
+/** The manager's ApprovalIdentity normalisation (operator-api §2.0). */
+export function normalizeGroups(groups: readonly string[] | undefined): string[] {
+  return [...new Set((groups ?? []).map((g) => g.trim()).filter((g) => g !== ""))].sort().slice(0, 64);
+}
