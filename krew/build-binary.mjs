@@ -8,11 +8,13 @@
 //
 // Recipe (../shared/contract/kubectl-conventions.md §1.6): the blob must come from the same node
 // binary that is copied, so this only builds for its own platform; the release workflow runs it
-// on one native runner per platform. Options: --no-code-cache, --no-archive.
+// on one native runner per platform. Options: --no-code-cache, --no-archive, --out FILE (write
+// only the binary, there, working in a temp folder: what test/dist/bin-parity.test.ts uses).
 // Environment: PTAH_VERSION overrides the version (as in krew/bundle.mjs).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,7 +47,8 @@ export function sha256(buffer) {
 async function main() {
   const argv = process.argv.slice(2);
   const codeCache = !argv.includes("--no-code-cache");
-  const withArchive = !argv.includes("--no-archive");
+  const out = argv.includes("--out") ? path.resolve(argv[argv.indexOf("--out") + 1] ?? "") : undefined;
+  const withArchive = !argv.includes("--no-archive") && out === undefined;
   const host = hostPlatform();
   if (!host) fail(`no release target for ${process.platform}/${process.arch}`);
   const version = releaseVersion();
@@ -53,7 +56,7 @@ async function main() {
   if (!existsSync(entry)) fail("dist/kubectl-ptah.cjs is missing: run `npm run build` first");
 
   // 1. The preparation blob, made by this very node.
-  const seaDir = path.join(DIST, "sea");
+  const seaDir = out ? mkdtempSync(path.join(os.tmpdir(), "ptah-sea-")) : path.join(DIST, "sea");
   mkdirSync(seaDir, { recursive: true });
   const blob = path.join(seaDir, "kubectl-ptah.blob");
   const config = path.join(seaDir, "sea-config.json");
@@ -65,9 +68,8 @@ async function main() {
   if (prep.status !== 0) fail(`node --experimental-sea-config failed:\n${prep.stderr}`);
 
   // 2. A copy of node with the blob injected.
-  const binDir = path.join(DIST, "bin");
-  mkdirSync(binDir, { recursive: true });
-  const binary = path.join(binDir, binaryName(host.os));
+  const binary = out ?? path.join(DIST, "bin", binaryName(host.os));
+  mkdirSync(path.dirname(binary), { recursive: true });
   rmSync(binary, { force: true });
   copyFileSync(process.execPath, binary);
   chmodSync(binary, 0o755);
@@ -91,6 +93,7 @@ async function main() {
   const injectErrors = `${inject.stderr}`.split("\n").filter((l) => l.trim() !== "" && !noise.test(l));
   if (inject.status !== 0) fail(`postject failed:\n${inject.stdout}${inject.stderr}`);
   if (injectErrors.length > 0) process.stderr.write(`${injectErrors.join("\n")}\n`);
+  if (out) rmSync(seaDir, { recursive: true, force: true });
   if (host.os === "darwin") {
     const r = run("codesign", ["--sign", "-", binary]);
     if (r.status !== 0) fail(`codesign --sign -: ${r.stderr}`);

@@ -1,0 +1,135 @@
+// Fast start: commands that need no cluster (--version, --help, explain TOPIC, completion,
+// __complete for words) never load the connection code nor @kubernetes/client-node. The npm bin
+// runs under a module-load hook that records every module URL node loads; the chunks holding
+// src/kube/connect.ts and client-node are found in esbuild's metafile (dist/meta.esm.json).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const META = path.join(ROOT, "dist", "meta.esm.json");
+const BIN = path.join(ROOT, "bin", "kubectl-ptah.js");
+
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string }>; entryPoint?: string }>;
+}
+
+let dir = "";
+let meta: Metafile;
+/** Output file (absolute) → the inputs it holds. */
+const chunks = new Map<string, string[]>();
+
+beforeAll(() => {
+  // dist/ is built by `npm test` (and the e2e setup); build it here when this file runs alone.
+  if (!fs.existsSync(META) || !fs.existsSync(path.join(ROOT, "dist", "kubectl-ptah.mjs"))) {
+    const r = spawnSync(process.execPath, [path.join(ROOT, "krew", "bundle.mjs")], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+  }
+  meta = JSON.parse(fs.readFileSync(META, "utf8")) as Metafile;
+  for (const [out, o] of Object.entries(meta.outputs)) chunks.set(path.resolve(ROOT, out), Object.keys(o.inputs));
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-fast-start-"));
+  // The hook runs in node's loader thread and appends each URL it loads to $PTAH_LOADED_LOG.
+  fs.writeFileSync(
+    path.join(dir, "hooks.mjs"),
+    'import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) {\n  appendFileSync(process.env.PTAH_LOADED_LOG, `${url}\\n`);\n  return next(url, context);\n}\n',
+  );
+  fs.writeFileSync(path.join(dir, "register.mjs"), 'import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n');
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function holding(predicate: (input: string) => boolean): string[] {
+  return [...chunks].filter(([, inputs]) => inputs.some(predicate)).map(([file]) => file);
+}
+const connectChunks = (): string[] => holding((i) => i === "src/kube/connect.ts");
+const clientNodeChunks = (): string[] => holding((i) => i.includes("node_modules/@kubernetes/client-node/"));
+
+let runs = 0;
+/** Runs the npm bin with `args`; returns the dist files it loaded, its status and stderr. */
+function loaded(args: readonly string[], env: NodeJS.ProcessEnv = {}): { files: string[]; status: number | null; stderr: string } {
+  const log = path.join(dir, `loaded-${++runs}.log`);
+  fs.writeFileSync(log, "");
+  const r = spawnSync(process.execPath, ["--import", pathToFileURL(path.join(dir, "register.mjs")).href, BIN, ...args], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: "1", PTAH_LOADED_LOG: log, ...env },
+    timeout: 30_000,
+  });
+  const files = fs
+    .readFileSync(log, "utf8")
+    .split("\n")
+    .filter((u) => u.startsWith("file:"))
+    .map((u) => new URL(u).pathname);
+  return { files, status: r.status, stderr: r.stderr };
+}
+
+describe("the npm bundle's split", () => {
+  it("puts the connection code and client-node in chunks of their own, loaded only by dynamic import", () => {
+    expect(connectChunks()).toHaveLength(1);
+    expect(clientNodeChunks().length).toBeGreaterThan(0);
+    const entry = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === "src/main.ts")!;
+    // Everything the entry loads statically, transitively.
+    const staticSet = new Set<string>();
+    const walk = (out: string): void => {
+      for (const imp of meta.outputs[out]?.imports ?? []) {
+        if (imp.kind !== "import-statement" || !(imp.path in meta.outputs) || staticSet.has(imp.path)) continue;
+        staticSet.add(imp.path);
+        walk(imp.path);
+      }
+    };
+    walk(entry[0]);
+    for (const file of [...connectChunks(), ...clientNodeChunks()]) expect(staticSet.has(path.relative(ROOT, file))).toBe(false);
+  });
+});
+
+describe("commands that need no cluster load neither the connection code nor client-node", () => {
+  it.each([
+    [["--version"]],
+    [["--help"]],
+    [["help", "status"]],
+    [["status", "--help"]],
+    [["version", "--client"]],
+    [["explain"]],
+    [["explain", "stale"]],
+    [["explain", "PlanNoLongerCurrent", "-o", "json"]],
+    [["completion", "bash"]],
+    [["completion", "kubectl"]],
+    [["__complete", ""]],
+    [["__complete", "status", "--"]],
+    [["__complete", "status", "-o", ""]],
+    [["__complete", "explain", "sta"]],
+    [["nope"]],
+  ])("kubectl ptah %j", (args) => {
+    const r = loaded(args);
+    if (args[0] === "nope") expect(r.stderr).toMatch(/^error: unknown command "nope"/u);
+    else expect(r.stderr).toBe("");
+    expect(r.files).toContain(path.join(ROOT, "dist", "kubectl-ptah.mjs"));
+    for (const file of [...connectChunks(), ...clientNodeChunks()]) expect(r.files).not.toContain(file);
+  });
+});
+
+describe("the check itself sees the lazy chunks load", () => {
+  it("a cluster command loads the connection code, and not client-node with a plain kubeconfig", () => {
+    const r = loaded(["status", "--kubeconfig", path.join(dir, "missing-config")]);
+    expect(r.status).toBe(1);
+    for (const file of connectChunks()) expect(r.files).toContain(file);
+    for (const file of clientNodeChunks()) expect(r.files).not.toContain(file);
+  });
+
+  it("a kubeconfig with an auth-provider loads client-node", () => {
+    const config = path.join(dir, "auth-provider.yaml");
+    fs.writeFileSync(
+      config,
+      JSON.stringify({
+        clusters: [{ name: "c", cluster: { server: "https://127.0.0.1:1" } }],
+        users: [{ name: "u", user: { "auth-provider": { name: "oidc", config: { "id-token": "x", "client-id": "y", "idp-issuer-url": "https://127.0.0.1:1" } } } }],
+        contexts: [{ name: "x", context: { cluster: "c", user: "u" } }],
+        "current-context": "x",
+      }),
+    );
+    const r = loaded(["status", "--kubeconfig", config, "--request-timeout", "1s"]);
+    expect(r.status).toBe(1);
+    expect(r.files.some((f) => clientNodeChunks().includes(f))).toBe(true);
+  });
+});
