@@ -1,0 +1,52 @@
+// The scenario files are data: each loads, declares the variables its steps read, and states
+// claims the runner can check. (Running them against the lab is test/e2e/scenarios.e2e.test.ts.)
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { listScenarioFiles, loadScenario, parseDuration, variablesRead } from "./scenario.ts";
+
+const files = listScenarioFiles();
+
+describe("scenario files", () => {
+  it("include the five stories users meet first", () => {
+    expect(files.map((f) => path.basename(f, ".yaml"))).toEqual(
+      expect.arrayContaining(["stale-approval", "manual-approval", "destructive-block", "migration-approval", "partial-run-acknowledgment"]),
+    );
+  });
+
+  it.each(files.map((f) => [path.basename(f), f]))("%s loads, and its steps read only declared variables", (_name, file) => {
+    const s = loadScenario(file);
+    expect(s.id).toBe(path.basename(file, ".yaml"));
+    expect(s.steps.length).toBeGreaterThan(0);
+  });
+
+  it("keeps the seed's seven steps first in stale-approval, with its awaited claims", () => {
+    const s = loadScenario(files.find((f) => f.endsWith("stale-approval.yaml"))!);
+    expect(s.steps[2]!.await?.condition).toEqual({ type: "InSync", status: "True", reason: "ScopedConverged" });
+    expect(s.steps[5]!.await?.condition).toEqual({ type: "ApprovalRequired", status: "True", reason: "Waiting" });
+    expect(s.steps[6]!.expect.stdout_absent).toEqual(["signed_up_at"]);
+  });
+});
+
+describe("variablesRead", () => {
+  it("finds $X and ${X}, minus names the snippet assigns", () => {
+    expect(variablesRead(`kubectl -n "$NAMESPACE" get x; D=$(date); echo "$D \${KUBECONFIG}"`)).toEqual(["KUBECONFIG", "NAMESPACE"]);
+  });
+
+  it("treats loop variables as assigned", () => {
+    expect(variablesRead(`for n in a b; do echo "$n $HOME"; done`)).toEqual(["HOME"]);
+  });
+});
+
+describe("parseDuration", () => {
+  it.each([
+    ["250ms", 250],
+    ["90s", 90_000],
+    ["2m", 120_000],
+  ])("reads %s", (text, ms) => {
+    expect(parseDuration(text, 0)).toBe(ms);
+  });
+
+  it("falls back when unset", () => {
+    expect(parseDuration(undefined, 7)).toBe(7);
+  });
+});

@@ -1,0 +1,150 @@
+// What a scenario file is (test/scenarios/*.yaml, after upstream's recorder, go-client.md §5):
+// the types, loading with validation (a step may read only the variables its scenario
+// declares), durations.
+import fs from "node:fs";
+import path from "node:path";
+import yaml from "js-yaml";
+import type { LabUser } from "../support/lab.ts";
+
+export interface Observation {
+  kind: string;
+  name: string;
+  namespace?: string;
+  /** Await only: how long to poll (e.g. "90s", "2m"); default 2m. */
+  timeout?: string;
+  absent?: boolean;
+  condition?: { type: string; status: "True" | "False" | "Unknown"; reason: string };
+  generation?: "current";
+  fields?: Record<string, { equals?: string | number | boolean; notEmpty?: boolean }>;
+}
+
+export interface Expectation {
+  exit: number;
+  stdout_contains?: string[];
+  stderr_contains?: string[];
+  stdout_absent?: string[];
+  stderr_absent?: string[];
+  resource?: Observation | Observation[];
+}
+
+export interface ScenarioStep {
+  note: string;
+  run: string;
+  as?: LabUser;
+  /** Per-step command timeout, e.g. "60s" (default 60s). */
+  timeout?: string;
+  await?: Observation;
+  /** Re-run a read-only command until its expectations hold (or the timeout passes). */
+  retry?: { timeout: string };
+  expect: Expectation;
+}
+
+export interface ResetStep {
+  run: string;
+  as?: LabUser;
+  timeout?: string;
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  tagline?: string;
+  learn?: string;
+  tags?: string[];
+  /** The only environment variables steps may read. */
+  variables: string[];
+  /** Identity the steps run as (default approver); reset runs as admin unless it says otherwise. */
+  as?: LabUser;
+  reset?: ResetStep[];
+  steps: ScenarioStep[];
+  file?: string;
+}
+
+export interface Check {
+  scenario: string;
+  step: number | "reset";
+  claim: string;
+  held: boolean;
+  detail: string;
+}
+
+// Variables a scenario may declare, and what the runner gives them (runner.ts stepEnv).
+export const KNOWN_VARIABLES = ["KUBECONFIG", "NAMESPACE", "REGISTRY_IN_CLUSTER", "PTAH_OCI_REGISTRY"] as const;
+const USERS: readonly LabUser[] = ["admin", "viewer", "approver", "nobody"];
+export const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..");
+
+export const SCENARIO_DIR = path.join(REPO, "test", "scenarios");
+
+function fail(file: string, message: string): never {
+  throw new Error(`${file}: ${message}`);
+}
+
+/** Names a shell snippet reads ($X, ${X}), minus the ones it assigns itself. */
+export function variablesRead(script: string): string[] {
+  const read = new Set<string>();
+  for (const m of script.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) read.add(m[1]!);
+  const assigned = new Set<string>();
+  for (const m of script.matchAll(/(?:^|[\s;(&|])(?:export\s+|local\s+)?([A-Za-z_][A-Za-z0-9_]*)=/g)) assigned.add(m[1]!);
+  for (const m of script.matchAll(/\b(?:for|read)\s+([A-Za-z_][A-Za-z0-9_]*)/g)) assigned.add(m[1]!);
+  return [...read].filter((v) => !assigned.has(v)).sort();
+}
+
+function checkObservation(file: string, where: string, o: Observation | undefined): void {
+  if (!o) return;
+  if (!o.kind || !o.name) fail(file, `${where}: an observation needs kind and name`);
+  if (!o.absent && !o.condition && !o.fields) fail(file, `${where}: an observation needs absent, condition or fields`);
+  if (o.condition) {
+    if (!o.condition.type || !["True", "False", "Unknown"].includes(o.condition.status) || !o.condition.reason) {
+      fail(file, `${where}: a condition needs type, status True|False|Unknown and a non-empty reason`);
+    }
+  }
+  for (const [p, f] of Object.entries(o.fields ?? {})) {
+    if ((f.equals === undefined) === (f.notEmpty === undefined)) fail(file, `${where}: field ${p} needs exactly one of equals, notEmpty`);
+  }
+  if (o.generation !== undefined && o.generation !== "current") fail(file, `${where}: generation may only be "current"`);
+}
+
+/** Loads and validates a scenario file. */
+export function loadScenario(file: string): Scenario {
+  const s = yaml.load(fs.readFileSync(file, "utf8")) as Scenario;
+  const name = path.basename(file);
+  if (!s || typeof s !== "object") fail(name, "not a mapping");
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(s.id ?? "")) fail(name, "id must be kebab-case");
+  if (!s.title) fail(name, "title is required");
+  if (!Array.isArray(s.variables)) fail(name, "variables (the names steps may read) is required");
+  for (const v of s.variables) if (!(KNOWN_VARIABLES as readonly string[]).includes(v)) fail(name, `variable ${v} is not one the runner provides (${KNOWN_VARIABLES.join(", ")})`);
+  if (!Array.isArray(s.steps) || s.steps.length === 0) fail(name, "steps are required");
+  const allowed = new Set(s.variables);
+  const checkScript = (where: string, script: string, as: string | undefined) => {
+    if (!script?.trim()) fail(name, `${where}: run is empty`);
+    if (as !== undefined && !USERS.includes(as as LabUser)) fail(name, `${where}: as must be one of ${USERS.join(", ")}`);
+    const bad = variablesRead(script).filter((v) => !allowed.has(v));
+    if (bad.length > 0) fail(name, `${where} reads ${bad.map((b) => `$${b}`).join(", ")}, which the scenario does not declare`);
+  };
+  (s.reset ?? []).forEach((r, i) => checkScript(`reset ${i + 1}`, r.run, r.as));
+  s.steps.forEach((st, i) => {
+    const where = `step ${i + 1}`;
+    if (!st.note || st.note.includes("\n") || st.note.length > 96) fail(name, `${where}: note must be one line of at most 96 characters`);
+    checkScript(where, st.run, st.as);
+    if (!st.expect || typeof st.expect.exit !== "number") fail(name, `${where}: expect.exit is required`);
+    checkObservation(name, `${where} await`, st.await);
+    for (const r of [st.expect.resource ?? []].flat()) checkObservation(name, `${where} expect.resource`, r);
+  });
+  return { ...s, file };
+}
+
+export function listScenarioFiles(dir = SCENARIO_DIR): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+export function parseDuration(text: string | undefined, fallbackMs: number): number {
+  if (!text) return fallbackMs;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(text.trim());
+  if (!m) throw new Error(`bad duration ${text}`);
+  const n = Number(m[1]);
+  return m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : n * 60_000;
+}

@@ -1,0 +1,73 @@
+// The simulator's registry and database model: what each tag resolves to, the plans between
+// versions, and that the planner's SQL runs on the model it was planned against.
+import { describe, expect, it } from "vitest";
+import { diff, execute, listTables, modelFingerprint, parseRef, resolveMigrations, resolveSchema, type Model } from "./catalog.ts";
+
+function schema(ref: string): Model {
+  const r = resolveSchema(ref);
+  if ("error" in r) throw new Error(r.error);
+  return r.model;
+}
+
+describe("catalog", () => {
+  it("resolves a tag by its major version, with any suffix", () => {
+    const a = resolveSchema("oci://registry.lab/schemas/demo:v2");
+    const b = resolveSchema("oci://registry.lab/schemas/demo:v2-4711");
+    expect("digest" in a && "digest" in b && a.digest === b.digest).toBe(true);
+  });
+
+  it("resolves a digest to the version it names", () => {
+    const v3 = resolveSchema("oci://registry.lab/schemas/demo:v3");
+    if ("error" in v3) throw new Error(v3.error);
+    const byDigest = resolveSchema(`oci://registry.lab/schemas/demo@${v3.digest}`);
+    expect("version" in byDigest && byDigest.version).toBe(3);
+  });
+
+  it("refuses what the lab registry does not hold", () => {
+    expect(resolveSchema("oci://registry.lab/schemas/nope:v1")).toHaveProperty("error");
+    expect(resolveSchema("oci://registry.lab/schemas/demo:v9")).toHaveProperty("error");
+    expect(parseRef("https://example.org/x")).toBeUndefined();
+  });
+
+  it("marks a migration artifact whose tag says partial", () => {
+    const r = resolveMigrations("oci://registry.lab/migrations/billing:v1-partial");
+    expect("partial" in r && r.partial).toBe(true);
+  });
+});
+
+describe("planning and executing", () => {
+  it("plans v1 from an empty database as one safe CREATE TABLE", () => {
+    const { statements } = diff({ tables: [] }, schema("oci://registry.lab/schemas/demo:v1"));
+    expect(statements).toEqual([expect.objectContaining({ sql: expect.stringMatching(/^CREATE TABLE "customers"/), severity: "safe" })]);
+  });
+
+  it("plans v2 → v3 as a destructive DROP COLUMN", () => {
+    const { statements } = diff(schema("oci://registry.lab/schemas/demo:v2"), schema("oci://registry.lab/schemas/demo:v3"));
+    expect(statements).toEqual([{ sql: 'ALTER TABLE "customers" DROP COLUMN "email"', severity: "destructive", reason: expect.any(String) }]);
+  });
+
+  it("reports a protected table the plan would touch", () => {
+    const { touchedProtected } = diff({ tables: [] }, schema("oci://registry.lab/schemas/demo:v1"), ["public.customers"]);
+    expect(touchedProtected).toEqual(["customers"]);
+  });
+
+  it.each([
+    ["v1", "v2"],
+    ["v2", "v3"],
+    ["v3", "v1"],
+  ])("executing the plan %s → %s reaches the desired model", (from, to) => {
+    const actual = structuredClone(schema(`oci://registry.lab/schemas/demo:${from}`));
+    const desired = schema(`oci://registry.lab/schemas/demo:${to}`);
+    for (const s of diff(actual, desired).statements) execute(actual, s.sql);
+    expect(diff(actual, desired).statements).toEqual([]);
+    expect(modelFingerprint(actual)).toBe(modelFingerprint(desired));
+  });
+
+  it("fails like a database on a statement that does not fit", () => {
+    expect(() => execute({ tables: [] }, 'ALTER TABLE "customers" ADD COLUMN "x" text')).toThrow(/does not exist/);
+  });
+
+  it("renders an empty database the way psql does", () => {
+    expect(listTables({ tables: [] }, "storefront")).toBe("Did not find any relations.\n");
+  });
+});
