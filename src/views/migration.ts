@@ -180,11 +180,12 @@ export function renderMigrationText(v: MigrationView): string {
   if (u) {
     fields.push(["Unresolved run", c(u.outcome || "Unknown")], ["Operation ID", c(u.operationID)], ["Recorded", c(formatTimestamp(u.recordedAt))]);
   }
+  let out = labelLines(fields) + "\n";
+  // Conditions as upstream words them, `<Type>: <Status> (<Reason>)`, not padded like labels.
   for (const cond of v.conditions) {
     if (cond.status !== "True" && cond.type !== "Ready") continue;
-    fields.push([c(cond.type), c(cond.reason ? `${cond.status} (${cond.reason})` : cond.status)]);
+    out += `${c(cond.type)}: ${c(cond.status)}${cond.reason ? ` (${c(cond.reason)})` : ""}\n`;
   }
-  let out = labelLines(fields) + "\n";
   const plan = v.plan;
   if (!plan) {
     out += "No plan is published.\n";

@@ -59,8 +59,12 @@ export default function setup(): () => void {
     // The apiserver flushes audit events asynchronously: give it a moment.
     spawnSync("sleep", ["2"]);
     const events = readAuditLog(auditFile, auditStart);
-    const plugin = events.filter((e) => (e.userAgent ?? "").startsWith("kubectl-ptah/"));
-    const writes = pluginWrites(events, { allowDryRunCreate: true });
+    // lab.e2e.test.ts sends requests under the sentinel agent kubectl-ptah/0.0.0-e2e to prove
+    // the checker itself; every other kubectl-ptah/… request is the plugin's.
+    const SENTINEL = "kubectl-ptah/0.0.0-e2e";
+    const ours = events.filter((e) => !(e.userAgent ?? "").startsWith(SENTINEL));
+    const plugin = ours.filter((e) => (e.userAgent ?? "").startsWith("kubectl-ptah/"));
+    const writes = pluginWrites(ours, { allowDryRunCreate: true });
     const dryRuns = plugin.filter((e) => e.verb === "create").length;
     const secrets = plugin.filter((e) => e.objectRef?.resource === "secrets" || e.objectRef?.resource === "ptahresultrecords");
     log(`read-only proof: ${plugin.length} plugin requests in the audit log, ${writes.length} mutating, ${dryRuns} dry-run creates, ${secrets.length} reads of Secrets or PtahResultRecords`);
