@@ -317,3 +317,74 @@ describe.skipIf(!bash)("the bash script", () => {
   });
 });
 
+
+/** A stub kubectl-ptah in `dir` that records its arguments and prints `answer`. */
+function stub(dir: string, answer: string): void {
+  fs.writeFileSync(path.join(dir, "kubectl-ptah"), `#!/bin/sh\nprintf '%s\\n' "$@" > ${dir}/args\nprintf '${answer}'\n`, { mode: 0o755 });
+}
+
+const zsh = spawnSync("zsh", ["--version"]).status === 0;
+describe.skipIf(!zsh)("the zsh script", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-zsh-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // zsh's completion system stubbed: _describe prints its options and the candidates it got.
+  const harness = [
+    "compdef() { :; }",
+    "compset() { [[ $1 == -P ]] && PREFIX=${PREFIX#*=}; return 0; }",
+    '_describe() { print -rl -- "options:${(j: :)@[5,-1]}" "${(@P)4}"; }',
+    '_files() { print -r -- "FILES"; }',
+    'source "$1"',
+    'words=("${(@)argv[2,-1]}")',
+    "CURRENT=${#words}",
+    "_kubectl_ptah",
+    'print -r -- "status:$?"',
+  ].join("\n");
+
+  function run(answer: string, ...words: string[]): { out: string[]; args: string } {
+    stub(dir, answer);
+    fs.writeFileSync(path.join(dir, "completion.zsh"), completionScript("zsh"));
+    fs.writeFileSync(path.join(dir, "harness.zsh"), harness);
+    const r = spawnSync("zsh", ["-f", path.join(dir, "harness.zsh"), path.join(dir, "completion.zsh"), ...words], { encoding: "utf8", env: { PATH: `${dir}:${process.env.PATH ?? ""}` } });
+    expect(r.stderr).toBe("");
+    return { out: r.stdout.split("\n").filter(Boolean), args: fs.readFileSync(path.join(dir, "args"), "utf8") };
+  }
+
+  it("passes the words and offers name:description pairs", () => {
+    const r = run("status\\tShow every schema\\nstop\\n:4\\n", "kubectl-ptah", "-n", "app", "st");
+    expect(r.args).toBe("__complete\n-n\napp\nst\n");
+    expect(r.out).toEqual(["options:", "status:Show every schema", "stop", "status:0"]);
+  });
+
+  it("adds no space after jsonpath= (directive 2), and falls back to files without directive 4", () => {
+    expect(run("jsonpath=\\n:6\\n", "kubectl-ptah", "status", "-o", "").out).toEqual(["options:-S ", "jsonpath=", "status:0"]);
+    expect(run(":0\\n", "kubectl-ptah", "status", "--kubeconfig", "").out).toEqual(["FILES", "status:0"]);
+    expect(run(":4\\n", "kubectl-ptah", "status", "x", "").out).toEqual(["status:1"]);
+  });
+});
+
+const fish = spawnSync("fish", ["--version"]).status === 0;
+describe.skipIf(!fish)("the fish script", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-fish-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  function run(answer: string, line: string): { out: string[]; args: string } {
+    stub(dir, answer);
+    fs.writeFileSync(path.join(dir, "completion.fish"), completionScript("fish"));
+    const r = spawnSync("fish", ["--no-config", "-c", `source ${dir}/completion.fish; complete -C ${JSON.stringify(line)}`], {
+      encoding: "utf8",
+      env: { PATH: `${dir}:${process.env.PATH ?? ""}`, HOME: dir },
+    });
+    expect(r.stderr).toBe("");
+    return { out: r.stdout.split("\n").filter(Boolean), args: fs.readFileSync(path.join(dir, "args"), "utf8") };
+  }
+
+  it("passes the words and the current token, and shows descriptions", () => {
+    const r = run("status\\tShow every schema\\n:4\\n", "kubectl-ptah -n app st");
+    expect(r.args).toBe("__complete\n-n\napp\nst\n");
+    expect(r.out).toEqual(["status\tShow every schema"]);
+  });
+
+  it("keeps the --output= prefix on values", () => {
+    expect(run("json\\n:4\\n", "kubectl-ptah status --output=j").out).toEqual(["--output=json"]);
+  });
+});

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aMigration, awaitingSchema, inSyncSchema } from "../support/builders.ts";
-import { closedPort, FaultServer, list, makePki, sendJson, statusBody, writeKubeconfig } from "../support/fault-server.ts";
+import { closedPort, FaultServer, list, sendJson, statusBody, writeKubeconfig } from "../support/fault-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const NPM_BIN = path.join(ROOT, "bin", "kubectl-ptah.js");
@@ -49,7 +49,15 @@ beforeAll(async () => {
     const b = spawnSync(process.execPath, [path.join(ROOT, "krew", "build-binary.mjs"), "--out", subject], { cwd: ROOT, encoding: "utf8", timeout: 300_000 });
     expect(b.status, b.stderr).toBe(0);
   }
-  const pki = makePki(dir);
+  // One self-signed certificate, trusted as its own CA: plain enough for the openssl (or
+  // LibreSSL) of every release runner.
+  const tls = spawnSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.crt", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+    { cwd: dir, encoding: "utf8" },
+  );
+  expect(tls.status, tls.stderr).toBe(0);
+  const pki = { caFile: path.join(dir, "server.crt"), serverCert: fs.readFileSync(path.join(dir, "server.crt")), serverKey: fs.readFileSync(path.join(dir, "server.key")) };
   server = await new FaultServer(pki.serverCert, pki.serverKey).start();
   server.handler = (req, res) => {
     const url = new URL(req.url ?? "/", "https://api");
@@ -83,7 +91,14 @@ function run(command: string, args: readonly string[], kubeconfig: string | unde
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       // Only what a run needs: no proxy or kubeconfig from the developer's environment.
-      env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: "1", ...(kubeconfig ? { KUBECONFIG: kubeconfig } : {}) },
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        NO_COLOR: "1",
+        ...(kubeconfig ? { KUBECONFIG: kubeconfig } : {}),
+        // Windows processes need these to start at all.
+        ...(process.platform === "win32" ? { SystemRoot: process.env.SystemRoot, USERPROFILE: dir } : {}),
+      },
       stdio: ["ignore", "pipe", "pipe"],
       timeout: 60_000,
     });
