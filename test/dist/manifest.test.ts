@@ -252,3 +252,29 @@ describe.skipIf(!hasTool("kubectl-krew"))("kubectl krew install --manifest --arc
     expect(fs.existsSync(path.join(root, "bin", p.os === "windows" ? "kubectl-ptah.exe" : "kubectl-ptah"))).toBe(true);
   });
 });
+
+// The real thing, when `npm run build:binary` ran here and krew is built: install the archive
+// with krew, then run the plugin and its completion through kubectl from krew's folders.
+describe.skipIf(!fs.existsSync(built) || !hasTool("kubectl-krew"))("the built archive installed by krew", () => {
+  it("runs as `kubectl ptah` and completes through kubectl_complete-ptah", () => {
+    const doc = yaml.load(fs.readFileSync(built, "utf8")) as Doc;
+    const host = doc.spec.platforms.find((p) => {
+      const l = (p.selector as { matchLabels: Platform }).matchLabels;
+      return l.os === "linux" && l.arch === "amd64";
+    });
+    if (!host || process.platform !== "linux" || process.arch !== "x64") return;
+    const root = fs.mkdtempSync(path.join(dir, "krew-real-"));
+    const archive = path.join(ROOT, "dist", "release", path.basename(host.uri));
+    const env = { ...process.env, PATH: toolPath, KREW_ROOT: root };
+    const install = spawnSync("kubectl", ["krew", "install", `--manifest=${built}`, `--archive=${archive}`], { encoding: "utf8", input: "", env, timeout: 120_000 });
+    expect(install.status, install.stderr).toBe(0);
+    expect(install.stderr).toContain("kubectl ptah completion kubectl");
+    const store = path.join(root, "store", "ptah", doc.spec.version);
+    const runEnv = { ...process.env, PATH: [path.join(root, "bin"), store, process.env.PATH].join(path.delimiter), KUBECONFIG: path.join(dir, "none") };
+    const version = spawnSync("kubectl", ["ptah", "--version"], { encoding: "utf8", env: runEnv });
+    expect(version).toMatchObject({ status: 0, stdout: `kubectl-ptah ${doc.spec.version}\n`, stderr: "" });
+    const complete = spawnSync("kubectl", ["__complete", "ptah", "ex"], { encoding: "utf8", env: runEnv });
+    expect(complete.status).toBe(0);
+    expect(complete.stdout).toMatch(/^explain\t.*\n:4\n$/u);
+  });
+});
