@@ -40,6 +40,9 @@ export default function setup(): () => void {
   fs.symlinkSync(path.join(REPO, "bin", "kubectl-ptah.js"), path.join(binDir, "kubectl-ptah"));
   process.env.PTAH_BIN_DIR = binDir;
 
+  // A lab that was already running (a developer's) is reused and left running; one this
+  // setup starts is stopped at the end unless PTAH_KEEP_LAB is set.
+  const wasRunning = spawnSync(process.execPath, [path.join(REPO, "lab", "lab.mjs"), "status"], { cwd: REPO, stdio: "ignore" }).status === 0;
   log("starting the lab (the first start builds kube-apiserver and etcd: many minutes)");
   const lab = spawnSync(process.execPath, [path.join(REPO, "lab", "lab.mjs")], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", timeout: 60 * 60_000 });
   if (lab.status !== 0) {
@@ -55,21 +58,31 @@ export default function setup(): () => void {
 
   return () => {
     fs.rmSync(binDir, { recursive: true, force: true });
-    if (!auditFile) return;
-    // The apiserver flushes audit events asynchronously: give it a moment.
-    spawnSync("sleep", ["2"]);
-    const events = readAuditLog(auditFile, auditStart);
-    // lab.e2e.test.ts sends requests under the sentinel agent kubectl-ptah/0.0.0-e2e to prove
-    // the checker itself; every other kubectl-ptah/… request is the plugin's.
-    const SENTINEL = "kubectl-ptah/0.0.0-e2e";
-    const ours = events.filter((e) => !(e.userAgent ?? "").startsWith(SENTINEL));
-    const plugin = ours.filter((e) => (e.userAgent ?? "").startsWith("kubectl-ptah/"));
-    const writes = pluginWrites(ours, { allowDryRunCreate: true });
-    const dryRuns = plugin.filter((e) => e.verb === "create").length;
-    const secrets = plugin.filter((e) => e.objectRef?.resource === "secrets" || e.objectRef?.resource === "ptahresultrecords");
-    log(`read-only proof: ${plugin.length} plugin requests in the audit log, ${writes.length} mutating, ${dryRuns} dry-run creates, ${secrets.length} reads of Secrets or PtahResultRecords`);
-    if (writes.length > 0 || secrets.length > 0) {
-      throw new Error(`the plugin sent requests it must never send:\n${[...writes, ...secrets].map(formatAuditEvent).join("\n")}`);
+    try {
+      checkReadOnly();
+    } finally {
+      if (!wasRunning && !process.env.PTAH_KEEP_LAB) {
+        spawnSync(process.execPath, [path.join(REPO, "lab", "lab.mjs"), "stop"], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });
+      }
     }
   };
+}
+
+function checkReadOnly(): void {
+  if (!auditFile) return;
+  // The apiserver flushes audit events asynchronously: give it a moment.
+  spawnSync("sleep", ["2"]);
+  const events = readAuditLog(auditFile, auditStart);
+  // lab.e2e.test.ts sends requests under the sentinel agent kubectl-ptah/0.0.0-e2e to prove
+  // the checker itself; every other kubectl-ptah/… request is the plugin's.
+  const SENTINEL = "kubectl-ptah/0.0.0-e2e";
+  const ours = events.filter((e) => !(e.userAgent ?? "").startsWith(SENTINEL));
+  const plugin = ours.filter((e) => (e.userAgent ?? "").startsWith("kubectl-ptah/"));
+  const writes = pluginWrites(ours, { allowDryRunCreate: true });
+  const dryRuns = plugin.filter((e) => e.verb === "create").length;
+  const secrets = plugin.filter((e) => e.objectRef?.resource === "secrets" || e.objectRef?.resource === "ptahresultrecords");
+  log(`read-only proof: ${plugin.length} plugin requests in the audit log, ${writes.length} mutating, ${dryRuns} dry-run creates, ${secrets.length} reads of Secrets or PtahResultRecords`);
+  if (writes.length > 0 || secrets.length > 0) {
+    throw new Error(`the plugin sent requests it must never send:\n${[...writes, ...secrets].map(formatAuditEvent).join("\n")}`);
+  }
 }
