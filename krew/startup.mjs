@@ -1,7 +1,7 @@
 // Cold start of the plugin, as a user waits for it: wall time of one process from spawn to exit,
 // median (and min/max) of N runs after one warm-up, against `node -e 0` as the floor.
 //
-//   node krew/startup.mjs [--runs 10] [--bin dist/bin/kubectl-ptah] [--compare OTHER_BINARY] [--json]
+//   node krew/startup.mjs [--runs 10] [--bin dist/bin/kubectl-ptah] [--compare [LABEL=]OTHER_BINARY] [--json]
 //
 // Rows: node -e 0; the npm bin (bin/kubectl-ptah.js → dist/kubectl-ptah.mjs and its chunks);
 // the SEA binary (if built), and --compare (e.g. a SEA built with --no-code-cache), each for
@@ -46,7 +46,10 @@ const npmBin = path.join(ROOT, "bin", "kubectl-ptah.js");
 for (const [name, args] of cases) rows.push(measure(`npm bin ${name}`, process.execPath, [npmBin, ...args]));
 const binaries = [];
 if (existsSync(bin)) binaries.push(["SEA", bin]);
-if (compare) binaries.push([path.basename(compare), path.resolve(compare)]);
+if (compare) {
+  const eq = compare.indexOf("=");
+  binaries.push(eq > 0 ? [compare.slice(0, eq), path.resolve(compare.slice(eq + 1))] : ["other", path.resolve(compare)]);
+}
 for (const [label, file] of binaries) for (const [name, args] of cases) rows.push(measure(`${label} ${name}`, file, args));
 
 if (argv.includes("--json")) {
