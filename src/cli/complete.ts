@@ -281,15 +281,30 @@ function slotFor(command: AnyCommand, positionals: readonly string[]): Slot | "t
 async function completePositional(command: AnyCommand, line: Line, toComplete: string, environment: CompleteEnvironment): Promise<Completion> {
   const slot = slotFor(command, line.positionals);
   if (slot === undefined) return none();
-  if (slot === "topics") return offline(await topicCandidates(toComplete));
+  if (slot === "topics") {
+    // `explain approval NAME` and `explain migration NAME` diagnose that object; the same words
+    // also narrow topics (`explain approval stale`): offer both.
+    const first = line.positionals[0];
+    if (line.positionals.length === 1 && (first === "approval" || first === "migration")) {
+      const [names, topics] = await Promise.all([
+        clusterNames(first === "approval" ? "PtahSchemaApproval" : "PtahMigration", line, environment),
+        topicCandidates(toComplete, first === "approval" ? ["PtahSchemaApproval", "PtahMigrationApproval"] : ["PtahMigration"]),
+      ]);
+      return offline([...filter(names.map((value) => ({ value })), toComplete), ...topics]);
+    }
+    return offline(await topicCandidates(toComplete));
+  }
   if (slot.kind === "words") return offline(filter(slot.words.map((value) => ({ value })), toComplete));
   const keyword: Candidate[] = slot.keyword ? [{ value: slot.keyword, description: "Name a PtahMigration instead" }] : [];
   const names = await clusterNames(slot.of, line, environment);
   return offline(filter([...names.map((value) => ({ value })), ...keyword], toComplete));
 }
 
-/** Topic words of `explain`, from the explain command itself (its `-o json` listing). */
-async function topicCandidates(toComplete: string): Promise<Candidate[]> {
+/**
+ * Topic words of `explain`, from the explain command itself (its `-o json` listing); only those
+ * that apply to one of `appliesTo` when given.
+ */
+async function topicCandidates(toComplete: string, appliesTo?: readonly string[]): Promise<Candidate[]> {
   const explain = findCommand("explain");
   if (!explain) return [];
   const global: GlobalOptions = { ...completionGlobals(new Map()), output: "json" };
@@ -310,7 +325,8 @@ async function topicCandidates(toComplete: string): Promise<Candidate[]> {
   if (!Array.isArray(entries)) return [];
   const seen = new Map<string, Candidate>();
   const lower = toComplete.toLowerCase();
-  for (const e of entries as Array<{ id?: unknown; title?: unknown; summary?: unknown }>) {
+  for (const e of entries as Array<{ id?: unknown; title?: unknown; summary?: unknown; appliesTo?: unknown }>) {
+    if (appliesTo && !(Array.isArray(e.appliesTo) && e.appliesTo.some((k) => appliesTo.includes(String(k))))) continue;
     const title = typeof e.title === "string" && !/\s/u.test(e.title) ? e.title : typeof e.id === "string" ? e.id : undefined;
     if (!title || seen.has(title)) continue;
     // Topic words are matched in any case by explain, so offer them for any case typed.

@@ -12,7 +12,7 @@ import { completionScript, KUBECTL_COMPLETE_SCRIPT } from "../../src/commands/co
 import type { ClusterReader } from "../../src/kube/types.ts";
 import type { GlobalOptions } from "../../src/commands/types.ts";
 import { ReadError } from "../../src/errors.ts";
-import { aMigration, awaitingSchema, inSyncSchema } from "../support/builders.ts";
+import { aMigration, anApproval, awaitingSchema, inSyncSchema } from "../support/builders.ts";
 import { FIXED_NOW, runCliWith } from "../support/cli.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 
@@ -231,6 +231,16 @@ describe("__complete: words", () => {
     const all = await complete(["explain", ""], fake);
     expect(all.values.length).toBeGreaterThan(50);
     expect(all.values).toEqual(expect.arrayContaining(["PlanNoLongerCurrent", "AwaitingApproval", "fingerprint"]));
+  });
+
+  it("explain approval <TAB> offers approval names and approval topics; explain migration <TAB> migrations", async () => {
+    const fake = reader();
+    fake.put("PtahSchemaApproval", anApproval({ name: "storefront-approval", namespace: "app" }));
+    const approval = await complete(["explain", "approval", ""], fake);
+    expect(approval.values[0]).toBe("storefront-approval");
+    expect(approval.values).toEqual(expect.arrayContaining(["Stale", "Consumed", "Superseded"]));
+    const migration = await complete(["explain", "migration", "b"], fake);
+    expect(migration.values).toEqual(["backfill", "Blocked"]);
   });
 
   it("completes nothing for an unknown command", async () => {
