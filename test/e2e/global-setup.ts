@@ -37,7 +37,11 @@ export default function setup(): () => void {
   const build = spawnSync("npm", ["run", "-s", "build"], { cwd: REPO, stdio: ["ignore", "inherit", "inherit"] });
   if (build.status !== 0) throw new Error("npm run build failed");
   const binDir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-e2e-bin-"));
-  fs.symlinkSync(path.join(REPO, "bin", "kubectl-ptah.js"), path.join(binDir, "kubectl-ptah"));
+  // PTAH_TEST_BIN=dist/bin/kubectl-ptah runs the whole tier against the single binary instead.
+  const bin = process.env.PTAH_TEST_BIN && process.env.PTAH_TEST_BIN !== "skip" ? path.resolve(REPO, process.env.PTAH_TEST_BIN) : path.join(REPO, "bin", "kubectl-ptah.js");
+  if (!fs.existsSync(bin)) throw new Error(`PTAH_TEST_BIN names ${bin}, which does not exist (npm run build:binary)`);
+  log(`the plugin under test: ${path.relative(REPO, bin)}`);
+  fs.symlinkSync(bin, path.join(binDir, "kubectl-ptah"));
   process.env.PTAH_BIN_DIR = binDir;
 
   // A lab that was already running (a developer's) is reused and left running; one this
