@@ -125,11 +125,13 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
     const wantSchemas = t.kind !== "migration";
     const wantMigrations = t.kind !== "schema";
     const none = Promise.resolve({ items: [] as Parsed<never>[], resourceVersion: "" });
+    // Only machine output prints the served approvals; schemas and migrations are never printed.
+    const keepRaw = options.output.kind !== "human";
     const [sApprovals, schemas, mApprovals, migrations] = await Promise.all([
-      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector }) : none,
-      wantSchemas ? reader.list("PtahSchema", { namespace }) : none,
-      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector }) : none,
-      wantMigrations ? reader.list("PtahMigration", { namespace }) : none,
+      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector, keepRaw }) : none,
+      wantSchemas ? reader.list("PtahSchema", { namespace, keepRaw: false }) : none,
+      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector, keepRaw }) : none,
+      wantMigrations ? reader.list("PtahMigration", { namespace, keepRaw: false }) : none,
     ]);
     let schemaItems = sApprovals.items as readonly Parsed<PtahSchemaApproval>[];
     let migrationItems = mApprovals.items as readonly Parsed<PtahMigrationApproval>[];

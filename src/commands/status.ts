@@ -26,11 +26,12 @@ export async function loadSchema(connection: Connection, name: string): Promise<
 }
 
 async function runDetail(options: StatusOptions, name: string, ctx: RunContext, connection: Connection): Promise<string> {
+  // Machine output is the schema alone: no need to list the namespace's approvals.
+  if (options.output.kind !== "human") return renderMachine(options.output, [(await loadSchema(connection, name)).raw], true);
   const [schema, approvals] = await Promise.all([
     loadSchema(connection, name),
-    connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace }),
+    connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false }),
   ]);
-  if (options.output.kind !== "human") return renderMachine(options.output, [schema.raw], true);
   return renderSchemaDetail({
     schema: schema.object,
     approvals: approvals.items.map((a: Parsed<PtahSchemaApproval>) => a.object),
@@ -64,10 +65,12 @@ export const statusCommand: Command<StatusOptions> = {
     if (options.name !== undefined) return { stdout: await runDetail(options, options.name, ctx, connection) };
     const namespace = ctx.global.allNamespaces ? undefined : connection.namespace;
     const labelSelector = ctx.global.selector;
+    // Only machine output prints the served objects (schemas and migrations, never approvals).
+    const keepRaw = options.output.kind !== "human";
     const [schemas, migrations, approvals] = await Promise.all([
-      connection.reader.list("PtahSchema", { namespace, labelSelector }),
-      connection.reader.list("PtahMigration", { namespace, labelSelector }),
-      connection.reader.list("PtahSchemaApproval", { namespace }),
+      connection.reader.list("PtahSchema", { namespace, labelSelector, keepRaw }),
+      connection.reader.list("PtahMigration", { namespace, labelSelector, keepRaw }),
+      connection.reader.list("PtahSchemaApproval", { namespace, keepRaw: false }),
     ]);
     if (schemas.items.length === 0 && migrations.items.length === 0) {
       if (options.output.kind === "human" || options.output.kind === "name" || options.output.kind === "jsonpath") {

