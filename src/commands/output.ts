@@ -1,6 +1,7 @@
 // -o for read views: the human default, wide, and the machine formats of render/formats.ts.
 import { UsageError } from "../errors.ts";
 import { parseMachineFormat, type MachineFormat } from "../render/formats.ts";
+import { sanitize } from "../render/sanitize.ts";
 import type { GlobalOptions } from "./types.ts";
 
 export type ViewOutput = { readonly kind: "human"; readonly wide: boolean } | MachineFormat;
@@ -17,10 +18,10 @@ export function parseViewOutput(output: string | undefined, command: string): Vi
 
 /** " -n <ns>" for suggested commands when the namespace is not what a bare command would use. */
 export function namespaceFlag(global: GlobalOptions, namespace: string): string {
-  return global.namespace !== undefined || global.allNamespaces || namespace !== "default" ? ` -n ${namespace}` : "";
+  return global.namespace !== undefined || global.allNamespaces || namespace !== "default" ? ` -n ${sanitize(namespace)}` : "";
 }
 
 /** kubectl's empty-list line, on stderr. */
 export function noResources(namespace: string | undefined): string {
-  return namespace === undefined ? "No resources found\n" : `No resources found in ${namespace} namespace.\n`;
+  return namespace === undefined ? "No resources found\n" : `No resources found in ${sanitize(namespace)} namespace.\n`;
 }

@@ -1,5 +1,6 @@
 // kubectl's AGE format (apimachinery duration.HumanDuration) and timestamps, computed
 // from a given "now" — never from the wall clock.
+import { sanitize } from "./sanitize.ts";
 
 /** kubectl's HumanDuration for a duration in milliseconds. */
 export function humanDuration(ms: number): string {
@@ -44,6 +45,7 @@ export function formatAge(timestamp: string | undefined, now: Date): string {
 export function formatTimestamp(timestamp: string | undefined): string {
   if (!timestamp) return "";
   const t = Date.parse(timestamp);
-  if (Number.isNaN(t)) return timestamp;
+  // Not a time: shown as sent, neutralised (it is a cluster string).
+  if (Number.isNaN(t)) return sanitize(timestamp);
   return new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");
 }

@@ -4,6 +4,7 @@
 import yaml from "js-yaml";
 import { UsageError } from "../errors.ts";
 import { renderJsonPath } from "./jsonpath.ts";
+import { sanitize } from "./sanitize.ts";
 
 export type MachineFormat =
   | { readonly kind: "json" }
@@ -41,25 +42,42 @@ export function formatJson(value: unknown, indent = 4): string {
 
 /** kubectl-like YAML: sorted keys, lists at their key's indent, no line folding. */
 export function formatYaml(value: unknown): string {
-  const text = yaml.dump(value, { sortKeys: true, noArrayIndent: true, lineWidth: -1, noRefs: true });
-  // js-yaml escapes C0/C1 controls itself; bidi and separator characters it treats as
-  // printable, so such a scalar is re-emitted as an escaped JSON string (valid YAML).
-  return text.replace(/^(.*)$/gmu, (line) => (JSON_UNSAFE.test(line) ? reQuote(line) : line));
-}
-
-function reQuote(line: string): string {
-  JSON_UNSAFE.lastIndex = 0;
-  const m = /^(\s*(?:- )?(?:[^:]+: )?)(.*)$/u.exec(line);
-  if (!m) return line;
-  let scalar = m[2]!;
-  if (scalar.startsWith('"') || scalar.startsWith("'")) {
-    try {
-      scalar = yaml.load(scalar) as string;
-    } catch {
-      /* keep as is */
+  // js-yaml escapes C0/C1 controls itself, but treats bidi controls and separators as printable
+  // and may print them raw: in a plain or single-quoted scalar, a mapping key or a block literal.
+  // Every string (key or value) holding one is swapped for a plain-scalar token before dumping
+  // and put back as an escaped JSON string, which is a valid YAML double-quoted scalar.
+  const swapped: string[] = [];
+  let prefix = "ptah-escaped-";
+  const everything = JSON.stringify(value) ?? "";
+  while (everything.includes(prefix)) prefix += "x";
+  const swap = (s: string): string => {
+    JSON_UNSAFE.lastIndex = 0;
+    if (!JSON_UNSAFE.test(s)) return s;
+    swapped.push(s);
+    return `${prefix}${swapped.length - 1}`;
+  };
+  // js-yaml writes a key longer than 1024 characters as an explicit `? key`, and then misindents
+  // a list under it when lists sit at their key's indent: such objects get indented lists.
+  let explicitKey = false;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return swap(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        const key = swap(k);
+        if (key.length > 150 && !explicitKey) explicitKey = yaml.dump(key, { lineWidth: -1 }).length > 1024;
+        Object.defineProperty(out, key, { value: walk(x), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
     }
-  }
-  return m[1]! + JSON.stringify(scalar).replace(JSON_UNSAFE, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+    return v;
+  };
+  const walked = walk(value);
+  const text = yaml.dump(walked, { sortKeys: true, noArrayIndent: !explicitKey, lineWidth: -1, noRefs: true });
+  if (swapped.length === 0) return text;
+  const token = new RegExp(`${prefix}(\\d+)`, "gu");
+  return text.replace(token, (_, i: string) => JSON.stringify(swapped[Number(i)]!).replace(JSON_UNSAFE, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, "0")}`));
 }
 
 /** A kubectl List around several objects. */
@@ -72,7 +90,8 @@ function nameOf(raw: Record<string, unknown>): string {
   const apiVersion = typeof raw.apiVersion === "string" ? raw.apiVersion : "";
   const group = apiVersion.includes("/") ? apiVersion.split("/")[0] : "";
   const name = (raw.metadata as { name?: unknown } | undefined)?.name;
-  return `${kind}${group ? `.${group}` : ""}/${typeof name === "string" ? name : ""}`;
+  // kubectl prints names raw; cluster strings are neutralised like everywhere else.
+  return sanitize(`${kind}${group ? `.${group}` : ""}/${typeof name === "string" ? name : ""}`);
 }
 
 /**

@@ -75,7 +75,7 @@ function renderAscii(all: readonly (readonly string[])[], indent: string): strin
       if (i > 0) line += NO_BORDERS.middle;
       line += String(row[i]) + " ".repeat(widths[i]! - ws[i]!);
     }
-    lines.push(indent + line.replace(/\s+$/u, ""));
+    lines.push(indent + line.trimEnd());
   }
   return lines.join("\n") + "\n";
 }
@@ -97,7 +97,7 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
     table
       .toString()
       .split("\n")
-      .map((line) => indent + line.replace(/\s+$/u, ""))
+      .map((line) => indent + line.trimEnd())
       .join("\n") + "\n"
   );
 }

@@ -1,12 +1,13 @@
 // The `Next:` line: the exact command a person should run, from the schema's state.
 import { findCondition, isTrue } from "../approval/state.ts";
 import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
+import { sanitize } from "../render/sanitize.ts";
 
 /** ` -n <ns>` when the command must name the namespace, else "". */
 export type NamespaceFlag = string;
 
 export function schemaNextStep(schema: PtahSchema, nsFlag: NamespaceFlag): string {
-  const name = schema.metadata.name;
+  const name = sanitize(schema.metadata.name);
   const s = schema.status;
   const ready = findCondition(s.conditions, "Ready");
   if (schema.spec.suspend || s.phase === "Suspended") {
@@ -23,22 +24,22 @@ export function schemaNextStep(schema: PtahSchema, nsFlag: NamespaceFlag): strin
     return `read the plan with: kubectl ptah plan ${name}${nsFlag}, then approve it with: kubectl ptah approve ${name}${nsFlag} | kubectl create -f -`;
   }
   if (ready?.reason === "DestructiveChangesDisabled" || ready?.reason === "PolicyBlocked") {
-    return `read the destructive plan with: kubectl ptah plan ${name}${nsFlag}; then narrow the desired schema or set spec.policy.allowDestructive (kubectl ptah explain ${ready.reason})`;
+    return `read the destructive plan with: kubectl ptah plan ${name}${nsFlag}; then narrow the desired schema or set spec.policy.allowDestructive (kubectl ptah explain ${sanitize(ready.reason)})`;
   }
   if (s.phase === "Applying" || s.phase === "VerifyingConvergence") return `follow it with: kubectl ptah wait ${name}${nsFlag} --for=phase=InSync`;
-  if (ready?.reason) return `find out what ${ready.reason} means and what to do: kubectl ptah explain ${name}${nsFlag}`;
+  if (ready?.reason) return `find out what ${sanitize(ready.reason)} means and what to do: kubectl ptah explain ${name}${nsFlag}`;
   return `the operator is working; follow it with: kubectl ptah status ${name}${nsFlag} --watch`;
 }
 
 export function migrationNextStep(migration: PtahMigration, nsFlag: NamespaceFlag): string {
-  const name = migration.metadata.name;
+  const name = sanitize(migration.metadata.name);
   const s = migration.status;
   if (s.unresolvedRun?.operationID) {
-    return `establish what the ${s.unresolvedRun.outcome ?? "unresolved"} run did, then settle it with: kubectl ptah acknowledge ${name}${nsFlag} | kubectl create -f -`;
+    return `establish what the ${sanitize(s.unresolvedRun.outcome ?? "unresolved")} run did, then settle it with: kubectl ptah acknowledge ${name}${nsFlag} | kubectl create -f -`;
   }
   if (s.phase === "AwaitingApproval" && isTrue(s.conditions, "ApprovalRequired")) {
     return `read the plan with: kubectl ptah migration ${name}${nsFlag}, then approve it with: kubectl ptah approve migration ${name}${nsFlag} | kubectl create -f -`;
   }
   if (s.phase === "InSync") return `nothing to do; the story so far: kubectl ptah history migration ${name}${nsFlag}`;
-  return `find out why it is ${s.phase ?? "pending"}: kubectl ptah explain migration ${name}${nsFlag}`;
+  return `find out why it is ${sanitize(s.phase ?? "pending")}: kubectl ptah explain migration ${name}${nsFlag}`;
 }
