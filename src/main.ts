@@ -1,9 +1,17 @@
 // The only file that touches `process`: argv, env, streams, TTY, the real clock, exit code.
-import { runCli } from "./cli/run.ts";
 
 declare const PTAH_VERSION: string | undefined;
 
 async function main(): Promise<void> {
+  const version = typeof PTAH_VERSION === "string" ? PTAH_VERSION : "dev";
+  const argv = process.argv.slice(2);
+  // `--version` first answers before the CLI (yargs, every command, the zod models) is even
+  // loaded: that load is most of a start (issue 9's benchmark). Same answer as runCli gives.
+  if (argv[0] === "--version") {
+    await write(process.stdout, `kubectl-ptah ${version}\n`);
+    process.exit(0);
+  }
+  const { runCli } = await import("./cli/run.ts");
   const controller = new AbortController();
   process.once("SIGINT", () => {
     controller.abort();
@@ -14,14 +22,14 @@ async function main(): Promise<void> {
     if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
   });
   const result = await runCli({
-    argv: process.argv.slice(2),
+    argv,
     env: process.env,
     stdoutIsTTY: process.stdout.isTTY === true,
     stdinIsTTY: process.stdin.isTTY === true,
     width: process.stdout.columns ?? 0,
     now: new Date(),
     clock: () => new Date(),
-    version: typeof PTAH_VERSION === "string" ? PTAH_VERSION : "dev",
+    version,
     signal: controller.signal,
     emit: (text) => {
       process.stdout.write(text);
