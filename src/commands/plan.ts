@@ -5,7 +5,7 @@ import { PtahError, UsageError, type ExitStatus } from "../errors.ts";
 import { loadVerifiedPlan } from "../plan/load.ts";
 import type { PlanSelection } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
-import { formatYaml } from "../render/formats.ts";
+import { escapeJsonText, formatYaml } from "../render/formats.ts";
 import { renderPlanJson, renderPlanSql, renderPlanText, renderVerifyReport, sanitizeSqlForTerminal } from "../views/plan.ts";
 import type { Command } from "./types.ts";
 
@@ -110,8 +110,12 @@ export const planCommand: Command<PlanOptions> = {
         const sql = renderPlanSql(verified.document);
         return { stdout: ctx.isTTY ? sanitizeSqlForTerminal(sql) : sql };
       }
-      case "json":
-        return { stdout: renderPlanJson(verified.documentBytes) };
+      case "json": {
+        // The stored bytes when piped (they hash to the content digest); on a terminal, the same
+        // JSON with DEL, C1 and bidi controls escaped, as -o sql makes control characters visible.
+        const json = renderPlanJson(verified.documentBytes);
+        return { stdout: ctx.isTTY ? escapeJsonText(json) : json };
+      }
       case "yaml":
         return { stdout: formatYaml(verified.document.value) };
     }

@@ -32,6 +32,14 @@ export function parseMachineFormat(output: string | undefined): MachineFormat | 
 // eslint-disable-next-line no-control-regex
 const JSON_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/gu;
 
+/**
+ * JSON text with the characters JSON.stringify (and Go's encoder) leave raw — DEL, C1 controls,
+ * bidi controls, line separators — escaped as \uXXXX: the same JSON value, safe on a terminal.
+ */
+export function escapeJsonText(text: string): string {
+  return text.replace(JSON_UNSAFE, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+}
+
 /** kubectl's JSON: four-space indent, trailing newline, every control character escaped. */
 export function formatJson(value: unknown, indent = 4): string {
   return (

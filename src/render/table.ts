@@ -1,6 +1,9 @@
 // kubectl's borderless table: UPPER-CASE headers, columns separated by three spaces,
 // the last column not padded. Built on cli-table3 with every border character blanked.
 import Table from "cli-table3";
+// cli-table3's own measure (colour codes stripped, string-width, widest line), so that the
+// direct drawing below pads every cell exactly as cli-table3 would.
+import tableUtils from "cli-table3/src/utils.js";
 
 export interface TableOptions {
   readonly noHeaders?: boolean;
@@ -38,18 +41,21 @@ function visibleWidth(text: string): number {
 const SGR = /\u001b\[(?:\d*;){0,5}\d*m/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/u;
 
-function asciiWidth(cell: string): number | undefined {
+function cellWidth(cell: string): number | undefined {
+  if (cell.includes("\n")) return undefined;
   const bare = cell.includes("\u001b") ? cell.replace(SGR, "") : cell;
-  return PRINTABLE_ASCII.test(bare) ? bare.length : undefined;
+  return PRINTABLE_ASCII.test(bare) ? bare.length : tableUtils.strlen(cell);
 }
 
 /**
  * The same lines cli-table3 draws with these options, in linear time: its layout checks every
- * earlier row for row spans, which is quadratic (seconds at 5,000 rows, minutes at 15,000).
- * Undefined when a cell is not printable ASCII (wide characters, emoji, line breaks) or the rows
- * are ragged: cli-table3 then measures and lays out as before.
+ * earlier row for row spans, which is quadratic (seconds at 5,000 rows, minutes at 15,000), and
+ * it truncates every cell wider than ten columns for a debug message one character at a time,
+ * re-measuring each time, which is quadratic in a cell's length when it holds wide, combining or
+ * zero-width characters (seconds for an 8,000-character cluster string, hours for a megabyte).
+ * Undefined when a cell holds a line break or the rows are ragged: cli-table3 then draws them.
  */
-function renderAscii(all: readonly (readonly string[])[], indent: string): string | undefined {
+function renderDirect(all: readonly (readonly string[])[], indent: string): string | undefined {
   const columns = all[0]!.length;
   if (columns === 0) return undefined;
   // cli-table3 never makes a column narrower than one character, even when every cell is empty.
@@ -59,7 +65,7 @@ function renderAscii(all: readonly (readonly string[])[], indent: string): strin
     if (row.length !== columns) return undefined;
     const ws: number[] = [];
     for (let i = 0; i < columns; i++) {
-      const w = asciiWidth(String(row[i]));
+      const w = cellWidth(String(row[i]));
       if (w === undefined) return undefined;
       ws.push(w);
       if (w > widths[i]!) widths[i] = w;
@@ -84,7 +90,7 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
   const all = options.noHeaders ? rows : [headers, ...rows];
   if (all.length === 0) return "";
   const indent = options.indent ?? "";
-  const fast = renderAscii(all, indent);
+  const fast = renderDirect(all, indent);
   if (fast !== undefined) return fast;
   const table = new Table({
     chars: NO_BORDERS,

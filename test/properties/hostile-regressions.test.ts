@@ -1,5 +1,7 @@
 // Counterexamples the hostile-input property found (hostile-input.test.ts), kept as plain
 // examples so that each fix stays fixed even when the generator takes another path.
+import Table from "cli-table3";
+import fc from "fast-check";
 import yaml from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { formatYaml, renderMachine } from "../../src/render/formats.ts";
@@ -10,6 +12,9 @@ import { schemaNextStep, migrationNextStep } from "../../src/views/next-step.ts"
 import { parseObject } from "../../src/model/parse.ts";
 import { aMigration, awaitingSchema, cond } from "../support/builders.ts";
 import { globalOptions } from "../support/run-command.ts";
+import { sanitize } from "../../src/render/sanitize.ts";
+import { paint } from "../../src/render/color.ts";
+import { hostileString } from "./hostile-arbitraries.ts";
 
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
@@ -64,5 +69,21 @@ describe("hostile-input counterexamples", () => {
     const text = renderTable(["A", "B"], rows);
     expect(performance.now() - start).toBeLessThan(20_000); // quadratic trimming took minutes
     expect(text.split("\n").every((l) => !/\s$/u.test(l))).toBe(true);
+  });
+
+  it("tables of sanitised hostile cells are drawn exactly as cli-table3 draws them", () => {
+    const viaCliTable3 = (all: string[][]): string => {
+      const chars = Object.fromEntries(["top", "top-mid", "top-left", "top-right", "bottom", "bottom-mid", "bottom-left", "bottom-right", "left", "left-mid", "mid", "mid-mid", "right", "right-mid"].map((k) => [k, ""]));
+      const table = new Table({ chars: { ...chars, middle: "   " }, style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true }, wordWrap: false });
+      for (const row of all) table.push([...row]);
+      return table.toString().split("\n").map((l) => l.trimEnd()).join("\n") + "\n";
+    };
+    const cell = fc.oneof(hostileString.map((x) => sanitize(x).slice(0, 60)), hostileString.map((x) => paint("green", sanitize(x).slice(0, 20), true)));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }).chain((n) => fc.array(fc.array(cell, { minLength: n, maxLength: n }), { minLength: 1, maxLength: 6 })), (all) => {
+        expect(renderTable(all[0]!, all.slice(1))).toBe(viaCliTable3(all));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
