@@ -6,6 +6,10 @@
 //   node lab/lab.mjs stop      stop the processes and wipe the etcd data (next start is clean)
 //   node lab/lab.mjs status    report; exit 0 when running and healthy, 3 otherwise
 //   node lab/lab.mjs env       print the export line; exit 3 when not running
+//   node lab/lab.mjs stop-apiserver / start-apiserver
+//                              stop only kube-apiserver (etcd and the data stay), start it again
+//                              with the same arguments and port (fault tests: a watch across an
+//                              apiserver restart)
 //
 // Only the export line goes to stdout (so `eval "$(npm run -s lab)"` works); progress and errors
 // go to stderr. State lives in <repo>/.lab/ (or $PTAH_LAB_DIR): logs, PKI, kubeconfigs, the audit
@@ -111,6 +115,10 @@ async function main(argv) {
       return status();
     case "env":
       return env();
+    case "stop-apiserver":
+      return stopApiserver();
+    case "start-apiserver":
+      return startApiserver();
     default:
       process.stderr.write(`lab: unknown command "${cmd}"\n${usage()}`);
       return 2;
@@ -119,11 +127,13 @@ async function main(argv) {
 
 function usage() {
   return [
-    "usage: node lab/lab.mjs [start|stop|status|env]",
+    "usage: node lab/lab.mjs [start|stop|status|env|stop-apiserver|start-apiserver]",
     "  start   build once, start kube-apiserver + etcd, print `export KUBECONFIG=…` (default)",
     "  stop    stop the lab and wipe its etcd data",
     "  status  show the lab; exit 0 when running, 3 when not",
     "  env     print the export line; exit 3 when not running",
+    "  stop-apiserver   stop only kube-apiserver (etcd and its data stay)",
+    "  start-apiserver  start it again with the same arguments and port; exit 3 when the lab is not running",
     "",
   ].join("\n");
 }
@@ -231,7 +241,7 @@ async function freshStart() {
     fs.rmSync(P.auditLog, { force: true });
     const apiBin = path.join(binDir, "kube-apiserver");
     const pki = (f) => path.join(P.pki, f);
-    state.pids.apiserver = spawnDetached(apiBin, [
+    const apiArgs = [
       `--etcd-servers=${etcdUrl}`,
       "--bind-address=127.0.0.1",
       "--advertise-address=127.0.0.1",
@@ -259,8 +269,10 @@ async function freshStart() {
       "--audit-log-maxsize=100000",
       "--audit-log-maxbackup=1",
       "--profiling=false",
-    ], P.apiserverLog);
+    ];
+    state.pids.apiserver = spawnDetached(apiBin, apiArgs, P.apiserverLog);
     state.commands.apiserver = apiBin;
+    state.apiserverArgs = apiArgs;
     writeState(state);
     const admin = clientTls(state, "admin");
     await waitFor("kube-apiserver /readyz", P.apiserverLog, T.apiserver, state.pids.apiserver, async () => {
@@ -694,6 +706,60 @@ async function env() {
   return 0;
 }
 
+// Stops kube-apiserver alone (SIGTERM, then SIGKILL): clients see their connections close and
+// then refused, as in an apiserver restart. etcd and its data stay; start-apiserver resumes.
+async function stopApiserver() {
+  const release = await acquireLock();
+  try {
+    const state = readState();
+    if (!state) {
+      process.stderr.write("lab: not running; start it with: npm run lab\n");
+      return 3;
+    }
+    const pid = state.pids?.apiserver;
+    if (!pid || !alive(pid, state.commands?.apiserver)) {
+      say("kube-apiserver is not running");
+      return 0;
+    }
+    // A lab started before apiserverArgs was recorded: take them from the running process.
+    if (!state.apiserverArgs && process.platform === "linux") {
+      state.apiserverArgs = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((a) => a !== "").slice(1);
+      writeState(state);
+    }
+    say(`stopping kube-apiserver (pid ${pid}); etcd keeps running`);
+    await terminate(pid);
+    return 0;
+  } finally {
+    release();
+  }
+}
+
+// Starts kube-apiserver again with the arguments (and so the port, PKI and audit log) it had.
+async function startApiserver() {
+  const release = await acquireLock();
+  try {
+    const state = readState();
+    if (!state || !state.apiserverArgs || !alive(state.pids?.etcd, state.commands?.etcd)) {
+      process.stderr.write("lab: not running (or started before stop-apiserver existed); start it with: npm run lab\n");
+      return 3;
+    }
+    if (!alive(state.pids.apiserver, state.commands.apiserver)) {
+      say(`starting kube-apiserver again on ${state.server}`);
+      state.pids.apiserver = spawnDetached(state.commands.apiserver, state.apiserverArgs, P.apiserverLog, {}, "a");
+      writeState(state);
+    }
+    const admin = clientTls(state, "admin");
+    await waitFor("kube-apiserver /readyz", P.apiserverLog, T.apiserver, state.pids.apiserver, async () => {
+      const r = await httpGet(`${state.server}/readyz`, admin);
+      return r.status === 200;
+    });
+    say("kube-apiserver is ready");
+    return 0;
+  } finally {
+    release();
+  }
+}
+
 async function checkHealth(state) {
   for (const [name, pid] of Object.entries(state.pids ?? {})) {
     if (name === "sim") continue; // the simulator is restarted on demand, it does not make the lab unhealthy
@@ -851,8 +917,8 @@ async function acquireLock() {
 // ---------------------------------------------------------------------------------------------
 // processes, ports, http
 
-function spawnDetached(cmd, args, logFile, extraEnv = {}) {
-  const fd = fs.openSync(logFile, "w");
+function spawnDetached(cmd, args, logFile, extraEnv = {}, mode = "w") {
+  const fd = fs.openSync(logFile, mode);
   try {
     const child = spawn(cmd, args, {
       cwd: LAB_DIR,
