@@ -143,7 +143,15 @@ export const waitCommand: Command<WaitOptions> = {
           }),
         );
       }
-      await Promise.all(watches);
+      // --timeout bounds the whole wait, a request still in flight included (with
+      // --request-timeout=0 a stalled list would otherwise outlive it).
+      const stopped = new Promise<void>((resolve) => {
+        if (controller.signal.aborted) resolve();
+        controller.signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      const all = Promise.all(watches);
+      all.catch(() => undefined); // a request failing after the deadline is no longer news
+      await Promise.race([all, stopped]);
     } finally {
       if (timer) clearTimeout(timer);
       ctx.signal.removeEventListener("abort", stop);

@@ -9,6 +9,9 @@ import { apiError, invalidJsonError, type RequestDescription } from "./api-error
 import type { Transport } from "./http.ts";
 import type { ClusterReader, DryRunResult, ListOptions, ListResult, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
+/** How long a reconnecting watch retries 401/403/404 answers of a server that is starting. */
+export const RECONNECT_GRACE_MS = 60_000;
+
 /** Page size for LIST: one request per 500 objects. */
 export const PAGE_SIZE = 500;
 
@@ -107,14 +110,23 @@ export class HttpClusterReader implements ClusterReader {
     const d: RequestDescription = { verb: "watch", resource: resourceName(info), namespace: options.namespace };
     let resourceVersion: string | undefined;
     let backoff = 250;
+    // The first list fails the command at once; after it, a broken connection is reconnected.
+    let listedOnce = false;
+    // Once a connection was lost, the server answering 401/403/404 for a while is a server that is
+    // still starting (authorizer and CRD handlers not synced yet), not a verdict: retried for
+    // RECONNECT_GRACE_MS, then reported.
+    let reconnecting = false;
+    let refusedSince: number | undefined;
     while (!options.signal.aborted) {
-      if (resourceVersion === undefined) {
-        const listed = await this.list(kind, options);
-        resourceVersion = listed.resourceVersion;
-        options.onList(listed.items);
-      }
       let gone = false;
       try {
+        if (resourceVersion === undefined) {
+          const listed = await this.list(kind, options);
+          resourceVersion = listed.resourceVersion;
+          listedOnce = true;
+          refusedSince = undefined;
+          options.onList(listed.items);
+        }
         await this.transport.stream(
           basePath(info, options.namespace) +
             query({
@@ -126,6 +138,7 @@ export class HttpClusterReader implements ClusterReader {
               timeoutSeconds: "300",
             }),
           (line) => {
+            refusedSince = undefined;
             let event: { type?: string; object?: Record<string, unknown> };
             try {
               event = JSON.parse(line) as typeof event;
@@ -150,14 +163,26 @@ export class HttpClusterReader implements ClusterReader {
           },
           options.signal,
         );
+        // The server ended the stream (timeoutSeconds): watch again from where it stopped.
         backoff = 250;
+        reconnecting = true;
       } catch (err) {
         if (options.signal.aborted) break;
+        if (!listedOnce) throw err;
         const response = (err as { response?: { status: number; body: Buffer } }).response;
-        if (response?.status === 410) gone = true;
-        else if (response && response.status !== 429 && response.status < 500) throw apiError(response.status, response.body, d);
+        const status = response?.status ?? (err instanceof ReadError ? err.httpStatus : err instanceof NotFoundError ? 404 : undefined);
+        const connectionLost = status === undefined && (err instanceof ReadError || typeof (err as { code?: unknown }).code === "string");
+        // Not the connection's fault (an object that does not fit the model): say it now.
+        if (status === undefined && !connectionLost) throw err;
+        if (status === 410) gone = true;
         else {
-          // The connection dropped (or the server is unavailable): reconnect with backoff.
+          if (status !== undefined && status !== 429 && status < 500) {
+            const now = Date.now();
+            refusedSince ??= now;
+            if (!reconnecting || now - refusedSince > RECONNECT_GRACE_MS) throw response ? apiError(response.status, response.body, d) : err;
+          }
+          // The connection dropped (or the server is unavailable or starting): reconnect with backoff.
+          reconnecting = true;
           await sleep(backoff, options.signal);
           backoff = Math.min(backoff * 2, 5000);
         }

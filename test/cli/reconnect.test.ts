@@ -1,0 +1,128 @@
+// Watches across a restarting API server (issue 10 item 2; the lab part is test/e2e/faults.e2e.test.ts,
+// which found these): once a watch's connection was lost, a server still starting answers 403
+// (authorizer not synced) or 404 (CRD handlers not served yet) for a moment: the watch retries
+// them (for up to RECONNECT_GRACE_MS) instead of failing. On first contact the same answers are
+// the user's problem and fail at once. A watch event whose object does not fit the model ends the
+// command with one error line (it was an uncaught exception thrown from a stream event).
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awaitingSchema, inSyncSchema } from "../support/builders.ts";
+import { FaultServer, emptyList, list, makePki, runRealCli, sendJson, statusBody, tempDir, writeKubeconfig, type Handler, type Pki } from "../support/fault-server.ts";
+
+const SCHEMAS = "/apis/operator.ptah.run/v1alpha1/namespaces/app/ptahschemas";
+let dir: string;
+let home: string;
+let pki: Pki;
+let server: FaultServer;
+let runs = 0;
+
+beforeAll(async () => {
+  dir = tempDir("ptah-reconnect-");
+  home = path.join(dir, "home");
+  fs.mkdirSync(home);
+  pki = makePki(dir);
+  server = await new FaultServer(pki.serverCert, pki.serverKey).start();
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function run(argv: readonly string[], signal: AbortSignal) {
+  const token = `r-${++runs}`;
+  server.token = token;
+  const kubeconfig = writeKubeconfig(dir, `config-${runs}`, { server: server.url, caFile: pki.caFile, user: { token } });
+  return runRealCli(argv, { kubeconfig, home, signal });
+}
+
+const FORBIDDEN = statusBody(403, "Forbidden", 'ptahschemas.operator.ptah.run is forbidden: User "lab-viewer" cannot watch resource "ptahschemas" in API group "operator.ptah.run" in the namespace "app"');
+const NOT_SERVED = statusBody(404, "NotFound", "the server could not find the requested resource");
+
+function isWatch(url: URL): boolean {
+  return url.searchParams.get("watch") === "true";
+}
+
+/** Other kinds: empty lists and watches held open. */
+function quiet(url: URL, res: Parameters<Handler>[1]): void {
+  if (!isWatch(url)) return sendJson(res, 200, emptyList("5"));
+  res.writeHead(200, { "content-type": "application/json" });
+  res.flushHeaders();
+}
+
+describe("a watch across a restarting API server", () => {
+  it("retries 403 and 404 after a lost connection, then carries on (status --watch)", async () => {
+    const controller = new AbortController();
+    const safety = setTimeout(() => controller.abort(), 20_000);
+    let watches = 0;
+    const schemaRequests: string[] = [];
+    server.reset((req, res) => {
+      const url = new URL(req.url ?? "/", "https://x");
+      if (url.pathname !== SCHEMAS) return quiet(url, res);
+      if (!isWatch(url)) {
+        schemaRequests.push("list");
+        return sendJson(res, 200, list([schemaRequests.length === 1 ? awaitingSchema() : inSyncSchema()], "5"));
+      }
+      watches++;
+      schemaRequests.push(`watch ${watches}`);
+      if (watches === 1) {
+        // Established, then the server goes away mid-stream.
+        res.writeHead(200, { "content-type": "application/json" });
+        res.flushHeaders();
+        setTimeout(() => res.socket?.destroy(), 100);
+        return;
+      }
+      // The restarted server: authorizer not synced, then CRDs not served, then fine but the
+      // resource version is too old.
+      if (watches === 2) return sendJson(res, 403, FORBIDDEN);
+      if (watches === 3) return sendJson(res, 404, NOT_SERVED);
+      if (watches === 4) return sendJson(res, 410, statusBody(410, "Expired", "too old resource version: 5 (9)"));
+      res.writeHead(200, { "content-type": "application/json" });
+      res.flushHeaders();
+      setTimeout(() => controller.abort(), 200);
+    });
+    const r = await run(["status", "--watch"], controller.signal);
+    clearTimeout(safety);
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(schemaRequests).toEqual(["list", "watch 1", "watch 2", "watch 3", "watch 4", "list", "watch 5"]);
+    expect(r.emitted).toMatch(/ADDED ptahschema\/app\/storefront phase=AwaitingApproval /u);
+    expect(r.emitted).toMatch(/ADDED ptahschema\/app\/storefront phase=InSync /u);
+  });
+
+  it("fails at once on a 403 at first contact, naming the missing rule", async () => {
+    const controller = new AbortController();
+    const safety = setTimeout(() => controller.abort(), 20_000);
+    server.reset((req, res) => {
+      const url = new URL(req.url ?? "/", "https://x");
+      if (url.pathname !== SCHEMAS) return quiet(url, res);
+      if (!isWatch(url)) return sendJson(res, 200, list([awaitingSchema()], "5"));
+      sendJson(res, 403, FORBIDDEN);
+    });
+    const start = performance.now();
+    const r = await run(["wait", "storefront", "--for=phase=InSync", "--timeout=60s"], controller.signal);
+    clearTimeout(safety);
+    expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 1, stdout: "" });
+    expect(r.stderr).toBe(`error: ${FORBIDDEN.message as string} (needs an RBAC rule granting "watch" on ptahschemas.operator.ptah.run)\n`);
+    expect(performance.now() - start).toBeLessThan(5000);
+  });
+
+  it("ends with one error line when a watch event's object does not fit the model", async () => {
+    const controller = new AbortController();
+    const safety = setTimeout(() => controller.abort(), 20_000);
+    server.reset((req, res) => {
+      const url = new URL(req.url ?? "/", "https://x");
+      if (url.pathname !== SCHEMAS) return quiet(url, res);
+      if (!isWatch(url)) return sendJson(res, 200, list([awaitingSchema()], "5"));
+      const broken = awaitingSchema();
+      (broken.metadata as Record<string, unknown>).resourceVersion = "6";
+      (broken.status as Record<string, unknown>).conditions = "not a list";
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(`${JSON.stringify({ type: "MODIFIED", object: broken })}\n`);
+    });
+    const r = await run(["wait", "storefront", "--for=phase=InSync", "--timeout=60s"], controller.signal);
+    clearTimeout(safety);
+    expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 1, stdout: "" });
+    expect(r.stderr).toMatch(/^error: ptahschema app\/storefront does not fit the PtahSchema model: status\.conditions: [^\n]+\n$/u);
+  });
+});
