@@ -45,11 +45,17 @@ function parseJson(body: Buffer, d: RequestDescription): unknown {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const onAbort = (): void => {
       clearTimeout(t);
       resolve();
-    }, { once: true });
+    };
+    // The listener goes when the time is up: a watch reconnecting for hours must not pile up
+    // listeners on the one signal (Node warns on stderr after ten).
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 }
 

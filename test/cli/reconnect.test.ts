@@ -125,4 +125,33 @@ describe("a watch across a restarting API server", () => {
     expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 1, stdout: "" });
     expect(r.stderr).toMatch(/^error: ptahschema app\/storefront does not fit the PtahSchema model: status\.conditions: [^\n]+\n$/u);
   });
+
+  it("reconnects many times without piling listeners on the abort signal (no Node warning on stderr)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", onWarning);
+    const controller = new AbortController();
+    const safety = setTimeout(() => controller.abort(), 20_000);
+    let watches = 0;
+    server.reset((req, res) => {
+      const url = new URL(req.url ?? "/", "https://x");
+      if (url.pathname !== SCHEMAS) return quiet(url, res);
+      if (!isWatch(url)) return sendJson(res, 200, list([awaitingSchema()], "5"));
+      // The server ends every watch at once (as at timeoutSeconds), thirty times.
+      res.writeHead(200, { "content-type": "application/json" });
+      if (++watches < 30) return res.end();
+      res.flushHeaders();
+      setTimeout(() => controller.abort(), 100);
+    });
+    try {
+      const r = await run(["status", "--watch"], controller.signal);
+      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "", stderr: "" });
+      expect(watches).toBe(30);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(warnings.filter((w) => /MaxListeners/u.test(w))).toEqual([]);
+    } finally {
+      clearTimeout(safety);
+      process.off("warning", onWarning);
+    }
+  });
 });
