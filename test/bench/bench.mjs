@@ -10,8 +10,8 @@
 // every command and its kubectl reference in the same run, interleaved (A B A B …) after one
 // warm-up each: wall time (median), peak RSS (/usr/bin/time -f %M, else /proc polling) and the
 // HTTP requests each run sent (the lab's audit log, between byte offsets, by user agent).
-// Prints a table and writes bench-results/bench.json (+ bench.md); --record also copies both to
-// test/bench/latest.{json,md} for the README to quote. Performance is judged only here, by ratios
+// Prints a table and writes bench-results/bench.json (+ bench.md); --record also copies the JSON
+// to test/bench/latest.json and puts the table in README.md between its bench markers. Performance is judged only here, by ratios
 // within one run, never by timed assertions in tests.
 //
 // Exit status: 0 when the harness ran (targets missed are reported, not failures), 1 otherwise.
@@ -61,7 +61,8 @@ function parseArgs(argv) {
           "  --runs N           measured runs per command after one warm-up (default 5)",
           "  --only a,b         only these cases: offline,status-one,status-all,approvals-all,plan",
           "  --keep-lab         leave the seeded lab running (for profiling); default stops it",
-          "  --record           also copy the results to test/bench/latest.json and latest.md",
+          "  --record           also copy the results to test/bench/latest.json and put the table in",
+          "                     README.md between <!-- bench:start --> and <!-- bench:end -->",
           "  --lab-dir DIR      lab state folder (default bench-results/lab; never the shared .lab)",
           "  --with-sim         start the operator simulator too (default off: no background traffic)",
           "  --concurrency N    requests in flight while seeding (default 16)",
@@ -401,6 +402,17 @@ function buildCases(ctx, size, big) {
     reference: kubectlSide(["get", "ptahschemas,ptahmigrations,ptahschemaapprovals", "-A", "-o", "json", "--chunk-size=500"]),
   });
 
+  // kubectl's default output of the same kinds (server-side Table): what a person would type.
+  cases.push({
+    group: "status-all",
+    id: "status-all-table",
+    label: "status -A vs kubectl get -A (table output)",
+    target: 1.2,
+    expectedRequests: pages(schemasTotal) + pages(0) + pages(approvalsTotal),
+    plugin: pluginSide(["status", "-A"]),
+    reference: kubectlSide(["get", "ptahschemas,ptahmigrations,ptahschemaapprovals", "-A", "--chunk-size=500"]),
+  });
+
   cases.push({
     group: "approvals-all",
     id: "approvals-all",
@@ -532,18 +544,63 @@ function renderText(report) {
   return out.join("\n") + "\n";
 }
 
+const CASE_TITLES = {
+  "version-direct": "`kubectl-ptah --version` vs `node -e 0`",
+  "version-via-kubectl": "`kubectl ptah --version` vs a do-nothing Node plugin",
+  "explain-direct": "`kubectl-ptah explain stale` vs `node -e 0`",
+  "explain-via-kubectl": "`kubectl ptah explain stale` vs a do-nothing Node plugin",
+  "status-one": "`status <schema>` vs `kubectl get ptahschema <schema> -o yaml`",
+  "status-all": "`status -A` vs `kubectl get ptahschemas,ptahmigrations,ptahschemaapprovals -A -o json`",
+  "status-all-table": "`status -A` vs the same `kubectl get … -A` with its default (table) output",
+  "approvals-all": "`approvals -A` vs `kubectl get` of the 4 kinds `-A -o json`",
+  "plan-8mib": "`plan <schema> -o sql` (8 MiB, 16 chunks) vs `kubectl get` of schema, plan and chunks",
+};
+
+/** One row per case, one column per size: the README's table. */
 function renderMarkdown(report) {
-  const rows = resultRows(report);
+  const sizes = report.sizes.map((s) => s.size);
+  const last = report.sizes[report.sizes.length - 1];
+  const ids = [...new Set(report.sizes.flatMap((s) => s.results.map((r) => r.id)))];
   const md = [];
-  md.push(`Benchmark of ${report.commit} on ${report.date} (${report.mode}; ${report.runs} runs; ${report.machine.cpus} CPUs, shared; total ${report.totalSeconds}s)`);
+  md.push(
+    `\`npm run bench\` (${report.mode}), ${report.date.slice(0, 10)}, commit ${report.commit}: medians of ${report.runs} runs (start-up cases ${report.runs * 3}) after a warm-up, ` +
+      `plugin and kubectl interleaved; ${report.machine.cpus} shared CPUs (load ${report.machine.loadBefore[0]}→${report.machine.loadAfter[0]}), so figures are noisy; ` +
+      `kubectl = ${report.versions.kubectl}, server ${report.versions.server.kubernetes}; the whole run took ${Math.round(report.totalSeconds / 60)} min.`,
+  );
   md.push("");
-  md.push(`| ${HEADERS.join(" | ")} |`);
-  md.push(`| ${HEADERS.map((_, i) => (i >= 2 ? "---:" : "---")).join(" | ")} |`);
-  for (const r of rows) md.push(`| ${r.join(" | ")} |`);
+  md.push(`| case | target | ${sizes.map((n) => `${n.toLocaleString("en-US")} schemas`).join(" | ")} | requests at ${last.size.toLocaleString("en-US")} (expected) | peak RSS at ${last.size.toLocaleString("en-US")}, plugin / kubectl |`);
+  md.push(`| --- | --- | ${sizes.map(() => "---").join(" | ")} | --- | --- |`);
+  for (const id of ids) {
+    const cells = report.sizes.map((s) => {
+      const r = s.results.find((x) => x.id === id);
+      if (!r) return "";
+      if (r.plugin.error || r.reference.error) return "error";
+      return `${fmtMs(r.plugin.medianMs)} / ${fmtMs(r.reference.medianMs)} = **${r.ratio.toFixed(2)}×**${r.timeHeld ? "" : " ✗"}`;
+    });
+    const r = last.results.find((x) => x.id === id);
+    const req = r ? `${r.plugin.requestCount ?? "-"} (${r.expectedRequests ?? "-"})${r.requestsHeld === false ? " ✗" : ""}${r.reference.requestCount ? `, kubectl ${r.reference.requestCount}` : ""}` : "";
+    const rss = r ? `${Math.round(r.plugin.peakRssMb ?? 0)} / ${Math.round(r.reference.peakRssMb ?? 0)} MB` : "";
+    md.push(`| ${CASE_TITLES[id] ?? id} | ≤ ${r?.target ?? "?"}× | ${cells.join(" | ")} | ${req} | ${rss} |`);
+  }
   md.push("");
-  for (const t of report.targets) md.push(`* **${t.held === null ? "n/a" : t.held ? "held" : "missed"}** — ${t.name}: ${t.detail}`);
+  md.push("Cells: plugin / reference = ratio (✗ = over the target). Targets:");
   md.push("");
-  return md.join("\n");
+  for (const t of report.targets) md.push(`* ${t.held === null ? "n/a" : t.held ? "**held**" : "**missed**"}: ${t.name} — ${t.detail}`);
+  md.push("");
+  md.push(`Full figures (every sample, requests by kind): \`bench-results/bench.json\`${report.recorded ? ", copied to `test/bench/latest.json`" : ""}.`);
+  return md.join("\n") + "\n";
+}
+
+function updateReadme(markdown) {
+  const file = path.join(REPO, "README.md");
+  const begin = "<!-- bench:start -->";
+  const end = "<!-- bench:end -->";
+  const text = fs.readFileSync(file, "utf8");
+  const i = text.indexOf(begin);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) return false;
+  fs.writeFileSync(file, `${text.slice(0, i + begin.length)}\n${markdown.trimEnd()}\n${text.slice(j)}`);
+  return true;
 }
 
 function evaluateTargets(report) {
@@ -562,6 +619,8 @@ function evaluateTargets(report) {
   for (const id of ["status-all", "approvals-all"]) {
     const rs = group([id]);
     targets.push({ name: `${id.replace("-all", " -A")} ≤ 1.2× kubectl get -A -o json at every size`, held: verdict(rs), detail: ratios(rs) });
+    const table = group([`${id}-table`]);
+    if (table.length) targets.push({ name: `${id.replace("-all", " -A")} ≤ 1.2× kubectl get -A (table output) at every size`, held: verdict(table), detail: ratios(table) });
     const req = rs.filter((r) => r.requestsHeld !== null);
     targets.push({
       name: `${id.replace("-all", " -A")} requests = kinds × pages (limit 500)`,
@@ -572,13 +631,20 @@ function evaluateTargets(report) {
   const plan = group(["plan-8mib"]);
   targets.push({ name: "plan 8 MiB ≤ 1.5× kubectl get of the chunks", held: verdict(plan), detail: ratios(plan) });
   if (last) {
-    const peaks = last.results.filter((r) => r.plugin.peakRssMb !== null);
+    // The commands whose memory grows with the number of schemas; the 8 MiB plan is reported
+    // on its own (its memory depends on the plan's size, not on the cluster's).
+    const peaks = last.results.filter((r) => ["status-one", "status-all", "approvals-all"].includes(r.id) && r.plugin.peakRssMb !== null);
     const peak = peaks.length ? Math.max(...peaks.map((r) => r.plugin.peakRssMb)) : null;
     const which = peaks.find((r) => r.plugin.peakRssMb === peak);
+    const kubectlPeak = which?.reference.peakRssMb;
+    const plan = last.results.find((r) => r.id === "plan-8mib");
     targets.push({
       name: "peak RSS ≤ 150 MB at 5,000 schemas",
       held: last.size >= 5000 && peak !== null ? peak <= 150 : null,
-      detail: `${peak ?? "-"} MB at ${last.size} (${which?.id ?? "-"})${last.size < 5000 ? "; not measured at 5,000 in this mode" : ""}`,
+      detail:
+        `${peak ?? "-"} MB at ${last.size} (${which?.id ?? "-"}; kubectl ${kubectlPeak ?? "-"} MB)` +
+        (plan?.plugin.peakRssMb ? `; the 8 MiB plan: ${plan.plugin.peakRssMb} MB (kubectl ${plan.reference.peakRssMb} MB)` : "") +
+        (last.size < 5000 ? "; not measured at 5,000 in this mode" : ""),
     });
   }
   // Linear growth: the plugin's marginal cost per 1,000 schemas over the last step of sizes must
@@ -685,15 +751,18 @@ async function main() {
   report.targets = evaluateTargets(report);
   report.totalSeconds = Math.round((performance.now() - t0) / 1000);
 
+  report.recorded = opts.record;
   const text = renderText(report);
+  const markdown = renderMarkdown(report);
   fs.writeFileSync(path.join(OUT_DIR, "bench.json"), `${JSON.stringify(report, null, 2)}\n`);
-  fs.writeFileSync(path.join(OUT_DIR, "bench.md"), renderMarkdown(report));
+  fs.writeFileSync(path.join(OUT_DIR, "bench.md"), markdown);
+  let readme = false;
   if (opts.record) {
     fs.copyFileSync(path.join(OUT_DIR, "bench.json"), path.join(REPO, "test", "bench", "latest.json"));
-    fs.copyFileSync(path.join(OUT_DIR, "bench.md"), path.join(REPO, "test", "bench", "latest.md"));
+    readme = updateReadme(markdown);
   }
   process.stdout.write(`\n${text}`);
-  say(`results: ${path.relative(REPO, path.join(OUT_DIR, "bench.json"))}${opts.record ? " (+ test/bench/latest.json, latest.md)" : ""}`);
+  say(`results: ${path.relative(REPO, path.join(OUT_DIR, "bench.json"))}, bench.md${opts.record ? `; recorded in test/bench/latest.json${readme ? " and README.md (bench markers)" : " (README.md has no bench markers)"}` : ""}`);
 
   if (opts.keepLab) say(`the lab keeps running: export KUBECONFIG=${lab.kubeconfig}  (stop: PTAH_LAB_DIR=${lab.labDir} node lab/lab.mjs stop)`);
   else labCommand(opts, "stop");
