@@ -80,8 +80,22 @@ export function buildTimeline(objects: readonly TimelineObject[], events: readon
       lastSeen: last,
     });
   }
-  // Oldest first; at the same instant, conditions before the events that report them.
-  return entries.sort((a, b) => Date.parse(a.time) - Date.parse(b.time) || (a.source === b.source ? 0 : a.source === "condition" ? -1 : 1) || a.object.localeCompare(b.object));
+  // Oldest first; at the same instant (timestamps have whole seconds), conditions before the
+  // events that report them, and an approval's Consumed before its Stale (the operator never
+  // consumes an approval after marking it stale).
+  return entries.sort(
+    (a, b) =>
+      Date.parse(a.time) - Date.parse(b.time) ||
+      (a.source === b.source ? 0 : a.source === "condition" ? -1 : 1) ||
+      a.object.localeCompare(b.object) ||
+      lifecycleRank(a) - lifecycleRank(b),
+  );
+}
+
+const LIFECYCLE: Readonly<Record<string, number>> = { Consumed: 0, Accepted: 1, Stale: 2 };
+
+function lifecycleRank(e: TimelineEntry): number {
+  return e.source === "condition" ? (LIFECYCLE[e.type] ?? 1) : 1;
 }
 
 export interface TimelineRenderOptions {

@@ -55,3 +55,18 @@ describe("history", () => {
     expect(r).toMatchObject({ status: 3, stdout: "" });
   });
 });
+
+describe("history ordering", () => {
+  it("puts an approval's Consumed before its Stale when both carry the same second", async () => {
+    const sameSecond = CONSUMED_AND_STALE.map((c) => ({ ...c, lastTransitionTime: T2 }));
+    const reader = new FakeReader([
+      { kind: "PtahSchema", raw: awaitingSchema() },
+      { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v1", conditions: sameSecond }) },
+    ]);
+    const r = await runCliWith(["history", "storefront", "-n", "app"], reader);
+    const consumed = r.stdout.indexOf("Consumed=True DispatchCommitted");
+    const stale = r.stdout.indexOf("Stale=True PlanNoLongerCurrent");
+    expect(consumed).toBeGreaterThan(0);
+    expect(stale).toBeGreaterThan(consumed);
+  });
+});
