@@ -1,7 +1,7 @@
 // `kubectl ptah version`: the plugin's version and, when a cluster answers, the server's
 // version and which Ptah kinds it serves.
 import { UsageError } from "../errors.ts";
-import { KINDS } from "../model/parse.ts";
+import { PTAH_GROUP, PTAH_KIND_NAMES, PTAH_VERSION } from "../model/api.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import type { Command } from "./types.ts";
 
@@ -10,9 +10,7 @@ export interface VersionOptions {
   readonly clientOnly: boolean;
 }
 
-const PTAH_KINDS = Object.values(KINDS)
-  .filter((k) => k.group !== "")
-  .map((k) => k.kind);
+const PTAH_KINDS: readonly string[] = PTAH_KIND_NAMES;
 
 export const versionCommand: Command<VersionOptions> = {
     name: "version",
@@ -41,7 +39,7 @@ export const versionCommand: Command<VersionOptions> = {
       const data = {
         clientVersion: client,
         serverVersion: info.gitVersion,
-        ptahAPI: { groupVersion: `${KINDS.PtahSchema.group}/${KINDS.PtahSchema.version}`, served: info.ptahKinds, missing },
+        ptahAPI: { groupVersion: `${PTAH_GROUP}/${PTAH_VERSION}`, served: info.ptahKinds, missing },
       };
       if (options.output !== "text") return { stdout: render(options.output, data) };
       const served = info.ptahKinds.length === 0 ? "none (is the Ptah operator installed?)" : info.ptahKinds.join(", ");

@@ -15,9 +15,9 @@ import {
   PtahSchemaPlanChunk,
 } from "./kinds.ts";
 
-export const PTAH_GROUP = "operator.ptah.run";
-export const PTAH_VERSION = "v1alpha1";
-export const PTAH_API_VERSION = `${PTAH_GROUP}/${PTAH_VERSION}`;
+import { PTAH_GROUP, PTAH_VERSION } from "./api.ts";
+
+export { PTAH_API_VERSION, PTAH_GROUP, PTAH_VERSION } from "./api.ts";
 
 export interface KindInfo<S extends z.ZodType = z.ZodType> {
   readonly kind: string;

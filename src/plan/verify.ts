@@ -3,7 +3,7 @@
 // is also recorded as data in a CheckLog, so `plan --verify` can report what held. Pure.
 import { NotFoundError, PtahError, VerificationError } from "../errors.ts";
 import type { ChunkManifestEntry, PtahSchema, PtahSchemaPlan } from "../model/kinds.ts";
-import { PTAH_API_VERSION } from "../model/parse.ts";
+import { PTAH_API_VERSION } from "../model/api.ts";
 import { digestBytes } from "./canonical.ts";
 import { crossCheckDocument, decodePlanDocument, type PlanDocument } from "./document.ts";
 import {
