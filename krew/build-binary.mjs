@@ -9,7 +9,7 @@
 // Recipe (../shared/contract/kubectl-conventions.md §1.6): the blob must come from the same node
 // binary that is copied, so this only builds for its own platform; the release workflow runs it
 // on one native runner per platform. Options: --no-code-cache, --no-archive, --out FILE (write
-// only the binary, there, working in a temp folder: what test/dist/bin-parity.test.ts uses).
+// only the binary, there, working in a temp folder: what test/distribution/bin-parity.test.ts uses).
 // Environment: PTAH_VERSION overrides the version (as in krew/bundle.mjs).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";

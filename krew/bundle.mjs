@@ -30,7 +30,7 @@ const esm = await build({
   banner: { js: "import { createRequire as __ptahCreateRequire } from 'node:module'; const require = __ptahCreateRequire(import.meta.url);" },
 });
 
-// What each ESM output holds (test/dist/fast-start.test.ts finds the chunks that only network
+// What each ESM output holds (test/distribution/fast-start.test.ts finds the chunks that only network
 // commands may load); not shipped.
 writeFileSync("dist/meta.esm.json", JSON.stringify(esm.metafile));
 // Chunks of earlier builds would otherwise pile up in dist/chunks and ship in the npm package.

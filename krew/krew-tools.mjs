@@ -1,6 +1,6 @@
 // Builds krew's own tools from the Go module proxy, once, into ~/.cache/kubectl-ptah/krew-bin:
 // `krew` (linked as kubectl-krew, so `kubectl krew …` works) and `validate-krew-manifest`.
-// test/dist/manifest.test.ts uses them when they are there (or on PATH, or in $PTAH_KREW_BIN_DIR):
+// test/distribution/manifest.test.ts uses them when they are there (or on PATH, or in $PTAH_KREW_BIN_DIR):
 // the real validator on the rendered manifest, and `kubectl krew install --manifest --archive`
 // for every platform. Needs Go; prints the folder.
 //

@@ -722,7 +722,7 @@ async function main() {
       plugin: runSync(plugin, ["--version"]).stdout.trim(),
       pluginBinary: opts.pluginBin ?? "bin/kubectl-ptah.js (npm bin → dist/kubectl-ptah.mjs), copied before the run",
     },
-    lab: { dir: lab.labDir, server: lab.server, identity: "lab-viewer", simulator: opts.sim },
+    lab: { dir: path.relative(REPO, lab.labDir) || ".", server: lab.server, identity: "lab-viewer", simulator: opts.sim },
     seeding: { concurrency: opts.concurrency, namespaces: NAMESPACES.length, approvalsPerSchema: 3, big, steps: [] },
     sizes: [],
     targets: [],

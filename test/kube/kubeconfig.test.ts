@@ -18,14 +18,14 @@ const file = (p: string, content: unknown): SourceFile => ({ path: p, content })
 
 describe("kubeconfigPaths", () => {
   it.each([
-    { name: "--kubeconfig loads exactly that file, even with KUBECONFIG set", explicit: "/x/one", env: "/a:/b", home: "/home/u", out: ["/x/one"] },
-    { name: "KUBECONFIG is split on the path delimiter, in order", explicit: undefined, env: "/a:/b:/c", home: "/home/u", out: ["/a", "/b", "/c"] },
-    { name: "a repeated KUBECONFIG entry is read once, at its first place", explicit: undefined, env: "/a:/b:/a:/b", home: "/home/u", out: ["/a", "/b"] },
-    { name: "empty KUBECONFIG entries are skipped", explicit: undefined, env: ":/a::/b:", home: "/home/u", out: ["/a", "/b"] },
-    { name: "an empty KUBECONFIG falls back to ~/.kube/config", explicit: undefined, env: "", home: "/home/u", out: ["/home/u/.kube/config"] },
-    { name: "no KUBECONFIG falls back to ~/.kube/config", explicit: undefined, env: undefined, home: "/home/u", out: ["/home/u/.kube/config"] },
+    { name: "--kubeconfig loads exactly that file, even with KUBECONFIG set", explicit: "/x/one", env: "/a:/b", home: "/var/empty/u", out: ["/x/one"] },
+    { name: "KUBECONFIG is split on the path delimiter, in order", explicit: undefined, env: "/a:/b:/c", home: "/var/empty/u", out: ["/a", "/b", "/c"] },
+    { name: "a repeated KUBECONFIG entry is read once, at its first place", explicit: undefined, env: "/a:/b:/a:/b", home: "/var/empty/u", out: ["/a", "/b"] },
+    { name: "empty KUBECONFIG entries are skipped", explicit: undefined, env: ":/a::/b:", home: "/var/empty/u", out: ["/a", "/b"] },
+    { name: "an empty KUBECONFIG falls back to ~/.kube/config", explicit: undefined, env: "", home: "/var/empty/u", out: ["/var/empty/u/.kube/config"] },
+    { name: "no KUBECONFIG falls back to ~/.kube/config", explicit: undefined, env: undefined, home: "/var/empty/u", out: ["/var/empty/u/.kube/config"] },
     { name: "no KUBECONFIG and no home reads nothing", explicit: undefined, env: undefined, home: undefined, out: [] },
-    { name: "an empty --kubeconfig is ignored", explicit: "", env: "/a", home: "/home/u", out: ["/a"] },
+    { name: "an empty --kubeconfig is ignored", explicit: "", env: "/a", home: "/var/empty/u", out: ["/a"] },
   ])("$name", ({ explicit, env, home, out }) => {
     expect(kubeconfigPaths(explicit, env, home, ":")).toEqual(out);
   });
