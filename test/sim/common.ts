@@ -139,3 +139,39 @@ export async function emitEvent(kube: Kube, obj: Obj, type: "Normal" | "Warning"
 export function normalizeGroups(groups: readonly string[] | undefined): string[] {
   return [...new Set((groups ?? []).map((g) => g.trim()).filter((g) => g !== ""))].sort().slice(0, 64);
 }
+
+
+/** What both controllers share: the status write (with the phase log line) and events. */
+export abstract class KindController {
+  protected readonly kube: Kube;
+  protected readonly log: (m: string) => void;
+  protected readonly stepMs: number;
+  private readonly plural: string;
+  private readonly kind: string;
+
+  constructor(plural: string, kind: string, kube: Kube, log: (m: string) => void, stepMs: number) {
+    this.plural = plural;
+    this.kind = kind;
+    this.kube = kube;
+    this.log = log;
+    this.stepMs = stepMs;
+  }
+
+  protected path(ns: string, name?: string): string {
+    return resourcePath(this.plural, ns, name);
+  }
+
+  protected async write(o: Obj, status: Record<string, unknown>, c: Conditions): Promise<Obj> {
+    const updated = await this.kube.mergePatch(`${this.path(o.metadata.namespace!, o.metadata.name)}/status`, {
+      status: { ...status, observedGeneration: o.metadata.generation, conditions: c.list },
+    });
+    if (status.phase && status.phase !== o.status?.phase) {
+      this.log(`${this.kind.toLowerCase()} ${o.metadata.namespace}/${o.metadata.name}: ${o.status?.phase ?? "-"} → ${String(status.phase)}`);
+    }
+    return updated;
+  }
+
+  protected event(obj: Obj, type: "Normal" | "Warning", reason: string, message: string): Promise<void> {
+    return emitEvent(this.kube, { ...obj, kind: obj.kind ?? this.kind }, type, reason, message, this.log);
+  }
+}

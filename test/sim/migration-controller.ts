@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { coordinationDigest, canonicalEngine, policyFingerprint, readVerificationPolicy, targetIdentityDigest } from "./binding.ts";
 import { execute, resolveMigrations, sha256, type MigrationArtifact } from "./catalog.ts";
-import { Conditions, MANAGER, digestOf, emitEvent, executionBindingStatus, isCond, nowISO, randomHex } from "./common.ts";
+import { Conditions, KindController, MANAGER, digestOf, emitEvent, executionBindingStatus, isCond, nowISO, randomHex } from "./common.ts";
 import { readDatabase, writeDatabase, type Database } from "./database.ts";
 import { resourcePath, type Kube, type Obj } from "./kube.ts";
 import { publishLiveMigrationPlan, type MigrationStep } from "./plans.ts";
@@ -58,31 +58,9 @@ function readHistory(art: MigrationArtifact, db: Database): History {
   return { currentVersion, appliedCount: db.revisions.length, pending, fingerprint, modified, ahead };
 }
 
-export class MigrationController {
-  private readonly kube: Kube;
-  private readonly log: (m: string) => void;
-  private readonly stepMs: number;
-
+export class MigrationController extends KindController {
   constructor(kube: Kube, log: (m: string) => void, stepMs: number) {
-    this.kube = kube;
-    this.log = log;
-    this.stepMs = stepMs;
-  }
-
-  private path(ns: string, name?: string): string {
-    return resourcePath("ptahmigrations", ns, name);
-  }
-
-  private async write(m: Obj, status: Record<string, unknown>, c: Conditions): Promise<Obj> {
-    const updated = await this.kube.mergePatch(`${this.path(m.metadata.namespace!, m.metadata.name)}/status`, {
-      status: { ...status, observedGeneration: m.metadata.generation, conditions: c.list },
-    });
-    if (status.phase && status.phase !== m.status?.phase) this.log(`ptahmigration ${m.metadata.namespace}/${m.metadata.name}: ${m.status?.phase ?? "-"} → ${String(status.phase)}`);
-    return updated;
-  }
-
-  private event(obj: Obj, type: "Normal" | "Warning", reason: string, message: string): Promise<void> {
-    return emitEvent(this.kube, { ...obj, kind: obj.kind ?? "PtahMigration" }, type, reason, message, this.log);
+    super("ptahmigrations", "PtahMigration", kube, log, stepMs);
   }
 
   private operation(m: Obj, type: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { coordinationDigest, canonicalEngine, engineDisplay, policyFingerprint, readVerificationPolicy, targetIdentityDigest } from "./binding.ts";
 import { diff, execute, modelFingerprint, resolveSchema, sha256, type Statement } from "./catalog.ts";
-import { Conditions, MANAGER, conditionOf, emitEvent, executionBindingStatus, isCond, nowISO, randomHex } from "./common.ts";
+import { Conditions, KindController, MANAGER, conditionOf, emitEvent, executionBindingStatus, isCond, nowISO, randomHex } from "./common.ts";
 import { readDatabase, writeDatabase } from "./database.ts";
 import { resourcePath, type Kube, type Obj } from "./kube.ts";
 import { currentPlanStatus, publishLiveSchemaPlan, readPlanStatements } from "./plans.ts";
@@ -24,31 +24,9 @@ const MSG = {
 
 type Step = number | undefined;
 
-export class SchemaController {
-  private readonly kube: Kube;
-  private readonly log: (m: string) => void;
-  private readonly stepMs: number;
-
+export class SchemaController extends KindController {
   constructor(kube: Kube, log: (m: string) => void, stepMs: number) {
-    this.kube = kube;
-    this.log = log;
-    this.stepMs = stepMs;
-  }
-
-  private path(ns: string, name?: string): string {
-    return resourcePath("ptahschemas", ns, name);
-  }
-
-  private async write(s: Obj, status: Record<string, unknown>, c: Conditions): Promise<Obj> {
-    const updated = await this.kube.mergePatch(`${this.path(s.metadata.namespace!, s.metadata.name)}/status`, {
-      status: { ...status, observedGeneration: s.metadata.generation, conditions: c.list },
-    });
-    if (status.phase && status.phase !== s.status?.phase) this.log(`ptahschema ${s.metadata.namespace}/${s.metadata.name}: ${s.status?.phase ?? "-"} → ${String(status.phase)}`);
-    return updated;
-  }
-
-  private event(obj: Obj, type: "Normal" | "Warning", reason: string, message: string): Promise<void> {
-    return emitEvent(this.kube, { ...obj, kind: obj.kind ?? "PtahSchema" }, type, reason, message, this.log);
+    super("ptahschemas", "PtahSchema", kube, log, stepMs);
   }
 
   private operation(s: Obj, type: string): Record<string, unknown> {
