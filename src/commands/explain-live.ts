@@ -59,14 +59,16 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
   const [first, second] = words;
   if (words.length === 2 && first === "approval" && second) return explainApproval(await ctx.connect(), ctx, second);
   if (words.length === 2 && first === "migration" && second) return explainMigration(await ctx.connect(), ctx, second);
-  if (words.length !== 1 || !first || !DNS_NAME.test(first)) return undefined;
+  // `explain schema NAME` names the schema explicitly; a bare `explain NAME` tries it too.
+  const schemaName = words.length === 2 && first === "schema" ? second : words.length === 1 ? first : undefined;
+  if (!schemaName || !DNS_NAME.test(schemaName)) return undefined;
   let c: Connection;
   try {
     c = await ctx.connect();
   } catch {
     return undefined; // no cluster: treat the word as a (mistyped) topic
   }
-  const [schema, approvals] = await Promise.all([optional(c.reader.get("PtahSchema", c.namespace, first)), c.reader.list("PtahSchemaApproval", { namespace: c.namespace })]).catch((err: unknown) => {
+  const [schema, approvals] = await Promise.all([optional(c.reader.get("PtahSchema", c.namespace, schemaName)), c.reader.list("PtahSchemaApproval", { namespace: c.namespace })]).catch((err: unknown) => {
     if (err instanceof ReadError && err.httpStatus === undefined) return [undefined, undefined] as const;
     throw err;
   });

@@ -74,3 +74,12 @@ describe("explain (live diagnosis)", () => {
     expect(r.stdout.length).toBeGreaterThan(100);
   });
 });
+
+describe("explain schema <name>", () => {
+  it("diagnoses the named schema like a bare name does", async () => {
+    const bare = await runCliWith(["explain", "catalog", "-n", "app"], cluster());
+    const named = await runCliWith(["explain", "schema", "catalog", "-n", "app"], cluster());
+    expect(named.status, named.stderr).toBe(0);
+    expect(named.stdout).toBe(bare.stdout);
+  });
+});
