@@ -1,11 +1,13 @@
 // `kubectl ptah acknowledge <migration>`: prints a PtahMigrationRunAcknowledgment naming the
 // migration and its unresolved run's operation ID, for the person to create.
 import { acknowledgmentManifest } from "../approval/manifest.ts";
-import { NotFoundError, RefusalError, UsageError } from "../errors.ts";
+import { RefusalError, UsageError } from "../errors.ts";
 import { formatTimestamp } from "../render/age.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { dryRun, renderManifest } from "./approve.ts";
+import { parseDryRun, parseManifestOutput } from "./arguments.ts";
 import { namespaceFlag } from "./output.ts";
+import { getOrNotFound, noSuchMigration } from "./read.ts";
 import type { Command } from "./types.ts";
 
 export interface AcknowledgeOptions {
@@ -29,23 +31,14 @@ export const acknowledgeCommand: Command<AcknowledgeOptions> = {
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahMigration", "acknowledge");
-    const o = args.global.output ?? "yaml";
-    if (o !== "yaml" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [yaml json]`, "acknowledge");
-    const d = args.flags["dry-run"];
-    const dry = d === undefined || d === "none" || d === "client" ? "none" : d === "server" ? "server" : undefined;
-    if (!dry) throw new UsageError(`invalid --dry-run=${String(d)}: use server, client or none`, "acknowledge");
-    return { name: args.positionals[0]!, ackName: typeof args.flags.name === "string" ? args.flags.name : undefined, output: o, dryRun: dry };
+    const output = parseManifestOutput(args.global.output, "acknowledge");
+    const dryRun = parseDryRun(args.flags["dry-run"], "acknowledge");
+    return { name: args.positionals[0]!, ackName: typeof args.flags.name === "string" ? args.flags.name : undefined, output, dryRun };
   },
   async run(options, ctx) {
     const c = await ctx.connect();
     const ns = c.namespace;
-    let m;
-    try {
-      m = (await c.reader.get("PtahMigration", ns, options.name)).object;
-    } catch (err) {
-      if (err instanceof NotFoundError) throw new NotFoundError(`no PtahMigration by that name: ${ns}/${options.name}`);
-      throw err;
-    }
+    const m = (await getOrNotFound(c.reader, "PtahMigration", ns, options.name, noSuchMigration(ns, options.name))).object;
     const run = m.status.unresolvedRun;
     if (!run?.operationID) {
       throw new RefusalError(`cannot acknowledge ${ns}/${options.name}: referenced migration records no unresolved run; there is nothing to settle`, 3);

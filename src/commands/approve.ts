@@ -5,13 +5,15 @@
 // with dryRun=All of --dry-run=server.
 import { commentBlock, defaultName, migrationApprovalManifest, schemaApprovalManifest } from "../approval/manifest.ts";
 import { migrationApprovable, schemaApprovable, type Precondition } from "../approval/preconditions.ts";
-import { NotFoundError, ReadError, RefusalError, UsageError, VerificationError } from "../errors.ts";
+import { ReadError, RefusalError, UsageError, VerificationError } from "../errors.ts";
 import type { PtahMigration, PtahMigrationPlan, PtahSchema } from "../model/kinds.ts";
 import type { KindName } from "../model/parse.ts";
 import { loadVerifiedPlan } from "../plan/load.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
+import { parseDryRun, parseManifestOutput, parseTarget } from "./arguments.ts";
 import { namespaceFlag } from "./output.ts";
+import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
 import type { Command, CommandOutput, Connection, RunContext } from "./types.ts";
 
 export interface ApproveOptions {
@@ -50,25 +52,16 @@ export async function dryRun(c: Connection, kind: KindName, manifest: Record<str
   }
 }
 
-async function getOrNotFound<K extends KindName>(c: Connection, kind: K, name: string, message: string) {
-  try {
-    return await c.reader.get(kind, c.namespace, name);
-  } catch (err) {
-    if (err instanceof NotFoundError) throw new NotFoundError(message);
-    throw err;
-  }
-}
-
 async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<CommandOutput> {
   const ns = c.namespace;
   const nsFlag = namespaceFlag(ctx.global, ns);
-  const first = await getOrNotFound(c, "PtahSchema", o.name, `no such schema: ${ns}/${o.name}`);
+  const first = await getOrNotFound(c.reader, "PtahSchema", ns, o.name, noSuchSchema(ns, o.name));
   refuse(schemaApprovable(first.object, nsFlag), `approve ${ns}/${o.name}`);
   // Approve only what was verified: chunks, content digest, recomputed fingerprint.
   const verified = await loadVerifiedPlan(c.reader, ns, o.name, "current");
   const plan = verified.plan.object;
   // The schema is read last: its plan must not have moved while the plan was verified.
-  const last = (await getOrNotFound(c, "PtahSchema", o.name, `no such schema: ${ns}/${o.name}`)).object as PtahSchema;
+  const last = (await getOrNotFound(c.reader, "PtahSchema", ns, o.name, noSuchSchema(ns, o.name))).object as PtahSchema;
   const before = first.object.status.plan;
   const now = last.status.plan;
   if (now?.name !== before?.name || now?.uid !== before?.uid || now?.fingerprint !== before?.fingerprint || last.metadata.uid !== first.object.metadata.uid) {
@@ -101,7 +94,7 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
 export async function loadMigrationPlan(c: Connection, m: PtahMigration): Promise<PtahMigrationPlan> {
   const ref = m.status.plan!;
   const planName = ref.name!;
-  const plan = (await getOrNotFound(c, "PtahMigrationPlan", planName, `no such plan: the migration plan ${planName} is gone`)).object;
+  const plan = (await getOrNotFound(c.reader, "PtahMigrationPlan", c.namespace, planName, `no such plan: the migration plan ${planName} is gone`)).object;
   const where = `migration plan ${planName}`;
   if (plan.metadata.uid !== ref.uid) throw new VerificationError(`${where} has UID ${plan.metadata.uid ?? "none"} and the migration names ${ref.uid ?? "none"}, so it is a different object under the same name`);
   const mref = plan.spec.migrationRef;
@@ -120,11 +113,11 @@ export async function loadMigrationPlan(c: Connection, m: PtahMigration): Promis
 async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<CommandOutput> {
   const ns = c.namespace;
   const nsFlag = namespaceFlag(ctx.global, ns);
-  const notFound = `no PtahMigration by that name: ${ns}/${o.name}`;
-  const first = (await getOrNotFound(c, "PtahMigration", o.name, notFound)).object;
+  const notFound = noSuchMigration(ns, o.name);
+  const first = (await getOrNotFound(c.reader, "PtahMigration", ns, o.name, notFound)).object;
   refuse(migrationApprovable(first, nsFlag), `approve migration ${ns}/${o.name}`);
   const plan = await loadMigrationPlan(c, first);
-  const last = (await getOrNotFound(c, "PtahMigration", o.name, notFound)).object;
+  const last = (await getOrNotFound(c.reader, "PtahMigration", ns, o.name, notFound)).object;
   if (last.status.plan?.uid !== first.status.plan?.uid || last.metadata.uid !== first.metadata.uid) {
     throw new VerificationError(`the current plan of migration ${ns}/${o.name} moved while it was being read; run the command again`);
   }
@@ -161,20 +154,14 @@ export const approveCommand: Command<ApproveOptions> = {
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
   toOptions(args) {
-    const p = args.positionals;
-    const migration = p[0] === "migration";
-    const names = migration ? p.slice(1) : p;
-    if (names.length !== 1) throw new UsageError(migration ? "name one PtahMigration" : "name one PtahSchema", "approve");
-    const o = args.global.output ?? "yaml";
-    if (o !== "yaml" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [yaml json]`, "approve");
-    const d = args.flags["dry-run"];
-    const dry = d === undefined || d === "none" || d === "client" ? "none" : d === "server" ? "server" : undefined;
-    if (!dry) throw new UsageError(`invalid --dry-run=${String(d)}: use server, client or none`, "approve");
+    const { target, name } = parseTarget(args.positionals, "approve");
+    const output = parseManifestOutput(args.global.output, "approve");
+    const dryRun = parseDryRun(args.flags["dry-run"], "approve");
     const approvalName = typeof args.flags.name === "string" ? args.flags.name : undefined;
     if (approvalName !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/u.test(approvalName)) {
       throw new UsageError(`invalid --name "${approvalName}": use a lowercase DNS subdomain`, "approve");
     }
-    return { target: migration ? "migration" : "schema", name: names[0]!, approvalName, output: o, dryRun: dry };
+    return { target, name, approvalName, output, dryRun };
   },
   async run(options, ctx) {
     const c = await ctx.connect();

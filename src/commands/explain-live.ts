@@ -6,25 +6,17 @@ import { NotFoundError, ReadError } from "../errors.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../views/diagnose.ts";
 import { namespaceFlag } from "./output.ts";
+import { getOptional, noSuchMigration } from "./read.ts";
 import type { CommandOutput, Connection, RunContext } from "./types.ts";
 
 const DNS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/u;
 
-async function optional<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}
-
 async function explainApproval(c: Connection, ctx: RunContext, name: string): Promise<CommandOutput> {
-  const approval = await optional(c.reader.get("PtahSchemaApproval", c.namespace, name));
+  const approval = await getOptional(c.reader, "PtahSchemaApproval", c.namespace, name);
   if (!approval) throw new NotFoundError(`no such approval: ${c.namespace}/${name}`);
   const a = approval.object as PtahSchemaApproval;
   const [schema, events] = await Promise.all([
-    a.spec.schemaRef?.name ? optional(c.reader.get("PtahSchema", c.namespace, a.spec.schemaRef.name)) : Promise.resolve(undefined),
+    a.spec.schemaRef?.name ? getOptional(c.reader, "PtahSchema", c.namespace, a.spec.schemaRef.name) : Promise.resolve(undefined),
     c.reader.list("Event", { namespace: c.namespace, fieldSelector: `involvedObject.name=${name}` }).catch((err: unknown) => {
       // Events are diagnostic only: a reader without access still gets the diagnosis.
       if (err instanceof ReadError && err.httpStatus === 403) return { items: [], resourceVersion: "" };
@@ -43,8 +35,8 @@ async function explainApproval(c: Connection, ctx: RunContext, name: string): Pr
 }
 
 async function explainMigration(c: Connection, ctx: RunContext, name: string): Promise<CommandOutput> {
-  const [migration, approvals] = await Promise.all([optional(c.reader.get("PtahMigration", c.namespace, name)), c.reader.list("PtahMigrationApproval", { namespace: c.namespace })]);
-  if (!migration) throw new NotFoundError(`no PtahMigration by that name: ${c.namespace}/${name}`);
+  const [migration, approvals] = await Promise.all([getOptional(c.reader, "PtahMigration", c.namespace, name), c.reader.list("PtahMigrationApproval", { namespace: c.namespace })]);
+  if (!migration) throw new NotFoundError(noSuchMigration(c.namespace, name));
   return {
     stdout: diagnoseMigration({
       migration: migration.object as PtahMigration,
@@ -68,7 +60,7 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
   } catch {
     return undefined; // no cluster: treat the word as a (mistyped) topic
   }
-  const [schema, approvals] = await Promise.all([optional(c.reader.get("PtahSchema", c.namespace, schemaName)), c.reader.list("PtahSchemaApproval", { namespace: c.namespace })]).catch((err: unknown) => {
+  const [schema, approvals] = await Promise.all([getOptional(c.reader, "PtahSchema", c.namespace, schemaName), c.reader.list("PtahSchemaApproval", { namespace: c.namespace })]).catch((err: unknown) => {
     if (err instanceof ReadError && err.httpStatus === undefined) return [undefined, undefined] as const;
     throw err;
   });

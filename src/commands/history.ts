@@ -1,12 +1,14 @@
 // `kubectl ptah history (SCHEMA | migration NAME) [--watch] [-o json] [--absolute-time]`:
 // the condition history of a schema or migration, its plans and approvals, with Events.
 import { bindsSchema } from "../approval/state.ts";
-import { NotFoundError, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
 import type { KubeEvent } from "../model/kinds.ts";
 import type { KindName, Parsed } from "../model/parse.ts";
 import { formatJson } from "../render/formats.ts";
 import { buildTimeline, entryKey, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "../views/history.ts";
 import { renderTable } from "../render/table.ts";
+import { parseTarget } from "./arguments.ts";
+import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
 import type { Command, CommandOutput, Connection, RunContext } from "./types.ts";
 
 export interface HistoryOptions {
@@ -31,12 +33,7 @@ async function loadHistory(options: HistoryOptions, c: Connection): Promise<Load
   const isSchema = options.target === "schema";
   const rootKind: KindName = isSchema ? "PtahSchema" : "PtahMigration";
   const [root, plans, approvals, acks, events] = await Promise.all([
-    c.reader.get(rootKind, ns, options.name).catch((err: unknown) => {
-      if (err instanceof NotFoundError) {
-        throw new NotFoundError(isSchema ? `no such schema: ${ns}/${options.name}` : `no PtahMigration by that name: ${ns}/${options.name}`);
-      }
-      throw err;
-    }),
+    getOrNotFound(c.reader, rootKind, ns, options.name, isSchema ? noSuchSchema(ns, options.name) : noSuchMigration(ns, options.name)),
     c.reader.list(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", {
       namespace: ns,
       labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`,
@@ -111,13 +108,10 @@ export const historyCommand: Command<HistoryOptions> = {
   ],
   hiddenGlobals: ["all-namespaces", "selector"],
   toOptions(args) {
-    const p = args.positionals;
-    const migration = p[0] === "migration";
-    const names = migration ? p.slice(1) : p;
-    if (names.length !== 1) throw new UsageError(migration ? "name one PtahMigration" : "name one PtahSchema", "history");
+    const { target, name } = parseTarget(args.positionals, "history");
     const o = args.global.output;
     if (o !== undefined && o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "history");
-    return { target: migration ? "migration" : "schema", name: names[0]!, watch: args.flags.watch === true, json: o === "json", absoluteTime: args.flags["absolute-time"] === true };
+    return { target, name, watch: args.flags.watch === true, json: o === "json", absoluteTime: args.flags["absolute-time"] === true };
   },
   async run(options, ctx): Promise<CommandOutput> {
     const c = await ctx.connect();

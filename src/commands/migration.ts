@@ -4,6 +4,7 @@ import { NotFoundError, PtahError, ReadError, UsageError } from "../errors.ts";
 import type { ClusterReader } from "../kube/types.ts";
 import type { PtahMigration, PtahMigrationPlan } from "../model/kinds.ts";
 import { buildMigrationView, renderMigrationJson, renderMigrationText } from "../views/migration.ts";
+import { noSuchMigration } from "./read.ts";
 import type { Command } from "./types.ts";
 
 export interface MigrationOptions {
@@ -26,7 +27,7 @@ export async function loadMigration(
   try {
     migration = (await reader.get("PtahMigration", namespace, name)).object;
   } catch (err) {
-    if (err instanceof NotFoundError) throw new NotFoundError(`no PtahMigration by that name: ${namespace}/${name}`);
+    if (err instanceof NotFoundError) throw new NotFoundError(noSuchMigration(namespace, name));
     throw readFailure("read the migration", err);
   }
   const planName = migration.status.plan?.name;

@@ -1,12 +1,13 @@
 // `kubectl ptah status [SCHEMA]`: every PtahSchema and PtahMigration as a table, or one
 // schema in detail. Reads: one paginated LIST per kind, or GET schema + LIST approvals.
-import { NotFoundError, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
 import type { Parsed } from "../model/parse.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import { renderMachine } from "../render/formats.ts";
 import { renderSchemaDetail } from "../views/schema-detail.ts";
 import { renderStatusList } from "../views/status-list.ts";
 import { namespaceFlag, noResources, parseViewOutput, type ViewOutput } from "./output.ts";
+import { getOrNotFound, noSuchSchema } from "./read.ts";
 import type { Command, Connection, RunContext } from "./types.ts";
 import { watchStatus } from "./status-watch.ts";
 
@@ -16,13 +17,8 @@ export interface StatusOptions {
   readonly watch: boolean;
 }
 
-export async function loadSchema(connection: Connection, name: string): Promise<Parsed<PtahSchema>> {
-  try {
-    return await connection.reader.get("PtahSchema", connection.namespace, name);
-  } catch (err) {
-    if (err instanceof NotFoundError) throw new NotFoundError(`no such schema: ${connection.namespace}/${name}`);
-    throw err;
-  }
+export function loadSchema(connection: Connection, name: string): Promise<Parsed<PtahSchema>> {
+  return getOrNotFound(connection.reader, "PtahSchema", connection.namespace, name, noSuchSchema(connection.namespace, name));
 }
 
 async function runDetail(options: StatusOptions, name: string, ctx: RunContext, connection: Connection): Promise<string> {

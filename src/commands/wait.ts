@@ -7,6 +7,7 @@ import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kin
 import type { KindName, Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { parseDurationFlag } from "./duration.ts";
+import { parseTarget } from "./arguments.ts";
 import type { Command } from "./types.ts";
 
 export type WaitFor =
@@ -83,14 +84,11 @@ export const waitCommand: Command<WaitOptions> = {
   flags: [{ name: "for", type: "string", value: "WHAT", describe: "condition=Type[=Status] (Status defaults to True), phase=Phase, or approval=consumed|reserved" }],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers", "output"],
   toOptions(args) {
-    const p = args.positionals;
-    const migration = p[0] === "migration";
-    const names = migration ? p.slice(1) : p;
-    if (names.length !== 1) throw new UsageError(migration ? "name one PtahMigration" : "name one PtahSchema", "wait");
+    const { target, name } = parseTarget(args.positionals, "wait");
     const waitFor = parseWaitFor(typeof args.flags.for === "string" ? args.flags.for : undefined);
-    if (migration && waitFor.kind === "approval") throw new UsageError("--for=approval applies to schemas", "wait");
+    if (target === "migration" && waitFor.kind === "approval") throw new UsageError("--for=approval applies to schemas", "wait");
     const timeout = typeof args.flags.timeout === "string" ? args.flags.timeout : "5m";
-    return { target: migration ? "migration" : "schema", name: names[0]!, for: waitFor, timeoutMs: parseDurationFlag(timeout, "timeout") };
+    return { target, name, for: waitFor, timeoutMs: parseDurationFlag(timeout, "timeout") };
   },
   async run(options, ctx) {
     const connection = await ctx.connect();

@@ -1,0 +1,29 @@
+// Argument forms several commands share: `NAME | migration NAME`, and kubectl's --dry-run.
+import { UsageError } from "../errors.ts";
+
+export interface Target {
+  readonly target: "schema" | "migration";
+  readonly name: string;
+}
+
+/** `SCHEMA` or `migration MIGRATION`, exactly one name. */
+export function parseTarget(positionals: readonly string[], command: string): Target {
+  const migration = positionals[0] === "migration";
+  const names = migration ? positionals.slice(1) : positionals;
+  if (names.length !== 1) throw new UsageError(migration ? "name one PtahMigration" : "name one PtahSchema", command);
+  return { target: migration ? "migration" : "schema", name: names[0]! };
+}
+
+/** kubectl's spelling: server sends a dryRun=All create; client and none only print. */
+export function parseDryRun(value: unknown, command: string): "none" | "server" {
+  if (value === undefined || value === "none" || value === "client") return "none";
+  if (value === "server") return "server";
+  throw new UsageError(`invalid --dry-run=${String(value)}: use server, client or none`, command);
+}
+
+/** -o for printed manifests (approve, acknowledge): YAML by default, or JSON. */
+export function parseManifestOutput(output: string | undefined, command: string): "yaml" | "json" {
+  const o = output ?? "yaml";
+  if (o !== "yaml" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [yaml json]`, command);
+  return o;
+}

@@ -1,0 +1,32 @@
+// Named reads shared by the commands: a GET whose NotFound becomes the command's own
+// "nothing there" line (exit 3), and a GET where absence is an answer, not an error.
+import { NotFoundError } from "../errors.ts";
+import type { ClusterReader } from "../kube/types.ts";
+import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
+
+export function noSuchSchema(namespace: string, name: string): string {
+  return `no such schema: ${namespace}/${name}`;
+}
+
+/** Upstream's wording for a missing migration (go-client §1.4). */
+export function noSuchMigration(namespace: string, name: string): string {
+  return `no PtahMigration by that name: ${namespace}/${name}`;
+}
+
+export async function getOrNotFound<K extends KindName>(reader: ClusterReader, kind: K, namespace: string, name: string, message: string): Promise<Parsed<ObjectOf<K>>> {
+  try {
+    return await reader.get(kind, namespace, name);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new NotFoundError(message);
+    throw err;
+  }
+}
+
+export async function getOptional<K extends KindName>(reader: ClusterReader, kind: K, namespace: string, name: string): Promise<Parsed<ObjectOf<K>> | undefined> {
+  try {
+    return await reader.get(kind, namespace, name);
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
