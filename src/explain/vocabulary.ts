@@ -1,20 +1,11 @@
 // The operator's closed vocabulary (operator-api §3): condition types per kind, condition
 // reasons, phases, derived approval states and run outcomes, as const arrays. The knowledge
 // base is keyed by the unions derived here, so a word added here without an entry fails to
-// compile. Data only: no imports, no I/O.
+// compile. Data only: no I/O.
+import { PTAH_KIND_NAMES } from "../model/api.ts";
 
 /** Every Ptah kind a topic can apply to (operator-api §1); PtahResultRecord is internal. */
-export const PTAH_KINDS = [
-  "PtahSchema",
-  "PtahSchemaPlan",
-  "PtahSchemaPlanChunk",
-  "PtahSchemaApproval",
-  "PtahMigration",
-  "PtahMigrationPlan",
-  "PtahMigrationApproval",
-  "PtahMigrationRunAcknowledgment",
-  "PtahRealm",
-] as const;
+export const PTAH_KINDS = [...PTAH_KIND_NAMES, "PtahRealm"] as const;
 export type PtahKind = (typeof PTAH_KINDS)[number];
 
 /** PtahSchema condition types (§3.1). */

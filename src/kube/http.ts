@@ -36,8 +36,13 @@ export interface RequestOptions {
 const MAX_RETRIES = 3;
 const MAX_RETRY_WAIT_MS = 10_000;
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Waits, or stops waiting when the signal aborts. The listener goes when the time is up: a
+ * watch reconnecting for hours must not pile up listeners on one signal (Node warns after ten).
+ */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
     const onAbort = (): void => {
       clearTimeout(t);
       resolve();

@@ -6,7 +6,7 @@ import { NotFoundError, ReadError } from "../errors.ts";
 import { KINDS, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
-import type { Transport } from "./http.ts";
+import { sleep, type Transport } from "./http.ts";
 import type { ClusterReader, DryRunResult, ListOptions, ListResult, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
 /** How long a reconnecting watch retries 401/403/404 answers of a server that is starting. */
@@ -40,23 +40,6 @@ function parseJson(body: Buffer, d: RequestDescription): unknown {
   } catch {
     throw invalidJsonError(d);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const onAbort = (): void => {
-      clearTimeout(t);
-      resolve();
-    };
-    // The listener goes when the time is up: a watch reconnecting for hours must not pile up
-    // listeners on the one signal (Node warns on stderr after ten).
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 export class HttpClusterReader implements ClusterReader {
