@@ -1,29 +1,12 @@
 // Every read command through the real `kubectl` (plugin found on PATH as kubectl-ptah)
 // against the lab's real kube-apiserver, as lab-viewer unless a case says otherwise. Fixtures
 // are written as lab-admin, the operator's way (plan → owned chunks → committed status).
-import { spawnSync } from "node:child_process";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { condition, createNamespace, createObject, kubectl, labEnv, setStatus, type KubeObject, type LabUser } from "../support/lab.ts";
+import { condition, createNamespace, createObject, kubectl, setStatus } from "../support/lab.ts";
+import { ptah, schemaManifest } from "../support/plugin.ts";
 import { labCurrentPlanStatus, publishPlanInLab, type LabPlan } from "../support/lab-publish.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
-
-interface Run {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function ptah(args: readonly string[], as: LabUser = "viewer", env: NodeJS.ProcessEnv = {}): Run {
-  const lab = labEnv();
-  const r = spawnSync("kubectl", ["ptah", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, PATH: `${process.env.PTAH_BIN_DIR ?? ""}${path.delimiter}${process.env.PATH ?? ""}`, KUBECONFIG: lab.kubeconfigs[as], NO_COLOR: "1", ...env },
-    timeout: 60_000,
-  });
-  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
 
 let ns = "";
 let plan: LabPlan;
@@ -42,20 +25,8 @@ function awaitingStatus(p: LabPlan): Record<string, unknown> {
   };
 }
 
-function schemaObject(namespace: string, name: string): KubeObject {
-  return {
-    apiVersion: "operator.ptah.run/v1alpha1",
-    kind: "PtahSchema",
-    metadata: { name, namespace },
-    spec: {
-      target: { engine: "PostgreSQL", coordinationKey: "shop", urlFrom: { name: "db", key: "url" } },
-      desired: { ociRef: "oci://registry.lab/schemas/demo:v1", verificationPolicyFrom: { name: "policy", key: "policy.json" } },
-    },
-  } as KubeObject;
-}
-
 function publishFor(namespace: string, name: string, mutate?: Parameters<typeof publishPlanInLab>[1]): LabPlan {
-  const schema = createObject(schemaObject(namespace, name));
+  const schema = createObject(schemaManifest(namespace, name));
   const uid = (schema.metadata as { uid: string }).uid;
   const p = publishPlanInLab(
     {

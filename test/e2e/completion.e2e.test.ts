@@ -5,7 +5,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createNamespace, createObject, labEnv, type KubeObject } from "../support/lab.ts";
+import { createNamespace, createObject, labEnv } from "../support/lab.ts";
+import { migrationManifest, runKubectl, schemaManifest } from "../support/plugin.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 
@@ -19,43 +20,14 @@ interface Completion {
 
 /** `kubectl __complete ptah ARGS…` as viewer; the kubectl's debug lines go to stderr. */
 function kubectlComplete(args: readonly string[], env: NodeJS.ProcessEnv = {}): Completion {
-  const lab = labEnv();
   const started = Date.now();
-  const r = spawnSync("kubectl", ["__complete", "ptah", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, PATH: `${process.env.PTAH_BIN_DIR ?? ""}${path.delimiter}${process.env.PATH ?? ""}`, KUBECONFIG: lab.kubeconfigs.viewer, NO_COLOR: "1", ...env },
-    timeout: 60_000,
-  });
+  const r = runKubectl(["__complete", "ptah", ...args], "viewer", env);
   const ms = Date.now() - started;
   expect(r.status, r.stderr).toBe(0);
   const lines = r.stdout.split("\n").filter((l) => l !== "");
   const last = lines.pop() ?? "";
   expect(last).toMatch(/^:\d+$/u);
   return { values: lines.map((l) => l.split("\t")[0]!), lines, directive: Number(last.slice(1)), stderr: r.stderr, ms };
-}
-
-function schema(namespace: string, name: string): KubeObject {
-  return {
-    apiVersion: "operator.ptah.run/v1alpha1",
-    kind: "PtahSchema",
-    metadata: { name, namespace },
-    spec: {
-      target: { engine: "PostgreSQL", coordinationKey: "shop", urlFrom: { name: "db", key: "url" } },
-      desired: { ociRef: "oci://registry.lab/schemas/demo:v1", verificationPolicyFrom: { name: "policy", key: "policy.json" } },
-    },
-  } as KubeObject;
-}
-
-function migration(namespace: string, name: string): KubeObject {
-  return {
-    apiVersion: "operator.ptah.run/v1alpha1",
-    kind: "PtahMigration",
-    metadata: { name, namespace },
-    spec: {
-      target: { engine: "PostgreSQL", coordinationKey: "shop", urlFrom: { name: "db", key: "url" } },
-      artifact: { ociRef: "oci://registry.lab/migrations/demo:v1", verificationPolicyFrom: { name: "policy", key: "policy.json" } },
-    },
-  } as KubeObject;
 }
 
 let ns = "";
@@ -70,10 +42,10 @@ describe.skipIf(skip)("completion through kubectl's plugin completion against th
     fs.writeFileSync(path.join(dir, "kubectl_complete-ptah"), helper.stdout, { mode: 0o755 });
     ns = createNamespace("complete");
     other = createNamespace("complete-other");
-    createObject(schema(ns, "storefront"));
-    createObject(schema(ns, "orders"));
-    createObject(schema(other, "billing"));
-    createObject(migration(ns, "backfill"));
+    createObject(schemaManifest(ns, "storefront"));
+    createObject(schemaManifest(ns, "orders"));
+    createObject(schemaManifest(other, "billing"));
+    createObject(migrationManifest(ns, "backfill"));
   });
 
   it("kubectl __complete ptah \"\" lists the plugin's commands (no file completion)", () => {

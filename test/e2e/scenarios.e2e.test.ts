@@ -2,19 +2,10 @@
 // (PATH from the global setup's PTAH_BIN_DIR) against the lab and its operator simulator.
 // One test per scenario; it passes when every claim held, and fails naming each claim that
 // did not, with what was observed instead.
-import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { labEnv } from "../support/lab.ts";
+import { ptah } from "../support/plugin.ts";
 import { formatChecks, formatFailures, listScenarioFiles, loadScenario, runScenario } from "../scenarios/runner.ts";
-
-function ptah(args: readonly string[]): { status: number; stdout: string; stderr: string } {
-  const r = spawnSync("kubectl", ["ptah", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, PATH: `${process.env.PTAH_BIN_DIR ?? ""}${path.delimiter}${process.env.PATH ?? ""}`, KUBECONFIG: labEnv().kubeconfigs.viewer, NO_COLOR: "1" },
-  });
-  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
 
 /** After the seed's story: the history tells it in order, and explain says why the approval is stale. */
 function checkStaleApprovalStory(namespace: string): void {
