@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJSON, digestBytes, struct, type CanonicalValue } from "../../src/plan/canonical.ts";
 import { digestSchemaPlanBinding, normalizePrivilegeChanges, type SchemaPlanBinding } from "../../src/plan/fingerprint.ts";
+import type { ManagedRows } from "../../src/plan/document.ts";
 import { CHUNK_SIZE, PLAN_LABEL, SCHEMA_LABEL } from "../../src/plan/verify.ts";
 import type { FakeObject } from "./fake-reader.ts";
 
@@ -16,33 +17,18 @@ export interface StatementInput {
   readonly reason?: string;
 }
 
-export interface ManagedRowsInput {
-  readonly schema?: string;
-  readonly table: string;
-  readonly keys: readonly string[];
-  readonly columns: readonly string[];
-}
+/** A managed-rows description, as the document carries it. */
+export type ManagedRowsInput = ManagedRows;
 
-/** The binding fields a plan spec records; every one has a realistic default. */
-export interface PlanBindingFields {
-  readonly contractVersion: number;
-  readonly artifactDigest: string;
-  readonly coordinationDigest: string;
-  readonly targetIdentityDigest: string;
-  readonly actualStateFingerprint: string;
-  readonly desiredStateFingerprint: string;
-  readonly policyFingerprint: string;
-  readonly verificationPolicyUID: string;
-  readonly verificationPolicyDigest: string;
-  readonly executionBindingID: string;
+/**
+ * The binding fields a plan spec records — the fingerprint's inputs that are not derived from
+ * the schema or the document — plus the record-only images; every one has a realistic default.
+ */
+export type PlanBindingFields = Omit<SchemaPlanBinding, "schemaUID" | "planContentDigest" | "destructive" | "privilegeChanges" | "statementCount"> & {
   readonly controllerImage: string;
   readonly controllerRevision: string;
-  readonly controllerStateVersion: number;
-  readonly ptahVersion: string;
-  readonly executorImage: string;
   readonly runnerImage: string;
-  readonly runnerProtocolVersion: number;
-}
+};
 
 export interface PublishPlanInput {
   readonly schema: { readonly name: string; readonly namespace: string; readonly uid: string };
