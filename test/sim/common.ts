@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { digestCanonicalJSON, type CanonicalValue } from "../../src/plan/canonical.ts";
 import { API_VERSION, resourcePath, type Kube, type Obj } from "./kube.ts";
+import type { Condition } from "../support/lab.ts";
 import { sha256 } from "./catalog.ts";
 
 /**
@@ -44,14 +45,8 @@ export function randomHex(bytes = 8): string {
   return randomBytes(bytes).toString("hex");
 }
 
-export interface Condition {
-  type: string;
-  status: "True" | "False" | "Unknown";
-  reason: string;
-  message: string;
-  lastTransitionTime: string;
-  observedGeneration?: number;
-}
+/** metav1.Condition as the CRDs require it: the same shape the e2e helpers write. */
+export type { Condition };
 
 /** A condition list edited in place: transition times move only when the status changes. */
 export class Conditions {
