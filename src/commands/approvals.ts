@@ -55,44 +55,45 @@ function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, 
   return renderTable(headers, body, { noHeaders: ctx.global.noHeaders });
 }
 
-export function schemaApprovalRows(approvals: readonly PtahSchemaApproval[], schemas: readonly PtahSchema[]): Row[] {
-  const index = new Map(schemas.map((s) => [byKey(s.metadata.namespace ?? "", s.metadata.name), s]));
+type AnyApproval = PtahSchemaApproval | PtahMigrationApproval;
+type Owner = { readonly metadata: { readonly name: string; readonly namespace?: string; readonly uid?: string } };
+
+/**
+ * One row per approval. The owner (schema or migration) is the one its reference names, when its
+ * UID still matches: a recreated owner under the same name is not the one the approval bound.
+ */
+function approvalRows<A extends AnyApproval, O extends Owner>(
+  approvals: readonly A[],
+  owners: readonly O[],
+  refOf: (a: A) => { name?: string; uid?: string } | undefined,
+  derive: (a: A, owner: O | undefined) => DerivedApprovalState,
+): Row[] {
+  const index = new Map(owners.map((o) => [byKey(o.metadata.namespace ?? "", o.metadata.name), o]));
   return sortRows(
     approvals.map((a) => {
       const ns = a.metadata.namespace ?? "";
-      const schema = index.get(byKey(ns, a.spec.schemaRef?.name ?? ""));
-      const bound = schema && bindsSchema(a, schema) ? schema : undefined;
+      const ref = refOf(a);
+      const owner = index.get(byKey(ns, ref?.name ?? ""));
+      const bound = owner && (!ref?.uid || !owner.metadata.uid || ref.uid === owner.metadata.uid) ? owner : undefined;
       return {
         namespace: ns,
         name: a.metadata.name,
-        owner: a.spec.schemaRef?.name ?? "-",
+        owner: ref?.name ?? "-",
         plan: a.spec.planRef?.name ?? "-",
         approver: a.spec.approver?.username ?? "-",
-        state: deriveSchemaApprovalState(a, bound),
+        state: derive(a, bound),
         created: a.metadata.creationTimestamp,
       };
     }),
   );
 }
 
+export function schemaApprovalRows(approvals: readonly PtahSchemaApproval[], schemas: readonly PtahSchema[]): Row[] {
+  return approvalRows(approvals, schemas, (a) => a.spec.schemaRef, deriveSchemaApprovalState);
+}
+
 export function migrationApprovalRows(approvals: readonly PtahMigrationApproval[], migrations: readonly PtahMigration[]): Row[] {
-  const index = new Map(migrations.map((m) => [byKey(m.metadata.namespace ?? "", m.metadata.name), m]));
-  return sortRows(
-    approvals.map((a) => {
-      const ns = a.metadata.namespace ?? "";
-      const m = index.get(byKey(ns, a.spec.migrationRef?.name ?? ""));
-      const bound = m && (!a.spec.migrationRef?.uid || a.spec.migrationRef.uid === m.metadata.uid) ? m : undefined;
-      return {
-        namespace: ns,
-        name: a.metadata.name,
-        owner: a.spec.migrationRef?.name ?? "-",
-        plan: a.spec.planRef?.name ?? "-",
-        approver: a.spec.approver?.username ?? "-",
-        state: deriveMigrationApprovalState(a, bound),
-        created: a.metadata.creationTimestamp,
-      };
-    }),
-  );
+  return approvalRows(approvals, migrations, (a) => a.spec.migrationRef, deriveMigrationApprovalState);
 }
 
 export const approvalsCommand: Command<ApprovalsOptions> = {
