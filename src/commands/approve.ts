@@ -9,6 +9,7 @@ import { ReadError, RefusalError, UsageError, VerificationError } from "../error
 import type { PtahMigration, PtahMigrationPlan, PtahSchema } from "../model/kinds.ts";
 import type { KindName } from "../model/parse.ts";
 import { loadVerifiedPlan } from "../plan/load.ts";
+import { verifyMigrationPlanBinding } from "../plan/migration-plan.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { parseDryRun, parseManifestOutput, parseTarget } from "./arguments.ts";
@@ -23,8 +24,6 @@ export interface ApproveOptions {
   readonly output: "yaml" | "json";
   readonly dryRun: "none" | "server";
 }
-
-const SHA256 = /^sha256:[0-9a-f]{64}$/u;
 
 export function refuse(p: Precondition, what: string): void {
   if (p.ok) return;
@@ -95,18 +94,7 @@ export async function loadMigrationPlan(c: Connection, m: PtahMigration): Promis
   const ref = m.status.plan!;
   const planName = ref.name!;
   const plan = (await getOrNotFound(c.reader, "PtahMigrationPlan", c.namespace, planName, `no such plan: the migration plan ${planName} is gone`)).object;
-  const where = `migration plan ${planName}`;
-  if (plan.metadata.uid !== ref.uid) throw new VerificationError(`${where} has UID ${plan.metadata.uid ?? "none"} and the migration names ${ref.uid ?? "none"}, so it is a different object under the same name`);
-  const mref = plan.spec.migrationRef;
-  if (mref?.name !== m.metadata.name || (mref.uid && m.metadata.uid && mref.uid !== m.metadata.uid)) {
-    throw new VerificationError(`${where} belongs to ${m.metadata.namespace ?? ""}/${mref?.name ?? "?"}, not to this migration`);
-  }
-  if (!plan.spec.fingerprint || !SHA256.test(plan.spec.fingerprint)) throw new VerificationError(`${where} carries no sha256 fingerprint`);
-  const history = m.status.history?.fingerprint;
-  if (history && plan.spec.historyFingerprint && history !== plan.spec.historyFingerprint) {
-    throw new VerificationError(`${where} was computed against another history reading than the migration's current one`);
-  }
-  if (!plan.spec.migrations || plan.spec.migrations.length === 0) throw new VerificationError(`${where} lists no migrations`);
+  verifyMigrationPlanBinding(m, plan);
   return plan;
 }
 
