@@ -5,7 +5,7 @@ import { NotFoundError, UsageError } from "../errors.ts";
 import type { PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import type { Parsed } from "../model/parse.ts";
 import { formatAge } from "../render/age.ts";
-import { colorForStatus, paint } from "../render/color.ts";
+import { paintWord } from "../render/color.ts";
 import { renderMachine } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
@@ -39,8 +39,7 @@ function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, 
   const all = ctx.global.allNamespaces;
   const headers = [...(all ? ["NAMESPACE"] : []), "NAME", ownerHeader, "PLAN", "APPROVER", "STATE", "REASON", "AGE"];
   const body = rows.map((r) => {
-    const color = colorForStatus(r.state.state);
-    const state = (color ? paint(color, r.state.state, ctx.global.color) : r.state.state) + (r.state.state === "Consumed" && r.state.alsoStale ? ", stale" : "");
+    const state = paintWord(r.state.state, ctx.global.color) + (r.state.state === "Consumed" && r.state.alsoStale ? ", stale" : "");
     return [
       ...(all ? [sanitize(r.namespace)] : []),
       prefix + sanitize(r.name),

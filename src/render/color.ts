@@ -1,4 +1,5 @@
 // Colour behind a flag. Colour only ever repeats what the words already say.
+import { sanitize } from "./sanitize.ts";
 
 export type Color = "green" | "yellow" | "red" | "gray" | "bold" | "cyan";
 
@@ -40,4 +41,10 @@ export function colorForStatus(word: string): Color | undefined {
     default:
       return undefined;
   }
+}
+
+/** A status, phase or state word from the cluster: sanitised, and coloured when it has a colour. */
+export function paintWord(text: string, enabled: boolean): string {
+  const c = colorForStatus(text);
+  return c ? paint(c, sanitize(text), enabled) : sanitize(text);
 }

@@ -4,7 +4,7 @@
 import type { Condition } from "../model/meta.ts";
 import type { KubeEvent } from "../model/kinds.ts";
 import { formatAge, formatTimestamp } from "../render/age.ts";
-import { colorForStatus, paint } from "../render/color.ts";
+import { paint, paintWord } from "../render/color.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
 
@@ -112,8 +112,7 @@ function when(t: string, o: TimelineRenderOptions): string {
 export function timelineRows(entries: readonly TimelineEntry[], o: TimelineRenderOptions): string[][] {
   return entries.map((e) => {
     if (e.source === "condition") {
-      const c = colorForStatus(e.status);
-      const status = c ? paint(c, sanitize(e.status), o.color) : sanitize(e.status);
+      const status = paintWord(e.status, o.color);
       return [when(e.time, o), sanitize(e.object), "condition", `${sanitize(e.type)}=${status}${e.reason ? ` ${sanitize(e.reason)}` : ""}`, sanitize(e.message)];
     }
     const type = e.eventType === "Warning" ? paint("yellow", "Warning", o.color) : sanitize(e.eventType);

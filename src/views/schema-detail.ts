@@ -3,7 +3,7 @@
 import { bindsSchema, deriveSchemaApprovalState, findCondition } from "../approval/state.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import { formatAge, formatTimestamp } from "../render/age.ts";
-import { colorForStatus, paint } from "../render/color.ts";
+import { paint, paintWord } from "../render/color.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
 import { schemaNextStep } from "./next-step.ts";
@@ -20,11 +20,6 @@ function field(label: string, value: string): string {
   return `${`${label}:`.padEnd(15)}${value}`;
 }
 
-function word(text: string, color: boolean): string {
-  const c = colorForStatus(text);
-  return c ? paint(c, sanitize(text), color) : sanitize(text);
-}
-
 function when(timestamp: string | undefined, now: Date): string {
   if (!timestamp) return "-";
   return `${formatTimestamp(timestamp)} (${formatAge(timestamp, now)} ago)`;
@@ -36,12 +31,12 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
   const generation = schema.metadata.generation;
   const out: string[] = [];
   out.push(field("Name", `${sanitize(schema.metadata.namespace ?? "")}/${sanitize(schema.metadata.name)}`));
-  out.push(field("Phase", s.phase ? word(s.phase, color) : "-"));
+  out.push(field("Phase", s.phase ? paintWord(s.phase, color) : "-"));
   const ready = findCondition(s.conditions, "Ready");
   out.push(
     field(
       "Ready",
-      ready ? `${word(ready.status, color)}${ready.reason ? ` (${sanitize(ready.reason)})` : ""}${ready.message ? ` ${sanitize(ready.message)}` : ""}` : "- (no Ready condition yet)",
+      ready ? `${paintWord(ready.status, color)}${ready.reason ? ` (${sanitize(ready.reason)})` : ""}${ready.message ? ` ${sanitize(ready.message)}` : ""}` : "- (no Ready condition yet)",
     ),
   );
   out.push(field("Desired", sanitize(schema.spec.desired?.ociRef ?? "-")));
@@ -60,7 +55,7 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
       const lag = c.observedGeneration !== undefined && generation !== undefined && c.observedGeneration < generation;
       return [
         sanitize(c.type) + (lag ? "*" : ""),
-        word(c.status, color),
+        paintWord(c.status, color),
         sanitize(c.reason ?? "-"),
         formatAge(c.lastTransitionTime, now),
         sanitize(c.message ?? ""),
@@ -107,7 +102,7 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
           sanitize(a.metadata.name),
           sanitize(a.spec.planRef?.name ?? "-"),
           sanitize(a.spec.approver?.username ?? "-"),
-          word(d.state, color) + (d.state === "Consumed" && d.alsoStale ? ", stale" : ""),
+          paintWord(d.state, color) + (d.state === "Consumed" && d.alsoStale ? ", stale" : ""),
           sanitize(d.reason || "-"),
           formatAge(a.metadata.creationTimestamp, now),
         ];

@@ -3,7 +3,7 @@ import { findCondition, formatApprovalSummary, summariseSchemaApproval } from ".
 import type { Condition } from "../model/meta.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import { formatAge } from "../render/age.ts";
-import { colorForStatus, paint } from "../render/color.ts";
+import { paint, paintWord } from "../render/color.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
 
@@ -22,15 +22,12 @@ export interface StatusListInput {
 export function formatReady(conditions: readonly Condition[], color: boolean): string {
   const ready = findCondition(conditions, "Ready");
   if (!ready) return "-";
-  const status = sanitize(ready.status);
-  const painted = paint(colorForStatus(ready.status) ?? "bold", status, color && colorForStatus(ready.status) !== undefined);
+  const painted = paintWord(ready.status, color);
   return ready.reason ? `${painted} (${sanitize(ready.reason)})` : painted;
 }
 
 function phase(p: string | undefined, color: boolean): string {
-  if (!p) return "-";
-  const c = colorForStatus(p);
-  return c ? paint(c, sanitize(p), color) : sanitize(p);
+  return p ? paintWord(p, color) : "-";
 }
 
 function orderKey(o: { metadata: { namespace?: string; name: string } }): string {
