@@ -81,18 +81,12 @@ export interface KindedTopicText extends TopicText {
   readonly appliesTo: readonly PtahKind[];
 }
 
-export interface KnowledgeEntry {
+/** A topic as the knowledge base holds it: the author's text with its id, kind, title and kinds. */
+export interface KnowledgeEntry extends Omit<TopicText, "aliases"> {
   readonly id: TopicId;
   readonly kind: TopicKind;
   /** The exact wire word (`PlanNoLongerCurrent`); for concepts, the concept's name. */
   readonly title: string;
   readonly appliesTo: readonly PtahKind[];
   readonly aliases: readonly string[];
-  readonly summary: string;
-  readonly meaning: string;
-  readonly why: string;
-  readonly operatorNext: string;
-  readonly userAction: string;
-  readonly next: readonly NextCommand[];
-  readonly related: readonly TopicId[];
 }
