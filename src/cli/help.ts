@@ -21,7 +21,7 @@ export const EXIT_STATUSES = "Exit status: 0 printed, 1 could not read or verify
 export function renderCommandHelp(command: Command): string {
   const hidden = new Set(command.hiddenGlobals ?? []);
   const globals = GLOBAL_FLAGS.filter((f) => !hidden.has(f.name));
-  const lines = [command.summary + ".", "", "Usage:", `  ${command.usage}`, ""];
+  const lines = [command.summary + ".", "", ...(command.upstreamUsage ?? ["Usage:", `  ${command.usage}`]), ""];
   if (command.examples.length > 0) {
     lines.push("Examples:");
     for (const e of command.examples) lines.push(`  # ${e.comment}`, `  ${e.command}`, "");
@@ -31,8 +31,10 @@ export function renderCommandHelp(command: Command): string {
   return lines.join("\n");
 }
 
+/** The root usage: upstream's three commands first (go-client §10.1), then ours. */
 export function renderRootHelp(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 3;
+  const plan = commands.find((c) => c.name === "plan")?.upstreamUsage ?? [];
   return [
     "kubectl ptah: a read-only inspector and approval helper for the Ptah schema operator.",
     "",
@@ -40,6 +42,7 @@ export function renderRootHelp(commands: readonly Command[]): string {
     "       kubectl ptah schema <schema> [-o text|json]",
     "       kubectl ptah migration <migration> [-o text|json]",
     "       kubectl ptah <command> [arguments] [flags]",
+    ...plan.slice(1),
     "",
     "Commands:",
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),

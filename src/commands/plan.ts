@@ -2,7 +2,7 @@
 // anything is printed, plus -o yaml, --statements and --verify. Reads: get schema → get plan →
 // get each chunk (no list, except for an older applied record without planRef).
 import { PtahError, UsageError, type ExitStatus } from "../errors.ts";
-import { loadVerifiedPlan } from "../plan/load.ts";
+import { loadVerifiedPlan, type VerifiedPlan } from "../plan/load.ts";
 import type { PlanSelection } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
 import { escapeJsonText, formatYaml } from "../render/formats.ts";
@@ -40,6 +40,17 @@ export const planCommand: Command<PlanOptions> = {
   name: "plan",
   summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",
   usage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml] [--statements] [--verify]",
+  // Upstream's pinned lines (go-client §10.1), exactly; -o yaml, --statements and --verify are ours.
+  upstreamUsage: [
+    "usage: kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml] [--statements] [--verify]",
+    "",
+    "  --current              the plan the operator would run next (the default)",
+    "  --applied              the plan the last confirmed apply ran",
+    "  -o, --output FORMAT    text (header and SQL), sql, json (the stored plan document), or yaml (ours)",
+    "",
+    "The applied plan is the stored plan the last confirmed apply ran, exactly as it was approved;",
+    "it is not a log of what each statement did.",
+  ],
   examples: [
     { comment: "The plan the operator would run next, with its header", command: "kubectl ptah plan storefront -n app" },
     { comment: "The SQL the last confirmed apply ran, as a file", command: "kubectl ptah plan storefront --applied -n app -o sql > plan.sql" },
@@ -101,23 +112,34 @@ export const planCommand: Command<PlanOptions> = {
     if (options.verify) {
       return { stdout: renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: verified.checks }) };
     }
-    switch (options.output) {
-      case "text":
-        return { stdout: renderPlanText(verified, { statements: options.statements }) };
-      case "sql": {
-        // Byte-exact when piped (scripts feed it to a database client); on a terminal, control
-        // characters are made visible so that no statement can be hidden from the reader.
-        const sql = renderPlanSql(verified.document);
-        return { stdout: ctx.isTTY ? sanitizeSqlForTerminal(sql) : sql };
-      }
-      case "json": {
-        // The stored bytes when piped (they hash to the content digest); on a terminal, the same
-        // JSON with DEL, C1 and bidi controls escaped, as -o sql makes control characters visible.
-        const json = renderPlanJson(verified.documentBytes);
-        return { stdout: ctx.isTTY ? escapeJsonText(json) : json };
-      }
-      case "yaml":
-        return { stdout: formatYaml(verified.document.value) };
-    }
+    // The header's Destructive line is the plan's own flag, as upstream prints it; SQL that reads
+    // as destructive although the plan does not record it is said on stderr, whatever the format.
+    const stderr = verified.document.destructiveRead && verified.plan.object.spec.destructive !== true ? undestructiveWarning(verified.plan.object.metadata.name) : undefined;
+    return { stdout: renderVerified(verified, options, ctx.isTTY), ...(stderr ? { stderr } : {}) };
   },
 };
+
+function undestructiveWarning(planName: string): string {
+  return `Warning: the SQL of ${planName} reads as destructive (read by this plugin), but the plan does not record it as destructive\n`;
+}
+
+function renderVerified(verified: VerifiedPlan, options: PlanOptions, isTTY: boolean): string {
+  switch (options.output) {
+    case "text":
+      return renderPlanText(verified, { statements: options.statements });
+    case "sql": {
+      // Byte-exact when piped (scripts feed it to a database client); on a terminal, control
+      // characters are made visible so that no statement can be hidden from the reader.
+      const sql = renderPlanSql(verified.document);
+      return isTTY ? sanitizeSqlForTerminal(sql) : sql;
+    }
+    case "json": {
+      // The stored bytes when piped (they hash to the content digest); on a terminal, the same
+      // JSON with DEL, C1 and bidi controls escaped, as -o sql makes control characters visible.
+      const json = renderPlanJson(verified.documentBytes);
+      return isTTY ? escapeJsonText(json) : json;
+    }
+    case "yaml":
+      return formatYaml(verified.document.value);
+  }
+}

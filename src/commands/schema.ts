@@ -2,7 +2,7 @@
 // diagnostic reader without chunk access can use it.
 import { UsageError } from "../errors.ts";
 import { buildSchemaView, renderSchemaViewJson, renderSchemaViewText } from "../views/schema-view.ts";
-import { loadSchema } from "./status.ts";
+import { getOrNotFound, noPtahSchema } from "./read.ts";
 import type { Command } from "./types.ts";
 
 export interface SchemaOptions {
@@ -23,13 +23,13 @@ export const schemaCommand: Command<SchemaOptions> = {
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahSchema", "schema");
     const o = args.global.output ?? "text";
-    if (o === "sql") throw new UsageError(`unknown output format "sql"; it is a plan format: use kubectl ptah plan`, "schema");
+    // Upstream's generic message for every other format, -o sql included (go-client §10.1).
     if (o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "schema");
     return { name: args.positionals[0]!, output: o };
   },
   async run(options, ctx) {
-    const connection = await ctx.connect();
-    const schema = await loadSchema(connection, options.name);
+    const { reader, namespace } = await ctx.connect();
+    const schema = await getOrNotFound(reader, "PtahSchema", namespace, options.name, noPtahSchema(namespace, options.name));
     const view = buildSchemaView(schema.object);
     return { stdout: options.output === "json" ? renderSchemaViewJson(view) : renderSchemaViewText(view) };
   },

@@ -77,6 +77,11 @@ export interface Command<O = unknown> {
   readonly summary: string;
   /** "kubectl ptah status [SCHEMA] [flags]" */
   readonly usage: string;
+  /**
+   * Upstream's usage block (go-client §10.1), printed instead of the "Usage:" section: its first
+   * line starts "usage: kubectl ptah <name>"; the root help carries it too.
+   */
+  readonly upstreamUsage?: readonly string[];
   readonly examples: readonly Example[];
   readonly flags: readonly FlagSpec[];
   /** Global flags that make no sense for this command are hidden from its help. */

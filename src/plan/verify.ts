@@ -93,7 +93,7 @@ export function verifyPlanBinding(
     log.fail(
       "plan object",
       new VerificationError(
-        `the stored plan ${name} has UID ${uid || "(none)"} and the record names ${record.planUID}, so it is a different object under the same name`,
+        `the stored plan ${name} has UID ${JSON.stringify(uid)} and the record names ${JSON.stringify(record.planUID ?? "")}, so it is a different object under the same name`,
       ),
     );
   }

@@ -48,6 +48,19 @@ export function formatJson(value: unknown, indent = 4): string {
   );
 }
 
+// Go's encoding/json escapes these even with an indent (HTML-safe output, the default).
+const GO_HTML_ESCAPED = /[<>&\u2028\u2029]/gu;
+
+/**
+ * Go's json.Encoder with SetIndent("", "  "): two-space indent, `<`, `>`, `&`, U+2028 and U+2029
+ * as \uXXXX, a trailing newline; DEL, C1 and bidi controls are escaped too (the same JSON value,
+ * safe on a terminal). These characters only ever occur inside strings, so escaping the text is
+ * escaping the strings.
+ */
+export function formatGoJson(value: unknown): string {
+  return formatJson(value, 2).replace(GO_HTML_ESCAPED, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+}
+
 /** kubectl-like YAML: sorted keys, lists at their key's indent, no line folding. */
 export function formatYaml(value: unknown): string {
   // js-yaml escapes C0/C1 controls itself, but treats bidi controls and separators as printable

@@ -176,16 +176,17 @@ export function renderMigrationText(v: MigrationView): string {
     const at = run.finishedAt ? ` at ${formatTimestamp(run.finishedAt)}` : "";
     fields.push(["Last run", c(run.outcome + at)], ["Run applied", versions(run.appliedVersions)], ["Run message", c(run.message)]);
   }
+  // Conditions are label lines of the same block (go-client §10.3): `<Type>:` padded to 16, then
+  // `<Status> (<Reason>)`, the parentheses written even for an empty reason.
+  for (const cond of v.conditions) {
+    if (cond.status === "True" || cond.type === "Ready") fields.push([c(cond.type), `${c(cond.status)} (${c(cond.reason)})`]);
+  }
+  // Ours, after upstream's lines: the Partial/Unknown run that blocks everything.
   const u = v.unresolvedRun;
   if (u) {
     fields.push(["Unresolved run", c(u.outcome || "Unknown")], ["Operation ID", c(u.operationID)], ["Recorded", c(formatTimestamp(u.recordedAt))]);
   }
   let out = labelLines(fields) + "\n";
-  // Conditions as upstream words them, `<Type>: <Status> (<Reason>)`, not padded like labels.
-  for (const cond of v.conditions) {
-    if (cond.status !== "True" && cond.type !== "Ready") continue;
-    out += `${c(cond.type)}: ${c(cond.status)}${cond.reason ? ` (${c(cond.reason)})` : ""}\n`;
-  }
   const plan = v.plan;
   if (!plan) {
     out += "No plan is published.\n";

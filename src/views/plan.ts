@@ -74,11 +74,6 @@ export function formatPrivileges(recorded: readonly string[], read: readonly str
   return parts.length === 0 ? "none" : parts.join("; ");
 }
 
-function formatDestructive(recorded: boolean, read: boolean): string {
-  if (recorded) return "true";
-  return read ? "true (read by this plugin, not recorded)" : "false";
-}
-
 function planLine(record: PlanRecord, planName: string): string {
   return `${record.selection} (${planName})`;
 }
@@ -100,7 +95,9 @@ export function planHeader(v: VerifiedPlan): string {
     ["Content digest", c(spec.contentDigest)],
     ["Dialect", c(spec.dialect)],
     ["Statements", String(v.document.statements.length)],
-    ["Destructive", formatDestructive(spec.destructive ?? false, v.document.destructiveRead)],
+    // The plan's own spec.destructive only (go-client §10.4); what the SQL reads as destructive is
+    // in the --statements table's severities.
+    ["Destructive", spec.destructive === true ? "true" : "false"],
     ["Privileges", c(formatPrivileges(spec.privilegeChanges ?? [], v.document.privilegeKindsRead))],
     ["Stored", c(formatTimestamp(plan.metadata.creationTimestamp))],
     ["Applied", v.record.selection === "applied" ? c(formatTimestamp(v.record.completedAt)) : ""],

@@ -2,9 +2,14 @@
 // drift summary, reference-data line, True/Ready conditions, applied record, plan block.
 import type { PtahSchema } from "../model/kinds.ts";
 import { formatTimestamp } from "../render/age.ts";
-import { formatJson } from "../render/formats.ts";
+import { formatGoJson } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 
+/**
+ * The view, with upstream's JSON keys in upstream's order (go-client §1.5, §10.2). Keys that are
+ * optional here are left out of the JSON when empty; `createdAt`/`completedAt` are written as
+ * `null` when the record has no time, as Go writes a zero metav1.Time.
+ */
 export interface SchemaView {
   namespace: string;
   schema: string;
@@ -23,77 +28,101 @@ export interface SchemaView {
   plan?: {
     name: string;
     fingerprint?: string;
-    statementCount?: number;
+    statementCount: number;
     destructive?: boolean;
     privilegeChanges?: string[];
-    createdAt?: string;
+    createdAt: string | null;
     approved: boolean;
     approvedAt?: string;
     approvalName?: string;
     approvalApprover?: string;
   };
-  applied?: { planName?: string; planFingerprint?: string; ptahVersion?: string; completedAt?: string };
-  conditions: { type: string; status: string; reason?: string; message?: string }[];
+  applied?: { planName?: string; planFingerprint: string; ptahVersion?: string; completedAt: string | null };
+  conditions?: { type: string; status: string; reason?: string; message?: string }[];
 }
 
-function prune<T extends Record<string, unknown>>(o: T): T {
-  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+/**
+ * Drops keys whose value is undefined, "", false or an empty list (Go's omitempty), except the
+ * `always` keys, which upstream writes even when zero or empty. Key order is kept.
+ */
+function omitEmpty<T extends Record<string, unknown>>(o: T, always: readonly (keyof T)[] = []): T {
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (always.includes(k)) continue;
+    if (v === undefined || v === "" || v === false || (Array.isArray(v) && v.length === 0)) delete o[k];
+  }
   return o;
+}
+
+/** Go's strings.Compare: by code unit, not by locale. */
+const byCategory = (a: { category: string }, b: { category: string }): number => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0);
+
+const ROW_CATEGORIES = { data_rows_inserted: "inserts", data_rows_updated: "updates", data_rows_deleted: "deletes" } as const;
+
+function observationOf(t: PtahSchema["status"]["target"]): SchemaView["observation"] {
+  const findings = (t?.driftFindings ?? []).map((f) => ({ category: f.category, count: f.count ?? 0, severity: f.severity ?? "" })).sort(byCategory);
+  if (!t?.lastObservedAt && findings.length === 0) return undefined;
+  let referenceData: { inserts: number; updates: number; deletes: number } | undefined;
+  for (const f of findings) {
+    const key = ROW_CATEGORIES[f.category as keyof typeof ROW_CATEGORIES];
+    if (key) (referenceData ??= { inserts: 0, updates: 0, deletes: 0 })[key] = f.count;
+  }
+  // Drift is the highest severity being set, not the findings: grant drift has no category.
+  const drift = Boolean(t?.highestDriftSeverity);
+  return omitEmpty({
+    observedAt: t?.lastObservedAt,
+    drift,
+    highestSeverity: t?.highestDriftSeverity,
+    findingCount: t?.driftFindingCount || undefined,
+    findingsTruncated: t?.driftFindingsTruncated,
+    findings,
+    referenceData,
+  }, ["drift"]);
 }
 
 export function buildSchemaView(schema: PtahSchema): SchemaView {
   const s = schema.status;
-  const view: SchemaView = {
-    namespace: schema.metadata.namespace ?? "",
-    schema: schema.metadata.name,
-    conditions: s.conditions.map((c) => prune({ type: c.type, status: c.status, reason: c.reason, message: c.message })),
-  };
+  const view: SchemaView = { namespace: schema.metadata.namespace ?? "", schema: schema.metadata.name };
   if (s.phase) view.phase = s.phase;
   if (schema.spec.suspend) view.suspended = true;
-  if (s.source?.resolvedReference || s.source?.digest || s.source?.verified) {
-    view.source = prune({ reference: s.source.resolvedReference, digest: s.source.digest, verified: s.source.verified || undefined });
+  if (s.source?.resolvedReference || s.source?.digest) {
+    view.source = omitEmpty({ reference: s.source.resolvedReference, digest: s.source.digest, verified: s.source.verified });
   }
-  const t = s.target;
-  const findings = t?.driftFindings ?? [];
-  if (t?.lastObservedAt || findings.length > 0) {
-    const rows = new Map(findings.map((f) => [f.category, f.count ?? 0]));
-    const hasRows = ["data_rows_inserted", "data_rows_updated", "data_rows_deleted"].some((c) => rows.has(c));
-    view.observation = prune({
-      observedAt: t?.lastObservedAt,
-      drift: Boolean(t?.highestDriftSeverity),
-      highestSeverity: t?.highestDriftSeverity || undefined,
-      findingCount: t?.driftFindingCount || undefined,
-      findingsTruncated: t?.driftFindingsTruncated || undefined,
-      findings: findings.length > 0 ? [...findings].sort((a, b) => a.category.localeCompare(b.category)).map((f) => ({ category: f.category, count: f.count ?? 0, severity: f.severity ?? "" })) : undefined,
-      referenceData: hasRows
-        ? { inserts: rows.get("data_rows_inserted") ?? 0, updates: rows.get("data_rows_updated") ?? 0, deletes: rows.get("data_rows_deleted") ?? 0 }
-        : undefined,
-    });
-  }
+  const observation = observationOf(s.target);
+  if (observation) view.observation = observation;
   const p = s.plan;
-  if (p?.name) {
-    view.plan = prune({
-      name: p.name,
+  if (p) {
+    const approval = p.approval;
+    view.plan = omitEmpty({
+      name: p.name ?? "",
       fingerprint: p.fingerprint,
-      statementCount: p.statementCount,
-      destructive: p.destructive || undefined,
-      privilegeChanges: p.privilegeChanges && p.privilegeChanges.length > 0 ? p.privilegeChanges : undefined,
-      createdAt: p.createdAt,
-      approved: Boolean(p.approval?.name),
-      approvedAt: p.approval?.approvedAt,
-      approvalName: p.approval?.name,
-      approvalApprover: p.approval?.approver?.username,
-    });
+      statementCount: p.statementCount ?? 0,
+      destructive: p.destructive,
+      privilegeChanges: p.privilegeChanges,
+      createdAt: p.createdAt || null,
+      approved: approval !== undefined,
+      approvedAt: approval?.approvedAt,
+      approvalName: approval?.name,
+      approvalApprover: approval?.approver?.username,
+    }, ["name", "statementCount", "createdAt", "approved"]);
   }
   const a = s.applied;
-  if (a && (a.planFingerprint || a.completedAt || a.planRef?.name)) {
-    view.applied = prune({ planName: a.planRef?.name, planFingerprint: a.planFingerprint, ptahVersion: a.ptahVersion, completedAt: a.completedAt });
+  if (a) {
+    view.applied = omitEmpty({ planName: a.planRef?.name, planFingerprint: a.planFingerprint ?? "", ptahVersion: a.ptahVersion, completedAt: a.completedAt || null }, ["planFingerprint", "completedAt"]);
+  }
+  if (s.conditions.length > 0) {
+    view.conditions = s.conditions.map((c) => omitEmpty({ type: c.type, status: c.status, reason: c.reason, message: c.message }, ["type", "status"]));
   }
   return view;
 }
 
-const line = (label: string, value: string): string => `${`${label}:`.padEnd(18)}${sanitize(value)}`;
+const line = (label: string, value: string): string => `${`${sanitize(label)}:`.padEnd(18)}${sanitize(value)}`;
 
+/**
+ * Upstream's text layout (go-client §10.2): every line of the head, condition lines included, is a
+ * label padded to 18 (a label of 18 or more gets no space); a finding line is the category padded
+ * to 34, one space, the count right-aligned in 6, two spaces, the severity.
+ */
 export function renderSchemaViewText(v: SchemaView): string {
   const out: string[] = [line("Schema", `${v.namespace}/${v.schema}`)];
   if (v.phase) out.push(line("Phase", v.phase));
@@ -103,39 +132,43 @@ export function renderSchemaViewText(v: SchemaView): string {
   const o = v.observation;
   if (!o) out.push(line("Observed", "not yet"));
   else {
-    if (o.observedAt) out.push(line("Observed", formatTimestamp(o.observedAt)));
+    // An observation (findings) without a time is "unknown", never "not yet".
+    out.push(line("Observed", o.observedAt ? formatTimestamp(o.observedAt) : "unknown"));
     if (!o.drift) out.push(line("Drift", "none"));
     else {
       const categories = o.findings?.length ?? 0;
       out.push(line("Drift", `${o.findingCount ?? 0} in ${categories} categories, highest ${o.highestSeverity ?? ""}`));
+      if (o.referenceData) {
+        const r = o.referenceData;
+        out.push(line("Reference data", `${r.inserts} to insert, ${r.updates} to update, ${r.deletes} to delete`));
+      }
+      if (o.findingsTruncated) out.push(line("Findings", "truncated; the count above covers the whole report"));
+      for (const f of o.findings ?? []) out.push(`  ${sanitize(f.category).padEnd(34)} ${String(f.count).padStart(6)}  ${sanitize(f.severity)}`);
     }
-    if (o.referenceData) {
-      const r = o.referenceData;
-      out.push(line("Reference data", `${r.inserts} to insert, ${r.updates} to update, ${r.deletes} to delete`));
-    }
-    if (o.findingsTruncated) out.push(line("Findings", "truncated; the count above covers the whole report"));
-    for (const f of o.findings ?? []) out.push(`  ${sanitize(f.category).padEnd(34)}${String(f.count).padStart(6)}  ${sanitize(f.severity)}`);
   }
-  for (const c of v.conditions) {
-    if (c.status === "True" || c.type === "Ready") out.push(`${sanitize(c.type)}: ${sanitize(c.status)} (${sanitize(c.reason ?? "")})`);
+  for (const c of v.conditions ?? []) {
+    // The parentheses are written even when the reason is empty, as upstream does.
+    if (c.status === "True" || c.type === "Ready") out.push(line(c.type, `${c.status} (${c.reason ?? ""})`));
   }
-  if (v.applied) out.push(line("Applied", `${v.applied.planName ?? v.applied.planFingerprint ?? ""} at ${formatTimestamp(v.applied.completedAt)}`));
+  if (v.applied) out.push(line("Applied", `${v.applied.planName || v.applied.planFingerprint || ""} at ${formatTimestamp(v.applied.completedAt ?? undefined)}`));
   out.push("");
   if (!v.plan) out.push("No plan is published.");
   else {
     const n = v.plan.statementCount ?? 0;
-    out.push(`Plan ${sanitize(v.plan.name)}, ${n} statement${n === 1 ? "" : "s"}, stored ${formatTimestamp(v.plan.createdAt)}`);
+    out.push(`Plan ${sanitize(v.plan.name)}, ${n} statement${n === 1 ? "" : "s"}, stored ${formatTimestamp(v.plan.createdAt ?? undefined)}`);
     if (v.plan.destructive) out.push("  destructive");
-    out.push(
-      v.plan.approved
-        ? `  approved by ${sanitize(v.plan.approvalName ?? "")} at ${formatTimestamp(v.plan.approvedAt)} by ${sanitize(v.plan.approvalApprover ?? "")}`
-        : "  not approved",
-    );
+    if (!v.plan.approved) out.push("  not approved");
+    else {
+      const at = v.plan.approvedAt ? ` at ${formatTimestamp(v.plan.approvedAt)}` : "";
+      const by = v.plan.approvalApprover ? ` by ${sanitize(v.plan.approvalApprover)}` : "";
+      out.push(`  approved by ${sanitize(v.plan.approvalName ?? "")}${at}${by}`);
+    }
     out.push("", "kubectl ptah plan prints the SQL this plan holds.");
   }
   return out.join("\n") + "\n";
 }
 
+/** Go's encoding/json with a two-space indent and HTML escaping on (go-client §10.2). */
 export function renderSchemaViewJson(v: SchemaView): string {
-  return formatJson(v, 2);
+  return formatGoJson(v);
 }

@@ -127,7 +127,7 @@ describe("schema <name> (upstream's view)", () => {
   it.each([
     { name: "no name", argv: ["schema"], message: "name one PtahSchema" },
     { name: "two names", argv: ["schema", "a", "b"], message: "name one PtahSchema" },
-    { name: "a plan format", argv: ["schema", "a", "-o", "sql"], message: "plan format" },
+    { name: "a plan format, with the generic message", argv: ["schema", "a", "-o", "sql"], message: `unknown output format "sql"; it is one of [text json]` },
     { name: "yaml", argv: ["schema", "a", "-o", "yaml"], message: 'unknown output format "yaml"' },
   ])("refuses $name with exit 2 and an empty stdout", async ({ argv, message }) => {
     const r = await runCliWith(argv, cluster());

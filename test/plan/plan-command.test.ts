@@ -149,14 +149,16 @@ describe("plan output", () => {
     expect(onTerminal.stdout).toBe("SELECT 1; -- ^[[2Khidden\tcolumn;\n");
   });
 
-  it("marks destructive SQL the plan does not record as such", async () => {
+  it("prints the plan's own Destructive flag, as upstream, and warns on stderr of destructive SQL it does not record", async () => {
     const current = publishCurrent({
       statements: [{ sql: 'ALTER TABLE "customers" DROP COLUMN "email";', severity: "warning" }],
       destructive: false,
       privilegeChanges: [],
     });
-    const text = (await plan({}, undefined, clusterState({ current }))).stdout;
-    expect(text).toContain("Destructive:    true (read by this plugin, not recorded)\n");
+    const r = await plan({}, undefined, clusterState({ current }));
+    expect(r.stdout).toContain("Destructive:    false\n");
+    expect(r.stderr).toBe(`Warning: the SQL of ${current.name} reads as destructive (read by this plugin), but the plan does not record it as destructive\n`);
+    expect((await plan({}, undefined, clusterState())).stderr).toBe("");
   });
 });
 
