@@ -19,12 +19,37 @@ function optionalSpec<T extends z.ZodRawShape>(shape: T) {
 
 // ---------------------------------------------------------------- PtahSchema (§2.1)
 
+/** The plan bindings a schema's record repeats (operator-api §2.1; required in the newest CRD). */
+const recordedBindings = {
+  artifactDigest: str,
+  coordinationDigest: str,
+  targetIdentityDigest: str,
+  executionBindingID: str,
+  controllerImage: str,
+  controllerRevision: str,
+  controllerStateVersion: int,
+  ptahVersion: str,
+  executorImage: str,
+  runnerImage: str,
+  runnerProtocolVersion: int,
+};
+
+/** The state and policy bindings of a plan, which status.plan repeats as well. */
+const stateBindings = {
+  actualStateFingerprint: str,
+  desiredStateFingerprint: str,
+  policyFingerprint: str,
+  verificationPolicyUID: str,
+  verificationPolicyDigest: str,
+};
+
 export const CurrentPlanStatus = z.object({
   name: str,
   uid: str,
   fingerprint: str,
   contentDigest: str,
-  artifactDigest: str,
+  ...recordedBindings,
+  ...stateBindings,
   destructive: bool,
   privilegeChanges: strList,
   statementCount: int,
@@ -36,10 +61,9 @@ export const CurrentPlanStatus = z.object({
 export type CurrentPlanStatus = z.infer<typeof CurrentPlanStatus>;
 
 export const AppliedStatus = z.object({
-  artifactDigest: str,
   planRef: ObjectRef.optional(),
   planFingerprint: str,
-  ptahVersion: str,
+  ...recordedBindings,
   completedAt: str,
 });
 export type AppliedStatus = z.infer<typeof AppliedStatus>;
@@ -138,22 +162,8 @@ export const PtahSchemaPlan = z.object({
       fingerprint: str,
       contentDigest: str,
       size: int,
-      artifactDigest: str,
-      coordinationDigest: str,
-      targetIdentityDigest: str,
-      actualStateFingerprint: str,
-      desiredStateFingerprint: str,
-      policyFingerprint: str,
-      verificationPolicyUID: str,
-      verificationPolicyDigest: str,
-      executionBindingID: str,
-      controllerImage: str,
-      controllerRevision: str,
-      controllerStateVersion: int,
-      ptahVersion: str,
-      executorImage: str,
-      runnerImage: str,
-      runnerProtocolVersion: int,
+      ...recordedBindings,
+      ...stateBindings,
       dialect: str,
       destructive: bool,
       privilegeChanges: strList,

@@ -6,6 +6,7 @@ import type { ClusterReader } from "../kube/types.ts";
 import type { PtahSchema, PtahSchemaPlan } from "../model/kinds.ts";
 import type { KindName, Parsed } from "../model/parse.ts";
 import type { PlanDocument } from "./document.ts";
+import { verifyRecordCopies } from "./record-bindings.ts";
 import { selectPlanRecord, type PlanRecord, type PlanSelection } from "./select.ts";
 import {
   CheckLog,
@@ -215,6 +216,7 @@ export async function loadVerifiedPlan(
   verifyPlanBinding(log, record, schema.object, p);
   verifyPlanContract(log, p);
   const fingerprint = verifyFingerprint(log, record, p);
+  verifyRecordCopies(log, record, p);
   verifyStorageCommitted(log, p);
   const slots = verifyChunkManifest(log, p);
 

@@ -2,6 +2,7 @@
 // `applied` is status.applied. Never "the newest plan object". Pure.
 import { NotFoundError } from "../errors.ts";
 import type { PtahSchema } from "../model/kinds.ts";
+import { recordCopies, type RecordCopies } from "./record-bindings.ts";
 
 export type PlanSelection = "current" | "applied";
 
@@ -22,6 +23,8 @@ export interface PlanRecord {
    * plans labelled with the schema and matching the fingerprint.
    */
   readonly needsFingerprintLookup: boolean;
+  /** The plan bindings the record repeats (newest CRD), to be compared with the plan's spec. */
+  readonly copies: RecordCopies;
 }
 
 export function selectPlanRecord(schema: PtahSchema, namespace: string, selection: PlanSelection): PlanRecord {
@@ -39,6 +42,7 @@ export function selectPlanRecord(schema: PtahSchema, namespace: string, selectio
       fingerprint: plan.fingerprint || undefined,
       completedAt: undefined,
       needsFingerprintLookup: false,
+      copies: recordCopies(selection, plan),
     };
   }
   const applied = schema.status.applied;
@@ -52,5 +56,6 @@ export function selectPlanRecord(schema: PtahSchema, namespace: string, selectio
     fingerprint: applied.planFingerprint,
     completedAt: applied.completedAt || undefined,
     needsFingerprintLookup: applied.planRef === undefined,
+    copies: recordCopies(selection, applied),
   };
 }

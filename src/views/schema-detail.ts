@@ -2,6 +2,7 @@
 // generation lag flagged, the current plan, the approval state, the last apply, and Next.
 import { bindsSchema, deriveSchemaApprovalState, findCondition } from "../approval/state.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+import { pinnedBindings, recordCopies } from "../plan/record-bindings.ts";
 import { formatAge, formatTimestamp } from "../render/age.ts";
 import { paint, paintWord } from "../render/color.ts";
 import { sanitize } from "../render/sanitize.ts";
@@ -18,6 +19,12 @@ export interface SchemaDetailInput {
 
 function field(label: string, value: string): string {
   return `${`${label}:`.padEnd(15)}${value}`;
+}
+
+/** Which bindings the record repeats, each of which `plan` and `approve` compare with the plan. */
+function pins(copies: ReturnType<typeof recordCopies>): string {
+  const names = pinnedBindings(copies);
+  return names.length > 0 ? names.join(", ") : "none repeated in the record (an older operator); the plan's fingerprint still binds them";
 }
 
 function when(timestamp: string | undefined, now: Date): string {
@@ -77,6 +84,7 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
     out.push(`  ${field("Statements", plan.statementCount !== undefined ? String(plan.statementCount) : "-")}`);
     out.push(`  ${field("Destructive", plan.destructive ? paint("red", "true", color) : "false")}`);
     out.push(`  ${field("Privileges", plan.privilegeChanges && plan.privilegeChanges.length > 0 ? plan.privilegeChanges.map(sanitize).join(", ") : "none")}`);
+    out.push(`  ${field("Pins", pins(recordCopies("current", plan)))}`);
     out.push(`  ${field("Created", when(plan.createdAt, now))}`);
   }
   out.push("");
@@ -117,6 +125,7 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
   else {
     out.push(`  ${field("Plan", sanitize(applied.planRef?.name ?? "-"))}`);
     out.push(`  ${field("Fingerprint", sanitize(applied.planFingerprint ?? "-"))}`);
+    out.push(`  ${field("Pins", pins(recordCopies("applied", applied)))}`);
     out.push(`  ${field("Completed", when(applied.completedAt, now))}`);
   }
   out.push("");

@@ -284,7 +284,14 @@ export async function seedSchema(api, lib, i) {
     plan: reserved
       ? { ...planStatus, approval: { name: a3.metadata.name, uid: a3.metadata.uid, approver: { username: "carol@example.com" }, approvedAt: "2026-09-13T09:00:00Z" } }
       : planStatus,
-    applied: { artifactDigest: digest(`${name}/artifact-v2`), planRef: { name: old1.planName, uid: old1.planUid }, planFingerprint: old1.fingerprint, ptahVersion: "v0.3.0", completedAt: "2026-09-10T10:02:00Z" },
+    // The newest CRD requires the binding copies; the older plan shares the current one's manager.
+    applied: {
+      ...lib.appliedStatus(published, "2026-09-10T10:02:00Z"),
+      artifactDigest: digest(`${name}/artifact-v2`),
+      planRef: { name: old1.planName, uid: old1.planUid },
+      planFingerprint: old1.fingerprint,
+      ptahVersion: "v0.3.0",
+    },
     lastAttemptTime: CREATED_AT,
     conditions: [
       cond("PlanReady", "True", "Published", "Exact plan bytes are stored in immutable chunks"),

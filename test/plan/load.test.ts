@@ -95,6 +95,7 @@ describe("loadVerifiedPlan", () => {
       "plan object",
       "contract",
       "fingerprint",
+      "record bindings",
       "storage",
       "chunk manifest",
       "chunk 0",

@@ -182,6 +182,23 @@ const CASES: Case[] = [
     message: (p) => `the stored plan ${p.name} carries the fingerprint ${p.fingerprint} and the record names sha256:${"9".repeat(64)}`,
   },
   {
+    name: "a record whose binding copy is not the plan's (status.plan.artifactDigest)",
+    state: () => {
+      const p = threeChunkPlan();
+      return clusterState({ current: p, currentRecord: { ...currentPlanStatus(p), artifactDigest: `sha256:${"ab".repeat(32)}` } });
+    },
+    message: (p) => `the stored plan ${p.name} carries artifactDigest "${spec(p).artifactDigest}" and the record names "sha256:${"ab".repeat(32)}" in status.plan.artifactDigest`,
+  },
+  {
+    name: "an applied record whose binding copy is not the plan's (status.applied.executionBindingID)",
+    applied: true,
+    state: () => {
+      const p = threeChunkPlan();
+      return clusterState({ applied: p, appliedRecord: { ...appliedStatus(p), executionBindingID: `v1-${"0".repeat(32)}` } });
+    },
+    message: (p) => `the stored plan ${p.name} carries executionBindingID "${spec(p).executionBindingID}" and the record names "v1-${"0".repeat(32)}" in status.applied.executionBindingID`,
+  },
+  {
     name: "a binding field changed after fingerprinting (artifact digest)",
     tamper: (p) => (spec(p).artifactDigest = `sha256:${"ab".repeat(32)}`),
     message: (p) => `the stored plan ${p.name} carries the fingerprint ${p.fingerprint}, but its spec recomputes to sha256:`,

@@ -4,7 +4,7 @@
 // and observedGeneration == generation. Reading a published plan back (for the "Apply Job")
 // verifies the chunk UIDs and the content digest. Migration plans carry no SQL.
 import { digestBytes } from "../../src/plan/canonical.ts";
-import { publishSchemaPlan, type PlanBindingFields } from "../support/publish-plan.ts";
+import { planRecordOf, publishSchemaPlan, type PlanBindingFields } from "../support/publish-plan.ts";
 import type { Statement } from "./catalog.ts";
 import { MANAGER, digestOf, nowISO } from "./common.ts";
 import { API_VERSION, ApiError, resourcePath, type Kube, type Obj } from "./kube.ts";
@@ -99,35 +99,9 @@ export async function publishLiveSchemaPlan(kube: Kube, schema: Obj, statements:
   return plan;
 }
 
-/** `status.plan` of a schema whose current plan is `plan`. */
+/** `status.plan` of a schema whose current plan is `plan`: every binding copy the newest CRD requires. */
 export function currentPlanStatus(plan: Obj): Record<string, unknown> {
-  const s = plan.spec;
-  return {
-    name: plan.metadata.name,
-    uid: plan.metadata.uid,
-    fingerprint: s.fingerprint,
-    contentDigest: s.contentDigest,
-    artifactDigest: s.artifactDigest,
-    coordinationDigest: s.coordinationDigest,
-    targetIdentityDigest: s.targetIdentityDigest,
-    actualStateFingerprint: s.actualStateFingerprint,
-    desiredStateFingerprint: s.desiredStateFingerprint,
-    policyFingerprint: s.policyFingerprint,
-    verificationPolicyUID: s.verificationPolicyUID,
-    verificationPolicyDigest: s.verificationPolicyDigest,
-    executionBindingID: s.executionBindingID,
-    controllerImage: s.controllerImage,
-    controllerRevision: s.controllerRevision,
-    controllerStateVersion: s.controllerStateVersion,
-    ptahVersion: s.ptahVersion,
-    executorImage: s.executorImage,
-    runnerImage: s.runnerImage,
-    runnerProtocolVersion: s.runnerProtocolVersion,
-    destructive: s.destructive,
-    ...(s.privilegeChanges ? { privilegeChanges: s.privilegeChanges } : {}),
-    statementCount: s.statementCount,
-    createdAt: plan.metadata.creationTimestamp,
-  };
+  return planRecordOf(plan as unknown as Record<string, unknown>);
 }
 
 /** Reads a published plan's statements back the way the Apply Job gets them: chunk UIDs and digests checked. */

@@ -71,8 +71,42 @@ export function aSchema(f: SchemaFixture): Raw {
   });
 }
 
+const digestOf = (c: string): string => `sha256:${c.repeat(64)}`;
+
+/** The manager bindings both records repeat in the newest CRD (operator-api §2.1). */
+export const MANAGER_COPIES: Raw = {
+  artifactDigest: digestOf("1"),
+  coordinationDigest: digestOf("6"),
+  targetIdentityDigest: digestOf("7"),
+  executionBindingID: `v1-${"8".repeat(32)}`,
+  controllerImage: `ghcr.io/stokaro/ptah-operator@${digestOf("9")}`,
+  controllerRevision: "v0.4.0",
+  controllerStateVersion: 1,
+  ptahVersion: "v0.6.0",
+  executorImage: `ghcr.io/stokaro/ptah@${digestOf("a")}`,
+  runnerImage: `ghcr.io/stokaro/ptah-runner@${digestOf("b")}`,
+  runnerProtocolVersion: 1,
+};
+
+/** status.plan in the newest CRD's shape: the plan's name, UID, fingerprint and every binding copy. */
 export function planStatus(name = PLAN1, fingerprint = FP1, extra: Raw = {}): Raw {
-  return { name, uid: `uid-${name}`, fingerprint, contentDigest: "sha256:2222222222222222222222222222222222222222222222222222222222222222", destructive: false, privilegeChanges: [], statementCount: 3, createdAt: T1, ...extra };
+  return {
+    name,
+    uid: `uid-${name}`,
+    fingerprint,
+    contentDigest: digestOf("2"),
+    ...MANAGER_COPIES,
+    actualStateFingerprint: digestOf("c"),
+    desiredStateFingerprint: digestOf("d"),
+    policyFingerprint: digestOf("e"),
+    verificationPolicyUID: "verification-policy-uid-1",
+    verificationPolicyDigest: digestOf("f"),
+    destructive: false,
+    privilegeChanges: [],
+    statementCount: 3,
+    createdAt: T1,
+    ...extra,
+  };
 }
 
 export const AWAITING_CONDITIONS = [
@@ -103,7 +137,7 @@ export function inSyncSchema(extra: Partial<SchemaFixture> = {}): Raw {
       cond("Ready", "True", "InSync", "The schema is in sync", T2),
     ],
     plan: planStatus(PLAN1, FP1, { approval: { name: "storefront-v1", uid: "approval-uid-storefront-v1", approver: { username: "alice@example.com" }, approvedAt: T1 } }),
-    applied: { planRef: { name: PLAN1, uid: `uid-${PLAN1}` }, planFingerprint: FP1, artifactDigest: "sha256:1111111111111111111111111111111111111111111111111111111111111111", ptahVersion: "v0.6.0", completedAt: T2 },
+    applied: { planRef: { name: PLAN1, uid: `uid-${PLAN1}` }, planFingerprint: FP1, ...MANAGER_COPIES, completedAt: T2 },
     drift: { engine: "postgresql", lastObservedAt: T2 },
     ...extra,
   });

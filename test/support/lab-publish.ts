@@ -2,7 +2,7 @@
 // the plan (with the plan's real UID) → plan status Ready=Published with the chunks' real UIDs.
 // Used by e2e tests that need a plan without the simulator (e.g. tampered or older plans).
 import { createObject, getObject, setStatus, type KubeObject } from "./lab.ts";
-import { currentPlanStatus, publishSchemaPlan, type PublishPlanInput, type PublishedPlan } from "./publish-plan.ts";
+import { planRecordOf, publishSchemaPlan, type PublishPlanInput, type PublishedPlan } from "./publish-plan.ts";
 
 export interface LabPlan {
   readonly published: PublishedPlan;
@@ -44,5 +44,5 @@ export function publishPlanInLab(input: PublishPlanInput, mutateChunk?: (chunk: 
 
 /** The schema's status.plan for this plan, with the UID the server gave it. */
 export function labCurrentPlanStatus(p: LabPlan): Record<string, unknown> {
-  return { ...currentPlanStatus(p.published), uid: (p.plan.metadata as Raw).uid, createdAt: (p.plan.metadata as Raw).creationTimestamp };
+  return planRecordOf(p.plan as unknown as Raw);
 }

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { canonicalJSON, digestBytes, struct, type CanonicalValue } from "../../src/plan/canonical.ts";
 import { digestSchemaPlanBinding, normalizePrivilegeChanges, type SchemaPlanBinding } from "../../src/plan/fingerprint.ts";
 import type { ManagedRows } from "../../src/plan/document.ts";
+import { APPLIED_COPY_FIELDS, CURRENT_COPY_FIELDS } from "../../src/plan/record-bindings.ts";
 import { CHUNK_SIZE, PLAN_LABEL, SCHEMA_LABEL } from "../../src/plan/verify.ts";
 import type { FakeObject } from "./fake-reader.ts";
 
@@ -307,36 +308,44 @@ export function publishSchemaPlan(input: PublishPlanInput): PublishedPlan {
   };
 }
 
-/** `status.plan` of the schema when this plan is the current one. */
+function copiesOf(spec: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((f) => [f, spec[f]]));
+}
+
+/** `status.plan` of the schema when this plan is the current one, in the newest CRD's shape. */
 export function currentPlanStatus(p: PublishedPlan): Record<string, unknown> {
-  const spec = p.plan.spec as Record<string, unknown>;
-  const meta = p.plan.metadata as Record<string, unknown>;
+  return planRecordOf(p.plan);
+}
+
+/** `status.plan` naming a stored plan object (raw, as served), as the operator writes it. */
+export function planRecordOf(plan: Record<string, unknown>): Record<string, unknown> {
+  const spec = plan.spec as Record<string, unknown>;
+  const meta = plan.metadata as Record<string, unknown>;
   return {
-    name: p.name,
+    name: meta.name,
     uid: meta.uid,
-    fingerprint: p.fingerprint,
-    contentDigest: spec.contentDigest,
-    artifactDigest: spec.artifactDigest,
-    destructive: spec.destructive,
+    fingerprint: spec.fingerprint,
+    ...copiesOf(spec, CURRENT_COPY_FIELDS),
     ...(spec.privilegeChanges ? { privilegeChanges: spec.privilegeChanges } : {}),
-    statementCount: spec.statementCount,
     createdAt: meta.creationTimestamp,
   };
 }
 
-/** `status.applied` of the schema after this plan was applied; `planRef: false` is an older record. */
+/**
+ * `status.applied` of the schema after this plan was applied, in the newest CRD's shape;
+ * `planRef: false` is an older record (no planRef), `copies: false` one without binding copies.
+ */
 export function appliedStatus(
   p: PublishedPlan,
   completedAt = "2026-09-13T08:04:24Z",
-  options: { planRef?: boolean } = {},
+  options: { planRef?: boolean; copies?: boolean } = {},
 ): Record<string, unknown> {
   const spec = p.plan.spec as Record<string, unknown>;
   const meta = p.plan.metadata as Record<string, unknown>;
   return {
-    artifactDigest: spec.artifactDigest,
     ...(options.planRef === false ? {} : { planRef: { name: p.name, uid: meta.uid } }),
     planFingerprint: p.fingerprint,
-    ptahVersion: spec.ptahVersion,
+    ...(options.copies === false ? { artifactDigest: spec.artifactDigest, ptahVersion: spec.ptahVersion } : copiesOf(spec, APPLIED_COPY_FIELDS)),
     completedAt,
   };
 }
