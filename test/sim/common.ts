@@ -18,7 +18,7 @@ export const MANAGER = {
   executionBindingID: `v1-${sha256("ptah-lab simulator execution binding").slice(7, 39)}`,
   controllerImage: `registry.lab/ptah-operator@${sha256("ptah-lab controller image")}`,
   controllerRevision: "sim-0.1.0",
-  controllerStateVersion: 2,
+  controllerStateVersion: 1,
   ptahVersion: "v0.6.0",
   executorImage: `registry.lab/ptah@${sha256("ptah-lab executor image")}`,
   runnerImage: `registry.lab/ptah-runner@${sha256("ptah-lab runner image")}`,
