@@ -41,7 +41,7 @@ async function complete(args: readonly string[], r: ClusterReader | null = reade
 describe("__complete: commands and flags", () => {
   it("lists every command with its summary as description, no file completion", async () => {
     const r = await complete([""]);
-    expect(r.values).toEqual(["status", "schema", "plan", "migration", "approve", "approvals", "ledger", "acknowledge", "history", "wait", "explain", "version", "completion"]);
+    expect(r.values).toEqual(["status", "schema", "plan", "migration", "approve", "approvals", "ledger", "inbox", "acknowledge", "history", "wait", "explain", "version", "completion"]);
     expect(r.lines[0]).toMatch(/^status\tShow every PtahSchema/u);
     expect(r.directive).toBe(4);
   });
