@@ -82,6 +82,8 @@ describe("__complete: flag values", () => {
     expect(r.values).toEqual(["wide", "json", "yaml", "name", "jsonpath="]);
     expect(r.directive).toBe(4 | 2);
     expect((await complete(["plan", "x", "--output", "s"])).values).toEqual(["sql"]);
+    expect((await complete(["ledger", "-o", ""])).values).toEqual(["json", "yaml", "csv"]);
+    expect((await complete(["inbox", "-o", ""])).values).toEqual(["json", "yaml"]);
     expect((await complete(["plan", "x", "--output", "s"])).directive).toBe(4);
   });
 
