@@ -1,8 +1,10 @@
 // `kubectl ptah inbox [-n NAMESPACE | -A]`: what waits for a person, oldest first, and what the
-// caller may do about it. Reads: one LIST of schemas and one of migrations, then one
-// SelfSubjectAccessReview per (namespace, approval kind) among the waiting items — deduplicated
-// and at most REVIEW_CONCURRENCY at a time, so `inbox -A` over 1,000 namespaces asks only about
-// the namespaces where something waits.
+// caller may do about it. Reads: one LIST of schemas and one of migrations, then
+// SelfSubjectAccessReviews for create of the approval kinds the waiting items need. With -A, one
+// cluster-wide review per kind first: a caller allowed everywhere (a ClusterRoleBinding) is done.
+// Otherwise one review per (namespace, kind) among the waiting items — deduplicated and at most
+// REVIEW_CONCURRENCY at a time, so `inbox -A` over 1,000 namespaces asks only about the
+// namespaces where something waits.
 import { UsageError } from "../errors.ts";
 import type { KindName } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
@@ -23,20 +25,36 @@ function accessKey(namespace: string, kind: KindName): string {
   return `${namespace}\u0000${kind}`;
 }
 
-/** May the caller create each needed kind in each namespace? One review per distinct pair. */
-async function reviewAll(reader: ClusterReader, items: readonly InboxItem[]): Promise<Map<string, boolean>> {
-  const pairs = new Map<string, { namespace: string; kind: KindName }>();
-  for (const i of items) if (i.approvalKind) pairs.set(accessKey(i.namespace, i.approvalKind), { namespace: i.namespace, kind: i.approvalKind });
-  const queue = [...pairs.entries()];
-  const answers = new Map<string, boolean>();
+/** Runs the tasks, at most REVIEW_CONCURRENCY at a time. */
+async function bounded(tasks: readonly (() => Promise<void>)[]): Promise<void> {
+  const queue = [...tasks];
   const worker = async (): Promise<void> => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const [key, p] = next;
-      answers.set(key, await reader.reviewAccess(p.kind, p.namespace, "create"));
-    }
+    for (let next = queue.shift(); next; next = queue.shift()) await next();
   };
   await Promise.all(Array.from({ length: Math.min(REVIEW_CONCURRENCY, queue.length) }, worker));
-  return answers;
+}
+
+/** May the caller create each needed kind in each namespace? Keys: accessKey(namespace, kind). */
+async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], allNamespaces: boolean): Promise<(namespace: string, kind: KindName) => boolean> {
+  const kinds = [...new Set(items.flatMap((i) => (i.approvalKind ? [i.approvalKind] : [])))];
+  // With -A, namespace "" asks about every namespace at once.
+  const everywhere = new Set<KindName>();
+  if (allNamespaces) {
+    await bounded(
+      kinds.map((kind) => async () => {
+        if (await reader.reviewAccess(kind, "", "create")) everywhere.add(kind);
+      }),
+    );
+  }
+  const pairs = new Map<string, { namespace: string; kind: KindName }>();
+  for (const i of items) if (i.approvalKind && !everywhere.has(i.approvalKind)) pairs.set(accessKey(i.namespace, i.approvalKind), { namespace: i.namespace, kind: i.approvalKind });
+  const answers = new Map<string, boolean>();
+  await bounded(
+    [...pairs.entries()].map(([key, p]) => async () => {
+      answers.set(key, await reader.reviewAccess(p.kind, p.namespace, "create"));
+    }),
+  );
+  return (namespace, kind) => everywhere.has(kind) || answers.get(accessKey(namespace, kind)) === true;
 }
 
 export const inboxCommand: Command<InboxOptions> = {
@@ -66,8 +84,8 @@ export const inboxCommand: Command<InboxOptions> = {
       schemas.items.map((s) => s.object),
       migrations.items.map((m) => m.object),
     );
-    const access = await reviewAll(c.reader, items);
-    const rows = items.map((i) => inboxRow(i, i.approvalKind ? access.get(accessKey(i.namespace, i.approvalKind)) : undefined));
+    const mayCreate = await reviewAll(c.reader, items, ctx.global.allNamespaces);
+    const rows = items.map((i) => inboxRow(i, i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : undefined));
     if (options.output !== "table") {
       const doc = { apiVersion: "v1", kind: "List", items: rows };
       return { stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc) };

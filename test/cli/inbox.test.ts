@@ -48,11 +48,11 @@ describe("inbox", () => {
     expect(r.stdout).toMatch(/ptahschema\/catalog +30m +1 +yes +- +nothing +kubectl ptah explain catalog -n app/u);
     expect(r.stdout).toMatch(/ptahmigration\/backfill +20m +- +- +- +acknowledge +kubectl ptah acknowledge backfill -n app \| kubectl create -f -/u);
     expect(r.stdout).toMatch(/ptahmigration\/billing +5m +3 migrations +- +- +approve +kubectl ptah approve migration billing -n ops \| kubectl create -f -/u);
-    // One review per (namespace, kind) that something waits on: two schemas in app share one.
+    // Allowed cluster-wide: one review per kind answers for every namespace.
     expect(reader.requests.filter((q) => q.startsWith("create ")).sort()).toEqual([
-      "create SelfSubjectAccessReview create PtahMigrationApproval ops",
-      "create SelfSubjectAccessReview create PtahMigrationRunAcknowledgment app",
-      "create SelfSubjectAccessReview create PtahSchemaApproval app",
+      "create SelfSubjectAccessReview create PtahMigrationApproval ",
+      "create SelfSubjectAccessReview create PtahMigrationRunAcknowledgment ",
+      "create SelfSubjectAccessReview create PtahSchemaApproval ",
     ]);
     expect(reader.requests.filter((q) => q.startsWith("list ")).sort()).toEqual(["list PtahMigration *", "list PtahSchema *"]);
   });
@@ -65,8 +65,15 @@ describe("inbox", () => {
     expect(r.stdout).not.toContain("billing");
   });
 
-  it("asks per namespace: allowed in one, not in the other", async () => {
-    const r = await runCliWith(["inbox", "-A", "-o", "json"], cluster((_kind, ns) => ns === "ops"));
+  it("asks per namespace and kind when not allowed cluster-wide: allowed in one, not in the other", async () => {
+    const reader = cluster((_kind, ns) => ns === "ops");
+    const r = await runCliWith(["inbox", "-A", "-o", "json"], reader);
+    // One review per (namespace, kind) that something waits on: two schemas in app share one.
+    expect(reader.requests.filter((q) => q.startsWith("create ") && !q.endsWith(" ")).sort()).toEqual([
+      "create SelfSubjectAccessReview create PtahMigrationApproval ops",
+      "create SelfSubjectAccessReview create PtahMigrationRunAcknowledgment app",
+      "create SelfSubjectAccessReview create PtahSchemaApproval app",
+    ]);
     const doc = JSON.parse(r.stdout) as { items: { name: string; youCan: string; since: string }[] };
     expect(Object.fromEntries(doc.items.map((i) => [i.name, i.youCan]))).toEqual({ storefront: "read only", ledger: "read only", catalog: "nothing", backfill: "read only", billing: "approve" });
   });
@@ -107,11 +114,19 @@ describe("inbox over many namespaces", () => {
         return super.reviewAccess(kind, namespace, verb);
       }
     }
+    // Allowed in each namespace (a RoleBinding each), not cluster-wide: one review per namespace.
     const reader = new SlowReviews(many);
+    reader.access = (_kind, namespace) => namespace !== "";
     const r = await runCliWith(["inbox", "-A", "-o", "json"], reader);
     expect(r.status).toBe(0);
-    expect((JSON.parse(r.stdout) as { items: unknown[] }).items).toHaveLength(2000);
-    expect(reader.requests.filter((q) => q.startsWith("create SelfSubjectAccessReview"))).toHaveLength(1000);
+    const items = (JSON.parse(r.stdout) as { items: { youCan: string }[] }).items;
+    expect(items).toHaveLength(2000);
+    expect(items.every((i) => i.youCan === "approve")).toBe(true);
+    expect(reader.requests.filter((q) => q.startsWith("create SelfSubjectAccessReview"))).toHaveLength(1 + 1000);
     expect(peak).toBe(REVIEW_CONCURRENCY);
+    // Allowed cluster-wide (a ClusterRoleBinding): the one cluster-wide review answers for all.
+    const everywhere = new FakeReader(many);
+    await runCliWith(["inbox", "-A"], everywhere);
+    expect(everywhere.requests.filter((q) => q.startsWith("create SelfSubjectAccessReview"))).toEqual(["create SelfSubjectAccessReview create PtahSchemaApproval "]);
   });
 });
