@@ -68,7 +68,7 @@ export function renderLedgerCsv(entries: readonly LedgerEntry[]): string {
   );
 }
 
-/** -o json|yaml: the entries as data, in a list like kubectl's (kind LedgerList is ours). */
+/** -o json|yaml: the entries as data, in a kubectl-style List (they are not Kubernetes objects). */
 export function ledgerDocument(entries: readonly LedgerEntry[]): Record<string, unknown> {
   return { apiVersion: "v1", kind: "List", items: entries.map((e) => ({ ...e, groups: [...e.groups] })) };
 }

@@ -434,16 +434,16 @@ function buildCases(ctx, size, big) {
     reference: kubectlSide(["get", "ptahschemas,ptahschemaapprovals,ptahmigrations,ptahmigrationapprovals,ptahmigrationrunacknowledgments", "-A", "-o", "json", "--chunk-size=500"]),
   });
 
-  // What waits: two lists, then access reviews. The bench runs as the lab's admin, allowed
-  // cluster-wide, so one cluster-wide review per waiting approval kind (schemas only) answers for
-  // every namespace; per-namespace reviews (callers bound per namespace) are counted in
-  // test/cli/inbox.test.ts.
+  // What waits: two lists, then access reviews. The bench runs as lab-viewer, who may create no
+  // approval: one cluster-wide review (denied), then one per namespace where a schema awaits
+  // approval (the seed's even-numbered schemas, in every other namespace, plus the big one's).
+  const awaitingNamespaces = Math.min(size, NAMESPACES.length / 2) + 1;
   cases.push({
     group: "inbox-all",
     id: "inbox-all",
-    label: "inbox -A",
+    label: `inbox -A (1 + ${awaitingNamespaces} access reviews)`,
     target: 1.2,
-    expectedRequests: pages(schemasTotal) + pages(0) + 1,
+    expectedRequests: pages(schemasTotal) + pages(0) + 1 + awaitingNamespaces,
     plugin: pluginSide(["inbox", "-A"]),
     reference: kubectlSide(["get", "ptahschemas,ptahmigrations", "-A", "-o", "json", "--chunk-size=500"]),
   });
@@ -579,7 +579,7 @@ const CASE_TITLES = {
   "status-all-table": "`status -A` vs the same `kubectl get … -A` with its default (table) output",
   "approvals-all": "`approvals -A` vs `kubectl get` of the 4 kinds `-A -o json`",
   "ledger-all": "`ledger -A` vs `kubectl get` of the 5 kinds `-A -o json`",
-  "inbox-all": "`inbox -A` (2 lists + one cluster-wide access review) vs `kubectl get ptahschemas,ptahmigrations -A -o json`",
+  "inbox-all": "`inbox -A` as lab-viewer (2 lists, 1 cluster-wide + 1 per waiting namespace access reviews) vs `kubectl get ptahschemas,ptahmigrations -A -o json`",
   "plan-8mib": "`plan <schema> -o sql` (8 MiB, 16 chunks) vs `kubectl get` of schema, plan and chunks",
 };
 
