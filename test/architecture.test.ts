@@ -112,9 +112,10 @@ describe("architecture", () => {
     for (const node of graph.keys()) visit(node, []);
   });
 
-  it("gives the kube layer no write verbs but the one dry-run create", () => {
+  it("gives the kube layer no write verbs but the dry-run create and the access review", () => {
     const reader = fs.readFileSync(path.join(SRC, "kube", "reader.ts"), "utf8");
-    expect(reader.match(/method: "(POST|PUT|PATCH|DELETE)"/gu)).toEqual(['method: "POST"']);
-    expect(reader).toMatch(/dryRun=All/u);
+    expect(reader.match(/method: "(POST|PUT|PATCH|DELETE)"/gu)).toEqual(['method: "POST"', 'method: "POST"']);
+    expect(reader).toMatch(/\?dryRun=All`, \{\s+method: "POST"/u);
+    expect(reader).toMatch(/"\/apis\/authorization\.k8s\.io\/v1\/selfsubjectaccessreviews", \{ method: "POST"/u);
   });
 });

@@ -2,7 +2,7 @@
 // say whether it is reserved — a freshly accepted approval has no conditions yet, and the
 // reservation is recorded on the schema as status.plan.approval.
 import type { Condition } from "../model/meta.ts";
-import type { PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+import type { PtahMigration, PtahMigrationApproval, PtahMigrationRunAcknowledgment, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 
 export type ApprovalState = "Consumed" | "Stale" | "Superseded" | "Reserved" | "Pending";
 
@@ -102,4 +102,17 @@ export function bindsSchema(approval: PtahSchemaApproval, schema: PtahSchema): b
   const ref = approval.spec.schemaRef;
   if (ref?.name !== schema.metadata.name) return false;
   return !ref.uid || !schema.metadata.uid || ref.uid === schema.metadata.uid;
+}
+
+/**
+ * State of a run acknowledgment (§3.3): Consumed when it settled the run, Stale when it could
+ * not, else Pending (admitted, not yet read by the operator).
+ */
+export function deriveAcknowledgmentState(ack: PtahMigrationRunAcknowledgment): DerivedApprovalState {
+  const conditions = ack.status.conditions;
+  const consumed = findCondition(conditions, "Consumed");
+  const stale = findCondition(conditions, "Stale");
+  if (consumed?.status === "True") return { state: "Consumed", reason: consumed.reason ?? "", alsoStale: stale?.status === "True" };
+  if (stale?.status === "True") return { state: "Stale", reason: stale.reason ?? "", alsoStale: true };
+  return { state: "Pending", reason: "", alsoStale: false };
 }

@@ -264,6 +264,7 @@ function slotFor(command: AnyCommand, positionals: readonly string[]): Slot | "t
       return n === 0 ? { kind: "names", of: "PtahMigration" } : undefined;
     case "approve":
     case "approvals":
+    case "ledger":
     case "history":
     case "wait":
       if (n === 0) return { kind: "names", of: "PtahSchema", keyword: "migration" };

@@ -1,7 +1,8 @@
 // `kubectl ptah approvals [SCHEMA | migration NAME]`: every approval with its derived state
 // (Consumed, Stale, Superseded, Reserved, Pending). Reads one LIST per kind.
-import { bindsSchema, deriveMigrationApprovalState, deriveSchemaApprovalState, type DerivedApprovalState } from "../approval/state.ts";
-import { NotFoundError, UsageError } from "../errors.ts";
+import { migrationApprovalRows, schemaApprovalRows, type ApprovalRow } from "../approval/rows.ts";
+import { bindsSchema } from "../approval/state.ts";
+import { NotFoundError } from "../errors.ts";
 import type { PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import type { Parsed } from "../model/parse.ts";
 import { formatAge } from "../render/age.ts";
@@ -9,31 +10,16 @@ import { paintWord } from "../render/color.ts";
 import { renderMachine } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
+import { parseOptionalTarget, type OptionalTarget } from "./arguments.ts";
 import { noResources, parseViewOutput, type ViewOutput } from "./output.ts";
 import type { Command, RunContext } from "./types.ts";
 
 export interface ApprovalsOptions {
-  readonly target: { readonly kind: "all" } | { readonly kind: "schema"; readonly name: string } | { readonly kind: "migration"; readonly name: string };
+  readonly target: OptionalTarget;
   readonly output: ViewOutput;
 }
 
-interface Row {
-  readonly namespace: string;
-  readonly name: string;
-  readonly owner: string;
-  readonly plan: string;
-  readonly approver: string;
-  readonly state: DerivedApprovalState;
-  readonly created: string | undefined;
-}
-
-function byKey(ns: string, name: string): string {
-  return `${ns}/${name}`;
-}
-
-function sortRows(rows: Row[]): Row[] {
-  return rows.sort((a, b) => a.namespace.localeCompare(b.namespace) || (a.created ?? "").localeCompare(b.created ?? "") || a.name.localeCompare(b.name));
-}
+type Row = ApprovalRow<unknown, unknown>;
 
 function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, prefix: string): string {
   const all = ctx.global.allNamespaces;
@@ -54,47 +40,6 @@ function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, 
   return renderTable(headers, body, { noHeaders: ctx.global.noHeaders });
 }
 
-type AnyApproval = PtahSchemaApproval | PtahMigrationApproval;
-type Owner = { readonly metadata: { readonly name: string; readonly namespace?: string; readonly uid?: string } };
-
-/**
- * One row per approval. The owner (schema or migration) is the one its reference names, when its
- * UID still matches: a recreated owner under the same name is not the one the approval bound.
- */
-function approvalRows<A extends AnyApproval, O extends Owner>(
-  approvals: readonly A[],
-  owners: readonly O[],
-  refOf: (a: A) => { name?: string; uid?: string } | undefined,
-  derive: (a: A, owner: O | undefined) => DerivedApprovalState,
-): Row[] {
-  const index = new Map(owners.map((o) => [byKey(o.metadata.namespace ?? "", o.metadata.name), o]));
-  return sortRows(
-    approvals.map((a) => {
-      const ns = a.metadata.namespace ?? "";
-      const ref = refOf(a);
-      const owner = index.get(byKey(ns, ref?.name ?? ""));
-      const bound = owner && (!ref?.uid || !owner.metadata.uid || ref.uid === owner.metadata.uid) ? owner : undefined;
-      return {
-        namespace: ns,
-        name: a.metadata.name,
-        owner: ref?.name ?? "-",
-        plan: a.spec.planRef?.name ?? "-",
-        approver: a.spec.approver?.username ?? "-",
-        state: derive(a, bound),
-        created: a.metadata.creationTimestamp,
-      };
-    }),
-  );
-}
-
-export function schemaApprovalRows(approvals: readonly PtahSchemaApproval[], schemas: readonly PtahSchema[]): Row[] {
-  return approvalRows(approvals, schemas, (a) => a.spec.schemaRef, deriveSchemaApprovalState);
-}
-
-export function migrationApprovalRows(approvals: readonly PtahMigrationApproval[], migrations: readonly PtahMigration[]): Row[] {
-  return approvalRows(approvals, migrations, (a) => a.spec.migrationRef, deriveMigrationApprovalState);
-}
-
 export const approvalsCommand: Command<ApprovalsOptions> = {
   name: "approvals",
   summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded",
@@ -107,16 +52,8 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
   ],
   flags: [],
   toOptions(args) {
-    const p = args.positionals;
     const output = parseViewOutput(args.global.output, "approvals");
-    if (p.length === 0) return { target: { kind: "all" }, output };
-    if (args.global.allNamespaces) throw new UsageError("a name cannot be combined with --all-namespaces", "approvals");
-    if (p[0] === "migration") {
-      if (p.length !== 2) throw new UsageError("name one PtahMigration: kubectl ptah approvals migration <name>", "approvals");
-      return { target: { kind: "migration", name: p[1]! }, output };
-    }
-    if (p.length !== 1) throw new UsageError("name at most one PtahSchema", "approvals");
-    return { target: { kind: "schema", name: p[0]! }, output };
+    return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "approvals"), output };
   },
   async run(options, ctx) {
     const { reader, namespace: contextNamespace } = await ctx.connect();

@@ -7,6 +7,21 @@ export interface Target {
 }
 
 /** `SCHEMA` or `migration MIGRATION`, exactly one name. */
+/** `[SCHEMA | migration NAME]`: nothing names every object in scope; a name excludes -A. */
+export type OptionalTarget = { readonly kind: "all" } | { readonly kind: "schema"; readonly name: string } | { readonly kind: "migration"; readonly name: string };
+
+export function parseOptionalTarget(positionals: readonly string[], allNamespaces: boolean, command: string): OptionalTarget {
+  const p = positionals;
+  if (p.length === 0) return { kind: "all" };
+  if (allNamespaces) throw new UsageError("a name cannot be combined with --all-namespaces", command);
+  if (p[0] === "migration") {
+    if (p.length !== 2) throw new UsageError(`name one PtahMigration: kubectl ptah ${command} migration <name>`, command);
+    return { kind: "migration", name: p[1]! };
+  }
+  if (p.length !== 1) throw new UsageError("name at most one PtahSchema", command);
+  return { kind: "schema", name: p[0]! };
+}
+
 export function parseTarget(positionals: readonly string[], command: string): Target {
   const migration = positionals[0] === "migration";
   const names = migration ? positionals.slice(1) : positionals;

@@ -1,11 +1,13 @@
 // `kubectl ptah history (SCHEMA | migration NAME) [--watch] [-o json] [--absolute-time]`:
-// the condition history of a schema or migration, its plans and approvals, with Events.
+// the condition history of a schema or migration, its plans and approvals, the approvals'
+// durable ledger, and Events — headed by what Kubernetes still keeps (text output).
+import { migrationLedger, schemaLedger, type LedgerEntry } from "../approval/ledger.ts";
 import { bindsSchema } from "../approval/state.ts";
 import { UsageError } from "../errors.ts";
-import type { KubeEvent } from "../model/kinds.ts";
+import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahMigrationRunAcknowledgment, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import type { KindName, Parsed } from "../model/parse.ts";
 import { formatJson } from "../render/formats.ts";
-import { buildTimeline, entryKey, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "../views/history.ts";
+import { buildTimeline, entryKey, historyNote, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "../views/history.ts";
 import { renderTable } from "../render/table.ts";
 import { parseTarget } from "./arguments.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
@@ -22,6 +24,19 @@ export interface HistoryOptions {
 interface Loaded {
   readonly objects: TimelineObject[];
   readonly events: KubeEvent[];
+  readonly ledger: LedgerEntry[];
+  /** The earliest time of any Event the API server still holds in the namespace. */
+  readonly oldestEvent: string | undefined;
+}
+
+function oldestOf(events: readonly KubeEvent[]): string | undefined {
+  let oldest: { at: number; text: string } | undefined;
+  for (const e of events) {
+    const text = e.firstTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp;
+    const at = Date.parse(text ?? "");
+    if (text && !Number.isNaN(at) && (!oldest || at < oldest.at)) oldest = { at, text };
+  }
+  return oldest?.text;
 }
 
 function obj(kind: string, p: Parsed<{ metadata: { name: string; uid?: string }; status: { conditions: TimelineObject["conditions"] } }>): TimelineObject {
@@ -44,18 +59,27 @@ async function loadHistory(options: HistoryOptions, c: Connection): Promise<Load
   ]);
   const objects: TimelineObject[] = [obj(rootKind, root as never)];
   for (const p of plans.items) objects.push(obj(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", p as never));
-  for (const a of approvals.items) {
-    const o = a.object as { spec: { schemaRef?: { name?: string; uid?: string }; migrationRef?: { name?: string; uid?: string } } };
-    const binds = isSchema
+  const bound = approvals.items.filter((a) => {
+    const o = a.object as { spec: { migrationRef?: { name?: string; uid?: string } } };
+    return isSchema
       ? bindsSchema(a.object as never, root.object as never)
       : o.spec.migrationRef?.name === options.name && (!o.spec.migrationRef.uid || o.spec.migrationRef.uid === root.object.metadata.uid);
-    if (binds) objects.push(obj(isSchema ? "PtahSchemaApproval" : "PtahMigrationApproval", a as never));
-  }
-  for (const k of acks?.items ?? []) {
-    const ref = (k.object as { spec: { migrationRef?: { name?: string } } }).spec.migrationRef;
-    if (ref?.name === options.name) objects.push(obj("PtahMigrationRunAcknowledgment", k as never));
-  }
-  return { objects, events: events.items.map((e) => e.object as KubeEvent) };
+  });
+  for (const a of bound) objects.push(obj(isSchema ? "PtahSchemaApproval" : "PtahMigrationApproval", a as never));
+  const ownAcks = (acks?.items ?? []).filter((k) => (k.object as { spec: { migrationRef?: { name?: string } } }).spec.migrationRef?.name === options.name);
+  for (const k of ownAcks) objects.push(obj("PtahMigrationRunAcknowledgment", k as never));
+  const ledger = isSchema
+    ? schemaLedger(
+        bound.map((a) => a.object as PtahSchemaApproval),
+        [root.object as PtahSchema],
+      )
+    : migrationLedger(
+        bound.map((a) => a.object as PtahMigrationApproval),
+        ownAcks.map((k) => k.object as PtahMigrationRunAcknowledgment),
+        [root.object as PtahMigration],
+      );
+  const held = events.items.map((e) => e.object as KubeEvent);
+  return { objects, events: held, ledger, oldestEvent: oldestOf(held) };
 }
 
 async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, seen: Set<string>): Promise<void> {
@@ -64,7 +88,7 @@ async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, s
   const refresh = (): void => {
     busy = busy.then(async () => {
       const loaded = await loadHistory(options, c);
-      const fresh = buildTimeline(loaded.objects, loaded.events).filter((e) => !seen.has(entryKey(e)));
+      const fresh = buildTimeline(loaded.objects, loaded.events, loaded.ledger).filter((e) => !seen.has(entryKey(e)));
       for (const e of fresh) seen.add(entryKey(e));
       if (fresh.length === 0) return;
       if (options.json) for (const e of fresh) ctx.emit(formatJson(e, 0));
@@ -116,12 +140,11 @@ export const historyCommand: Command<HistoryOptions> = {
   async run(options, ctx): Promise<CommandOutput> {
     const c = await ctx.connect();
     const loaded = await loadHistory(options, c);
-    const entries: TimelineEntry[] = buildTimeline(loaded.objects, loaded.events);
-    const text = options.json
-      ? options.watch
-        ? entries.map((e) => formatJson(e, 0)).join("")
-        : formatJson(entries, 2)
-      : renderTimeline(entries, { now: ctx.now, absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: ctx.global.noHeaders });
+    const entries: TimelineEntry[] = buildTimeline(loaded.objects, loaded.events, loaded.ledger);
+    const render = { now: ctx.now, absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: ctx.global.noHeaders };
+    // The header says what Kubernetes still keeps; machine output and --no-headers leave it out.
+    const note = options.json || ctx.global.noHeaders ? "" : historyNote(c.namespace, loaded.oldestEvent, render);
+    const text = options.json ? (options.watch ? entries.map((e) => formatJson(e, 0)).join("") : formatJson(entries, 2)) : note + renderTimeline(entries, render);
     if (!options.watch) return entries.length === 0 && !options.json ? { stdout: "", stderr: "No history recorded yet.\n" } : { stdout: text };
     ctx.emit(text);
     await follow(options, ctx, c, new Set(entries.map(entryKey)));

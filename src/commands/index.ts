@@ -8,6 +8,8 @@ import { completionCommand } from "./completion.ts";
 import { makeExplainCommand } from "./explain.ts";
 import { diagnoseLive } from "./explain-live.ts";
 import { historyCommand } from "./history.ts";
+import { inboxCommand } from "./inbox.ts";
+import { ledgerCommand } from "./ledger.ts";
 import { migrationCommand } from "./migration.ts";
 import { planCommand } from "./plan.ts";
 import { schemaCommand } from "./schema.ts";
@@ -15,7 +17,7 @@ import { statusCommand } from "./status.ts";
 import { versionCommand } from "./version.ts";
 import { waitCommand } from "./wait.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [statusCommand, schemaCommand, planCommand, migrationCommand, approveCommand, approvalsCommand, acknowledgeCommand, historyCommand, waitCommand, makeExplainCommand(diagnoseLive), versionCommand, completionCommand];
+export const COMMANDS: readonly AnyCommand[] = [statusCommand, schemaCommand, planCommand, migrationCommand, approveCommand, approvalsCommand, ledgerCommand, inboxCommand, acknowledgeCommand, historyCommand, waitCommand, makeExplainCommand(diagnoseLive), versionCommand, completionCommand];
 
 export function findCommand(word: string): AnyCommand | undefined {
   return COMMANDS.find((c) => c.name === word);

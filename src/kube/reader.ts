@@ -1,7 +1,8 @@
 // The only code that sends requests to the API server. It reads: GET, paginated LIST and
-// WATCH, straight from the server (no cache); every object is parsed by the model. The one
-// exception, dryRunCreate, is the create with dryRun=All that `approve --dry-run=server`
-// may send (developers' guide: "Read-only").
+// WATCH, straight from the server (no cache); every object is parsed by the model. The two
+// exceptions the read-only rule allows (README "Read-only"): dryRunCreate, the create with
+// dryRun=All that `approve --dry-run=server` may send, and reviewAccess, a
+// SelfSubjectAccessReview (it persists nothing) that `inbox` asks.
 import { NotFoundError, ReadError } from "../errors.ts";
 import { KINDS, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
@@ -208,5 +209,20 @@ export class HttpClusterReader implements ClusterReader {
     const object = parseJson(res.body, d);
     if (!object || typeof object !== "object") throw new ReadError("the server's dry-run answer is not an object");
     return { object: object as Record<string, unknown> };
+  }
+
+  /** Read-only rule, amended: a SelfSubjectAccessReview asks the authorizer and stores nothing. */
+  async reviewAccess(kind: KindName, namespace: string, verb: string): Promise<boolean> {
+    const info = KINDS[kind];
+    const d: RequestDescription = { verb: "create", resource: "selfsubjectaccessreviews.authorization.k8s.io", namespace: undefined };
+    const review = {
+      apiVersion: "authorization.k8s.io/v1",
+      kind: "SelfSubjectAccessReview",
+      spec: { resourceAttributes: { group: info.group, resource: info.plural, verb, namespace } },
+    };
+    const res = await this.transport.request("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", { method: "POST", body: Buffer.from(JSON.stringify(review)) });
+    if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
+    const answer = parseJson(res.body, d) as { status?: { allowed?: unknown } } | null;
+    return answer?.status?.allowed === true;
   }
 }

@@ -58,6 +58,11 @@ export interface ClusterReader {
    * a create with dryRun=All.
    */
   dryRunCreate(kind: KindName, namespace: string, body: Record<string, unknown>): Promise<DryRunResult>;
+  /**
+   * May the caller `verb` objects of `kind` in `namespace`? One SelfSubjectAccessReview create,
+   * which the amended read-only rule allows (README "Read-only"): it asks, and persists nothing.
+   */
+  reviewAccess(kind: KindName, namespace: string, verb: string): Promise<boolean>;
 }
 
 /** What connecting needs from kubectl's global flags. */

@@ -59,7 +59,7 @@ function parseArgs(argv) {
           "  --quick            sizes 20,100 and 3 runs: checks the harness in about a minute",
           "  --sizes A,B,C      schema counts to seed and measure, ascending (default 100,1000,5000)",
           "  --runs N           measured runs per command after one warm-up (default 5)",
-          "  --only a,b         only these cases: offline,status-one,status-all,approvals-all,plan",
+          "  --only a,b         only these cases: offline,status-one,status-all,approvals-all,ledger-all,inbox-all,plan",
           "  --keep-lab         leave the seeded lab running (for profiling); default stops it",
           "  --record           also copy the results to test/bench/latest.json and put the table in",
           "                     README.md between <!-- bench:start --> and <!-- bench:end -->",
@@ -423,6 +423,31 @@ function buildCases(ctx, size, big) {
     reference: kubectlSide(["get", "ptahschemaapprovals,ptahschemas,ptahmigrationapprovals,ptahmigrations", "-A", "-o", "json", "--chunk-size=500"]),
   });
 
+  // The audit record: one list per kind (schemas, both approval kinds, acknowledgments, migrations).
+  cases.push({
+    group: "ledger-all",
+    id: "ledger-all",
+    label: "ledger -A",
+    target: 1.2,
+    expectedRequests: pages(schemasTotal) + pages(approvalsTotal) + pages(0) + pages(0) + pages(0),
+    plugin: pluginSide(["ledger", "-A"]),
+    reference: kubectlSide(["get", "ptahschemas,ptahschemaapprovals,ptahmigrations,ptahmigrationapprovals,ptahmigrationrunacknowledgments", "-A", "-o", "json", "--chunk-size=500"]),
+  });
+
+  // What waits: two lists, then access reviews. The bench runs as lab-viewer, who may create no
+  // approval: one cluster-wide review (denied), then one per namespace where a schema awaits
+  // approval (the seed's even-numbered schemas, in every other namespace, plus the big one's).
+  const awaitingNamespaces = Math.min(size, NAMESPACES.length / 2) + 1;
+  cases.push({
+    group: "inbox-all",
+    id: "inbox-all",
+    label: `inbox -A (1 + ${awaitingNamespaces} access reviews)`,
+    target: 1.2,
+    expectedRequests: pages(schemasTotal) + pages(0) + 1 + awaitingNamespaces,
+    plugin: pluginSide(["inbox", "-A"]),
+    reference: kubectlSide(["get", "ptahschemas,ptahmigrations", "-A", "-o", "json", "--chunk-size=500"]),
+  });
+
   const bigObjects = [`ptahschema/${big.schema}`, `ptahschemaplan/${big.plan}`, ...big.chunks.map((c) => `ptahschemaplanchunk/${c}`)];
   cases.push({
     group: "plan",
@@ -553,6 +578,8 @@ const CASE_TITLES = {
   "status-all": "`status -A` vs `kubectl get ptahschemas,ptahmigrations,ptahschemaapprovals -A -o json`",
   "status-all-table": "`status -A` vs the same `kubectl get … -A` with its default (table) output",
   "approvals-all": "`approvals -A` vs `kubectl get` of the 4 kinds `-A -o json`",
+  "ledger-all": "`ledger -A` vs `kubectl get` of the 5 kinds `-A -o json`",
+  "inbox-all": "`inbox -A` as lab-viewer (2 lists, 1 cluster-wide + 1 per waiting namespace access reviews) vs `kubectl get ptahschemas,ptahmigrations -A -o json`",
   "plan-8mib": "`plan <schema> -o sql` (8 MiB, 16 chunks) vs `kubectl get` of schema, plan and chunks",
 };
 

@@ -41,7 +41,7 @@ async function complete(args: readonly string[], r: ClusterReader | null = reade
 describe("__complete: commands and flags", () => {
   it("lists every command with its summary as description, no file completion", async () => {
     const r = await complete([""]);
-    expect(r.values).toEqual(["status", "schema", "plan", "migration", "approve", "approvals", "acknowledge", "history", "wait", "explain", "version", "completion"]);
+    expect(r.values).toEqual(["status", "schema", "plan", "migration", "approve", "approvals", "ledger", "inbox", "acknowledge", "history", "wait", "explain", "version", "completion"]);
     expect(r.lines[0]).toMatch(/^status\tShow every PtahSchema/u);
     expect(r.directive).toBe(4);
   });
@@ -82,6 +82,8 @@ describe("__complete: flag values", () => {
     expect(r.values).toEqual(["wide", "json", "yaml", "name", "jsonpath="]);
     expect(r.directive).toBe(4 | 2);
     expect((await complete(["plan", "x", "--output", "s"])).values).toEqual(["sql"]);
+    expect((await complete(["ledger", "-o", ""])).values).toEqual(["json", "yaml", "csv"]);
+    expect((await complete(["inbox", "-o", ""])).values).toEqual(["json", "yaml"]);
     expect((await complete(["plan", "x", "--output", "s"])).directive).toBe(4);
   });
 
@@ -166,7 +168,7 @@ describe("__complete: names from the cluster", () => {
   });
 
   it("offers schema names and the keyword migration, then migration names (approve migration <TAB>)", async () => {
-    for (const command of ["approve", "approvals", "history", "wait"]) {
+    for (const command of ["approve", "approvals", "ledger", "history", "wait"]) {
       const first = await complete([command, ""]);
       expect(first.values).toEqual(["storefront", "orders", "migration"]);
       expect((await complete([command, "migration", ""])).values).toEqual(["backfill"]);

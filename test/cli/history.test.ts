@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
-import { CONSUMED_AND_STALE, T0, T1, T2, anApproval, awaitingSchema } from "../support/builders.ts";
+import { CONSUMED_AND_STALE, T0, T1, T2, anApproval, awaitingSchema, inSyncSchema } from "../support/builders.ts";
 
 function event(name: string, kind: string, objName: string, uid: string, type: string, reason: string, message: string, at: string, count = 1): Record<string, unknown> {
   return {
@@ -68,5 +68,41 @@ describe("history ordering", () => {
     const stale = r.stdout.indexOf("Stale=True PlanNoLongerCurrent");
     expect(consumed).toBeGreaterThan(0);
     expect(stale).toBeGreaterThan(consumed);
+  });
+});
+
+describe("history says what Kubernetes keeps", () => {
+  it("names the oldest Event held in the namespace and that earlier transitions are not kept", async () => {
+    const r = await runCliWith(["history", "storefront", "-n", "app"], cluster());
+    const [first, second] = r.stdout.split("\n");
+    expect(first).toBe("The API server holds Events in namespace app back to 2026-11-30T11:00:00Z (60m ago); older ones have expired.");
+    expect(second).toContain("earlier transitions are not kept");
+  });
+
+  it("tells the approval's story from durable fields once every Event has expired", async () => {
+    const reader = new FakeReader([
+      { kind: "PtahSchema", raw: inSyncSchema() },
+      { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v1", conditions: CONSUMED_AND_STALE }) },
+    ]);
+    const r = await runCliWith(["history", "storefront", "-n", "app", "--absolute-time"], reader);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe("The API server holds no Events in namespace app: they expire (after 1h by default).");
+    const steps = r.stdout
+      .split("\n")
+      .filter((l) => / ledger /u.test(l))
+      .map((l) => l.replace(/ +/gu, " ").split(" ").slice(0, 4).join(" "));
+    expect(steps).toEqual([
+      "2026-11-30T11:30:00Z ptahschemaapproval/storefront-v1 ledger approved",
+      "2026-11-30T11:30:00Z ptahschemaapproval/storefront-v1 ledger consumed",
+      "2026-11-30T11:55:00Z ptahschemaapproval/storefront-v1 ledger applied",
+      "2026-11-30T11:55:00Z ptahschemaapproval/storefront-v1 ledger stale",
+    ]);
+    expect(r.stdout).toMatch(/ledger +approved +approved by alice@example\.com \(system:authenticated\): plan ptah-plan-/u);
+  });
+
+  it("leaves the note out of JSON", async () => {
+    const r = await runCliWith(["history", "storefront", "-n", "app", "-o", "json"], cluster());
+    const entries = JSON.parse(r.stdout) as { source: string; what?: string }[];
+    expect(entries.filter((e) => e.source === "ledger").map((e) => e.what)).toEqual(["approved", "consumed", "stale"]);
   });
 });

@@ -104,6 +104,13 @@ function invocations(world: World): Invocation[] {
   add("approvals -o yaml", ["approvals", ...nsArgs(ns0), "-o", "yaml"], { kind: "yaml", equals: () => asList(raws(["PtahSchemaApproval", "PtahMigrationApproval"], ns0)) });
   add("approvals -o name", ["approvals", "-A", "-o", "name"], { kind: "text" });
   add("approvals -o jsonpath", ["approvals", "-A", "-o", JSONPATH], { kind: "text" });
+  add("ledger", ["ledger", "-A"], { kind: "text" });
+  add("ledger --relative", ["ledger", ...nsArgs(ns0), "--relative"], { kind: "text" });
+  add("ledger -o json", ["ledger", "-A", "-o", "json"], { kind: "json" });
+  add("ledger -o yaml", ["ledger", ...nsArgs(ns0), "-o", "yaml"], { kind: "yaml" });
+  add("ledger -o csv", ["ledger", "-A", "-o", "csv"], { kind: "bytes" });
+  add("inbox", ["inbox", "-A"], { kind: "text" });
+  add("inbox -o json", ["inbox", ...nsArgs(ns0), "-o", "json"], { kind: "json" });
 
   // single-object views: the first objects of each kind (the batch's kind first)
   for (const s of of("PtahSchema").slice(0, 2)) {
@@ -117,6 +124,7 @@ function invocations(world: World): Invocation[] {
     add("schema SCHEMA", ["schema", ...ns, "--", name], { kind: "text" });
     add("schema SCHEMA -o json", ["schema", ...ns, "-o", "json", "--", name], { kind: "json" });
     add("approvals SCHEMA", ["approvals", ...ns, "--", name], { kind: "text" });
+    add("ledger SCHEMA", ["ledger", ...ns, "--", name], { kind: "text" });
     add("history SCHEMA", ["history", ...ns, "--", name], { kind: "text" });
     add("history SCHEMA --absolute-time", ["history", ...ns, "--absolute-time", "--", name], { kind: "text" });
     add("history SCHEMA -o json", ["history", ...ns, "-o", "json", "--", name], { kind: "json" });
@@ -138,6 +146,7 @@ function invocations(world: World): Invocation[] {
     add("history migration NAME -o json", ["history", ...ns, "-o", "json", "--", "migration", name], { kind: "json" });
     add("explain migration NAME", ["explain", ...ns, "--", "migration", name], { kind: "text" });
     add("approvals migration NAME", ["approvals", ...ns, "--", "migration", name], { kind: "text" });
+    add("ledger migration NAME", ["ledger", ...ns, "--", "migration", name], { kind: "text" });
     add("approve migration NAME", ["approve", ...ns, "--", "migration", name], { kind: "yaml" });
     add("acknowledge NAME", ["acknowledge", ...ns, "--", name], { kind: "yaml" });
     add("acknowledge NAME -o json", ["acknowledge", ...ns, "-o", "json", "--", name], { kind: "json" });

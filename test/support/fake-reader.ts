@@ -17,6 +17,8 @@ export class FakeReader implements ClusterReader {
   /** Called before every answer; lets a test change the state between reads (races). */
   onRequest: ((request: string, reader: FakeReader) => void) | undefined;
   dryRun: ((kind: KindName, namespace: string, body: Record<string, unknown>) => DryRunResult) | undefined;
+  /** The authorizer's answer to reviewAccess (default: allowed). */
+  access: (kind: KindName, namespace: string, verb: string) => boolean = () => true;
 
   constructor(objects: FakeObject[]) {
     this.objects = objects.map((o) => ({ kind: o.kind, raw: structuredClone(o.raw) }));
@@ -79,6 +81,11 @@ export class FakeReader implements ClusterReader {
     this.record(`create?dryRun=All ${kind} ${namespace}`, `create ${kind}`);
     if (!this.dryRun) throw new ReadError("dry run is not supported by this fake");
     return this.dryRun(kind, namespace, body);
+  }
+
+  async reviewAccess(kind: KindName, namespace: string, verb: string): Promise<boolean> {
+    this.record(`create SelfSubjectAccessReview ${verb} ${kind} ${namespace}`, "create SelfSubjectAccessReview");
+    return this.access(kind, namespace, verb);
   }
 }
 

@@ -1,0 +1,98 @@
+// `kubectl ptah inbox [-n NAMESPACE | -A]`: what waits for a person, oldest first, and what the
+// caller may do about it. Reads: one LIST of schemas and one of migrations, then
+// SelfSubjectAccessReviews for create of the approval kinds the waiting items need. With -A, one
+// cluster-wide review per kind first: a caller allowed everywhere (a ClusterRoleBinding) is done.
+// Otherwise one review per (namespace, kind) among the waiting items — deduplicated and at most
+// REVIEW_CONCURRENCY at a time, so `inbox -A` over 1,000 namespaces asks only about the
+// namespaces where something waits.
+import { UsageError } from "../errors.ts";
+import type { KindName } from "../model/parse.ts";
+import { formatJson, formatYaml } from "../render/formats.ts";
+import { sanitize } from "../render/sanitize.ts";
+import { inboxItems, inboxRow, renderInbox, type InboxItem } from "../views/inbox.ts";
+import type { ClusterReader } from "../kube/types.ts";
+import type { Command } from "./types.ts";
+
+export interface InboxOptions {
+  readonly output: "table" | "json" | "yaml";
+  readonly absoluteTime: boolean;
+}
+
+/** SelfSubjectAccessReviews in flight at once. */
+export const REVIEW_CONCURRENCY = 8;
+
+function accessKey(namespace: string, kind: KindName): string {
+  return `${namespace}\u0000${kind}`;
+}
+
+/** Runs the tasks, at most REVIEW_CONCURRENCY at a time. */
+async function bounded(tasks: readonly (() => Promise<void>)[]): Promise<void> {
+  const queue = [...tasks];
+  const worker = async (): Promise<void> => {
+    for (let next = queue.shift(); next; next = queue.shift()) await next();
+  };
+  await Promise.all(Array.from({ length: Math.min(REVIEW_CONCURRENCY, queue.length) }, worker));
+}
+
+/** May the caller create each needed kind in each namespace? Keys: accessKey(namespace, kind). */
+async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], allNamespaces: boolean): Promise<(namespace: string, kind: KindName) => boolean> {
+  const kinds = [...new Set(items.flatMap((i) => (i.approvalKind ? [i.approvalKind] : [])))];
+  // With -A, namespace "" asks about every namespace at once.
+  const everywhere = new Set<KindName>();
+  if (allNamespaces) {
+    await bounded(
+      kinds.map((kind) => async () => {
+        if (await reader.reviewAccess(kind, "", "create")) everywhere.add(kind);
+      }),
+    );
+  }
+  const pairs = new Map<string, { namespace: string; kind: KindName }>();
+  for (const i of items) if (i.approvalKind && !everywhere.has(i.approvalKind)) pairs.set(accessKey(i.namespace, i.approvalKind), { namespace: i.namespace, kind: i.approvalKind });
+  const answers = new Map<string, boolean>();
+  await bounded(
+    [...pairs.entries()].map(([key, p]) => async () => {
+      answers.set(key, await reader.reviewAccess(p.kind, p.namespace, "create"));
+    }),
+  );
+  return (namespace, kind) => everywhere.has(kind) || answers.get(accessKey(namespace, kind)) === true;
+}
+
+export const inboxCommand: Command<InboxOptions> = {
+  name: "inbox",
+  summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
+  usage: "kubectl ptah inbox [-n NAMESPACE | -A] [--absolute-time] [-o json|yaml]",
+  examples: [
+    { comment: "What waits in the namespace, oldest first, and whether you may approve it", command: "kubectl ptah inbox -n app" },
+    { comment: "Everything waiting, everywhere you can list", command: "kubectl ptah inbox -A" },
+  ],
+  flags: [{ name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" }],
+  hiddenGlobals: ["selector"],
+  toOptions(args) {
+    if (args.positionals.length > 0) throw new UsageError("inbox takes no names; narrow it with -n NAMESPACE", "inbox");
+    const o = args.global.output;
+    if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml") throw new UsageError(`unknown output format "${o}"; it is one of [json yaml]`, "inbox");
+    return { output: o === "json" || o === "yaml" ? o : "table", absoluteTime: args.flags["absolute-time"] === true };
+  },
+  async run(options, ctx) {
+    const c = await ctx.connect();
+    const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
+    const [schemas, migrations] = await Promise.all([
+      c.reader.list("PtahSchema", { namespace, keepRaw: false }),
+      c.reader.list("PtahMigration", { namespace, keepRaw: false }),
+    ]);
+    const items = inboxItems(
+      schemas.items.map((s) => s.object),
+      migrations.items.map((m) => m.object),
+    );
+    const mayCreate = await reviewAll(c.reader, items, ctx.global.allNamespaces);
+    const rows = items.map((i) => inboxRow(i, i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : undefined));
+    if (options.output !== "table") {
+      const doc = { apiVersion: "v1", kind: "List", items: rows };
+      return { stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc) };
+    }
+    if (rows.length === 0) {
+      return { stdout: "", stderr: namespace === undefined ? "Nothing is waiting for approval in any namespace.\n" : `Nothing is waiting for approval in ${sanitize(namespace)} namespace.\n` };
+    }
+    return { stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }) };
+  },
+};

@@ -1,0 +1,74 @@
+// The ledger's views: a table (absolute RFC 3339 times, or ages with --relative), CSV with one
+// column per field, and the entries themselves for -o json|yaml.
+import type { LedgerEntry } from "../approval/ledger.ts";
+import { formatCsv } from "../render/csv.ts";
+import { formatAge, formatTimestamp } from "../render/age.ts";
+import { paintWord } from "../render/color.ts";
+import { sanitize } from "../render/sanitize.ts";
+import { renderTable } from "../render/table.ts";
+
+export interface LedgerRenderOptions {
+  readonly now: Date;
+  readonly relative: boolean;
+  readonly color: boolean;
+  readonly noHeaders: boolean;
+  readonly allNamespaces: boolean;
+}
+
+const KIND_WORD: Readonly<Record<LedgerEntry["kind"], string>> = {
+  PtahSchemaApproval: "ptahschemaapproval",
+  PtahMigrationApproval: "ptahmigrationapproval",
+  PtahMigrationRunAcknowledgment: "ptahmigrationrunacknowledgment",
+};
+
+/** "sha256:" and the first 12 hex digits: enough to tell plans apart on screen. */
+export function shortFingerprint(fingerprint: string): string {
+  const m = /^(sha256:[0-9a-f]{12})[0-9a-f]*$/u.exec(fingerprint);
+  return m ? m[1]! : fingerprint;
+}
+
+function owner(e: LedgerEntry): string {
+  return e.ownerKind === "PtahMigration" ? `migration/${e.owner}` : e.owner;
+}
+
+function stateWord(e: LedgerEntry): string {
+  return e.state === "Consumed" && e.alsoStale ? "Consumed, stale" : e.state;
+}
+
+export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRenderOptions): string {
+  const when = (t: string | undefined): string => (t ? (o.relative ? formatAge(t, o.now) : formatTimestamp(t)) : "-");
+  const mixed = new Set(entries.map((e) => e.kind)).size > 1;
+  const headers = [...(o.allNamespaces ? ["NAMESPACE"] : []), "APPROVAL", "OBJECT", "PLAN", "FINGERPRINT", "APPROVER", "GROUPS", "APPROVED", "RESERVED", "CONSUMED", "APPLIED", "STALE", "STATE"];
+  const rows = entries.map((e) => [
+    ...(o.allNamespaces ? [sanitize(e.namespace)] : []),
+    (mixed ? `${KIND_WORD[e.kind]}/` : "") + sanitize(e.name),
+    sanitize(owner(e)),
+    sanitize(e.plan || "-"),
+    sanitize(shortFingerprint(e.fingerprint) || "-"),
+    sanitize(e.approver || "-"),
+    sanitize(e.groups.join(",") || "-"),
+    when(e.approvedAt),
+    e.reserved ? "yes" : "-",
+    when(e.consumedAt),
+    when(e.appliedAt),
+    e.staleReason !== undefined ? `${sanitize(e.staleReason || "Stale")} ${when(e.staleAt)}` : "-",
+    paintWord(e.state, o.color) + (e.state === "Consumed" && e.alsoStale ? ", stale" : ""),
+  ]);
+  return renderTable(headers, rows, { noHeaders: o.noHeaders });
+}
+
+const CSV_HEADERS = ["namespace", "kind", "name", "object", "plan", "fingerprint", "approver", "groups", "approvedAt", "reserved", "consumedAt", "appliedAt", "staleReason", "staleAt", "state"];
+
+/** CSV keeps full fingerprints and absolute times: it is a record, not a screen. */
+export function renderLedgerCsv(entries: readonly LedgerEntry[]): string {
+  const t = (s: string | undefined): string => (s ? formatTimestamp(s) : "");
+  return formatCsv(
+    CSV_HEADERS,
+    entries.map((e) => [e.namespace, e.kind, e.name, owner(e), e.plan, e.fingerprint, e.approver, e.groups.join(";"), t(e.approvedAt), e.reserved ? "true" : "false", t(e.consumedAt), t(e.appliedAt), e.staleReason ?? "", t(e.staleAt), stateWord(e)]),
+  );
+}
+
+/** -o json|yaml: the entries as data, in a kubectl-style List (they are not Kubernetes objects). */
+export function ledgerDocument(entries: readonly LedgerEntry[]): Record<string, unknown> {
+  return { apiVersion: "v1", kind: "List", items: entries.map((e) => ({ ...e, groups: [...e.groups] })) };
+}
