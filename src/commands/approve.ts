@@ -1,7 +1,7 @@
 // `kubectl ptah approve <schema>` / `approve migration <name>`: prints an approval manifest
 // bound to the live, verified plan, for the person to create (`| kubectl create -f -`).
-// Order: schema preconditions → full plan verification (same code as `plan`) → re-read the
-// schema and refuse if its plan moved. The only write the plugin may send is the create
+// Order: schema preconditions → full verification (same code as `plan`) of the plan that read
+// names → the second and last schema read, which must name exactly the verified plan. The only write the plugin may send is the create
 // with dryRun=All of --dry-run=server.
 import { commentBlock, defaultName, migrationApprovalManifest, schemaApprovalManifest } from "../approval/manifest.ts";
 import { migrationApprovable, schemaApprovable, type Precondition } from "../approval/preconditions.ts";
@@ -56,16 +56,18 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
   const nsFlag = namespaceFlag(ctx.global, ns);
   const first = await getOrNotFound(c.reader, "PtahSchema", ns, o.name, noSuchSchema(ns, o.name));
   refuse(schemaApprovable(first.object, nsFlag), `approve ${ns}/${o.name}`);
-  // Approve only what was verified: chunks, content digest, recomputed fingerprint.
-  const verified = await loadVerifiedPlan(c.reader, ns, o.name, "current");
+  // Approve only what was verified: chunks, content digest, recomputed fingerprint — of the plan
+  // this very read names (the loader does not read the schema again).
+  const verified = await loadVerifiedPlan(c.reader, ns, o.name, "current", { schema: first });
   const plan = verified.plan.object;
-  // The schema is read last: its plan must not have moved while the plan was verified.
+  // The second and last read of the schema: the manifest binds what was verified only if that is
+  // still the schema's current plan. Comparing with this read (not with the first) also refuses
+  // a plan that moved away and back while its pieces were read.
   const last = (await getOrNotFound(c.reader, "PtahSchema", ns, o.name, noSuchSchema(ns, o.name))).object as PtahSchema;
-  const before = first.object.status.plan;
   const now = last.status.plan;
-  if (now?.name !== before?.name || now?.uid !== before?.uid || now?.fingerprint !== before?.fingerprint || last.metadata.uid !== first.object.metadata.uid) {
+  if (now?.name !== plan.metadata.name || now?.uid !== plan.metadata.uid || now?.fingerprint !== verified.fingerprint || last.metadata.uid !== first.object.metadata.uid) {
     throw new VerificationError(
-      `the current plan of ${ns}/${o.name} moved while it was being verified (${sanitize(before?.name ?? "none")} → ${sanitize(now?.name ?? "none")}); read it again with kubectl ptah plan ${o.name}${nsFlag}`,
+      `the current plan of ${ns}/${o.name} moved while it was being verified (${sanitize(plan.metadata.name)} → ${sanitize(now?.name ?? "none")}); read it again with kubectl ptah plan ${o.name}${nsFlag}`,
     );
   }
   refuse(schemaApprovable(last, nsFlag), `approve ${ns}/${o.name}`);

@@ -55,6 +55,24 @@ describe("approve <schema>", () => {
     expect(r.stderr).toMatch(/^error: the current plan of app\/storefront moved while it was being verified/u);
   });
 
+  it("binds the plan the last schema read names, and reads the schema twice: A → B → A is refused", async () => {
+    // status.plan names plan 1 (A) on the first schema read, plan 2 (B) on the second and A
+    // again on any third. A manifest must never name B while the last read says A, nor A
+    // unless A is what was verified and is still current.
+    const reader = cluster();
+    const states = [plan1, plan2, plan1];
+    let schemaReads = 0;
+    reader.onRequest = (req, r) => {
+      if (req !== "get PtahSchema app/storefront") return;
+      r.put("PtahSchema", awaitingSchema({ plan: currentPlanStatus(states[Math.min(schemaReads++, states.length - 1)]!) }));
+    };
+    const r = await runCliWith(["approve", "storefront", "-n", "app"], reader);
+    expect(reader.requests.filter((q) => q === "get PtahSchema app/storefront")).toHaveLength(2);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(`error: the current plan of app/storefront moved while it was being verified (${plan1.name} → ${plan2.name}); read it again with kubectl ptah plan storefront -n app\n`);
+  });
+
   it("refuses when a chunk does not verify", async () => {
     const tampered = structuredClone(plan1.chunks[0]!) as { spec: { data: string } };
     const bytes = Buffer.from(tampered.spec.data, "base64");
