@@ -4,6 +4,7 @@ import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { AWAITING_CONDITIONS, aMigration, awaitingSchema, cond, T1 } from "../support/builders.ts";
 import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../support/publish-plan.ts";
+import { expectGolden } from "../support/golden.ts";
 
 const SCHEMA = { name: "storefront", namespace: "app", uid: "schema-uid-1" };
 const plan1 = publishSchemaPlan({ schema: SCHEMA, statements: [{ sql: 'CREATE TABLE "customers" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }], createdAt: T1 });
@@ -19,7 +20,7 @@ describe("approve <schema>", () => {
     const r = await runCliWith(["approve", "storefront", "-n", "app"], reader);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/approve/schema.yaml");
+    await expectGolden(r.stdout, "approve/schema.yaml");
     const doc = yaml.load(r.stdout) as { kind: string; metadata: { name: string; namespace: string }; spec: Record<string, unknown> };
     expect(doc.kind).toBe("PtahSchemaApproval");
     expect(doc.metadata).toEqual({ name: `storefront-${plan1.fingerprint.slice(7, 19)}`, namespace: "app" });
@@ -86,18 +87,18 @@ describe("approve <schema>", () => {
   });
 
   it.each([
-    { name: "no current plan", schema: { phase: "InSync", plan: undefined, conditions: [cond("Ready", "True", "InSync", "ok")] }, status: 3, message: "has no current plan" },
-    { name: "an approval already recorded", schema: { plan: { ...currentPlanStatus(plan1), approval: { name: "x", approver: { username: "bob" } } } }, status: 1, message: "already has a recorded approval (x by bob)" },
-    { name: "a blocked schema", schema: { phase: "Blocked", conditions: [cond("ApprovalRequired", "False", "DestructiveChangesDisabled", "m"), cond("Ready", "False", "DestructiveChangesDisabled", "m")] }, status: 1, message: "is not awaiting approval (phase Blocked, Ready=False DestructiveChangesDisabled)" },
-    { name: "no approval needed", schema: { phase: "ReadyToApply", conditions: [cond("ApprovalRequired", "False", "NotRequired", "m")] }, status: 3, message: "does not currently require approval" },
-  ])("refuses $name with exit $status", async ({ schema, status, message }) => {
+    { name: "no current plan", golden: "approve/refusal-no-current-plan.txt", schema: { phase: "InSync", plan: undefined, conditions: [cond("Ready", "True", "InSync", "ok")] }, status: 3, message: "has no current plan" },
+    { name: "an approval already recorded", golden: "approve/refusal-approval-recorded.txt", schema: { plan: { ...currentPlanStatus(plan1), approval: { name: "x", approver: { username: "bob" } } } }, status: 1, message: "already has a recorded approval (x by bob)" },
+    { name: "a blocked schema", golden: "approve/refusal-blocked.txt", schema: { phase: "Blocked", conditions: [cond("ApprovalRequired", "False", "DestructiveChangesDisabled", "m"), cond("Ready", "False", "DestructiveChangesDisabled", "m")] }, status: 1, message: "is not awaiting approval (phase Blocked, Ready=False DestructiveChangesDisabled)" },
+    { name: "no approval needed", golden: "approve/refusal-no-approval-needed.txt", schema: { phase: "ReadyToApply", conditions: [cond("ApprovalRequired", "False", "NotRequired", "m")] }, status: 3, message: "does not currently require approval" },
+  ])("refuses $name with exit $status", async ({ golden, schema, status, message }) => {
     const reader = new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema({ plan: currentPlanStatus(plan1), conditions: AWAITING_CONDITIONS, ...schema }) }, ...fakeObjectsOf(plan1)]);
     const r = await runCliWith(["approve", "storefront", "-n", "app"], reader);
     expect(r.status).toBe(status);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(message);
     expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
-    await expect(r.stderr).toMatchFileSnapshot(`../golden/approve/refusal-${status}-${message.split(" ").slice(-2).join("-").replace(/[^a-z0-9-]/giu, "")}.txt`);
+    await expectGolden(r.stderr, golden);
   });
 
   it("sends only a dryRun create with --dry-run=server and prints what admission stores", async () => {
@@ -129,7 +130,7 @@ describe("approve migration / acknowledge", () => {
   it("prints a migration approval bound to the plan", async () => {
     const r = await runCliWith(["approve", "migration", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: awaiting }, { kind: "PtahMigrationPlan", raw: mplan }]));
     expect(r.status).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/approve/migration.yaml");
+    await expectGolden(r.stdout, "approve/migration.yaml");
   });
 
   it("acknowledges an unresolved run and refuses when there is none", async () => {
@@ -140,7 +141,7 @@ describe("approve migration / acknowledge", () => {
     });
     const ok = await runCliWith(["acknowledge", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: partial }]));
     expect(ok.status).toBe(0);
-    await expect(ok.stdout).toMatchFileSnapshot("../golden/approve/acknowledgment.yaml");
+    await expectGolden(ok.stdout, "approve/acknowledgment.yaml");
     const none = await runCliWith(["acknowledge", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: awaiting }]));
     expect(none).toMatchObject({ status: 3, stdout: "" });
     expect(none.stderr).toContain("records no unresolved run");

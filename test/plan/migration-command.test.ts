@@ -5,8 +5,8 @@ import { parseObject, PTAH_API_VERSION } from "../../src/model/parse.ts";
 import { FakeReader, type FakeObject } from "../support/fake-reader.ts";
 import { fakeDigest, fakeUID } from "../support/publish-plan.ts";
 import { globalOptions, runCommand } from "../support/run-command.ts";
+import { expectGolden } from "../support/golden.ts";
 
-const GOLDEN = "../golden/migration";
 const NS = "application";
 const NAME = "storefront-migrations";
 const UID = fakeUID("migration");
@@ -129,7 +129,7 @@ describe("migration", () => {
     expect(result.stdout).toContain("Current version:0\n");
     expect(result.stdout).toContain(`Plan ${PLAN}, 3 migrations from version 0:\n`);
     expect(r.requests).toEqual([`get PtahMigration ${NS}/${NAME}`, `get PtahMigrationPlan ${NS}/${PLAN}`]);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/awaiting.txt`);
+    await expectGolden(result.stdout, "migration/awaiting.txt");
   });
 
   it("prints the same view as JSON", async () => {
@@ -137,7 +137,7 @@ describe("migration", () => {
     const result = await migration(r, "json");
     const view = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(Object.keys(view)).toEqual(["namespace", "migration", "phase", "suspended", "artifact", "history", "plan", "conditions"]);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/awaiting.json`);
+    await expectGolden(result.stdout, "migration/awaiting.json");
   });
 
   it("shows an unresolved run and the acknowledgment to run next", async () => {
@@ -150,7 +150,7 @@ describe("migration", () => {
     expect(result.stdout).toContain("Out of order:   2, 4\n");
     expect(result.stdout).toContain("Last run:       Partial at 2026-09-13T09:05:00Z\n");
     expect(r.requests).toEqual([`get PtahMigration ${NS}/${NAME}`]);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/unresolved.txt`);
+    await expectGolden(result.stdout, "migration/unresolved.txt");
   });
 
   it("carries the unresolved run and outOfOrderVersions in JSON", async () => {
@@ -158,7 +158,7 @@ describe("migration", () => {
     const view = JSON.parse(result.stdout) as { history: { outOfOrderVersions: number[] }; unresolvedRun: { nextCommand: string } };
     expect(view.history.outOfOrderVersions).toEqual([2, 4]);
     expect(view.unresolvedRun.nextCommand).toBe(`kubectl ptah acknowledge ${NAME} -n ${NS}`);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/unresolved.json`);
+    await expectGolden(result.stdout, "migration/unresolved.json");
   });
 
   it.each<{ name: string; objects: () => FakeObject[] }>([

@@ -5,8 +5,8 @@ import { UsageError } from "../../src/errors.ts";
 import { formatPrivileges } from "../../src/views/plan.ts";
 import { globalOptions, runCommand } from "../support/run-command.ts";
 import { clusterState, CURRENT_STATEMENTS, NS, publishCurrent, SCHEMA } from "./fixtures.ts";
+import { expectGolden } from "../support/golden.ts";
 
-const GOLDEN = "../golden/plan";
 
 async function plan(flags: Record<string, unknown> = {}, output?: string, state = clusterState()) {
   return runCommand(planCommand, { positionals: [SCHEMA], flags, global: output ? { output } : {} }, state.reader, { namespace: NS });
@@ -68,29 +68,29 @@ describe("plan output", () => {
   it("prints the current plan as text", async () => {
     const result = await plan();
     expect(result.status).toBe(0);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/current.txt`);
+    await expectGolden(result.stdout, "plan/current.txt");
   });
 
   it("prints the applied plan as text, with Applied:", async () => {
     const result = await plan({ applied: true });
     expect(result.stdout).toContain("Plan:           applied (ptah-plan-");
     expect(result.stdout).toContain("Applied:        2026-09-13T08:04:24Z\n");
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/applied.txt`);
+    await expectGolden(result.stdout, "plan/applied.txt");
   });
 
   it("adds the statements table to the text view", async () => {
-    await expect((await plan({ statements: true })).stdout).toMatchFileSnapshot(`${GOLDEN}/current-statements.txt`);
+    await expectGolden((await plan({ statements: true })).stdout, "plan/current-statements.txt");
   });
 
   it("prints the SQL, one ; per statement, never re-split", async () => {
     const result = await plan({}, "sql");
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/current.sql`);
+    await expectGolden(result.stdout, "plan/current.sql");
     const expected = CURRENT_STATEMENTS.map((s) => s.sql.trim().replace(/;$/, "")).join(";\n") + ";\n";
     expect(result.stdout).toBe(expected);
   });
 
   it("prints the applied SQL as upstream's scripts expect", async () => {
-    await expect((await plan({ applied: true }, "sql")).stdout).toMatchFileSnapshot(`${GOLDEN}/applied.sql`);
+    await expectGolden((await plan({ applied: true }, "sql")).stdout, "plan/applied.sql");
   });
 
   it("prints the stored document bytes for -o json, which hash to the content digest", async () => {
@@ -99,7 +99,7 @@ describe("plan output", () => {
     expect(result.stdout).toBe(state.current.document);
     const digest = "sha256:" + createHash("sha256").update(result.stdout).digest("hex");
     expect(digest).toBe((state.current.plan.spec as { contentDigest: string }).contentDigest);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/current.json`);
+    await expectGolden(result.stdout, "plan/current.json");
   });
 
   it("adds one newline to a document that lacks it, and only then", async () => {
@@ -109,14 +109,14 @@ describe("plan output", () => {
   });
 
   it("prints the verified document as YAML", async () => {
-    await expect((await plan({}, "yaml")).stdout).toMatchFileSnapshot(`${GOLDEN}/current.yaml`);
+    await expectGolden((await plan({}, "yaml")).stdout, "plan/current.yaml");
   });
 
   it("prints a verification report under --verify, without SQL", async () => {
     const result = await plan({ verify: true });
     expect(result.status).toBe(0);
     expect(result.stdout).not.toContain("CREATE");
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/current-verify.txt`);
+    await expectGolden(result.stdout, "plan/current-verify.txt");
   });
 
   it("never prints a chunk name", async () => {
