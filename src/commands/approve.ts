@@ -15,7 +15,7 @@ import { sanitize } from "../render/sanitize.ts";
 import { parseDryRun, parseManifestOutput, parseTarget } from "./arguments.ts";
 import { namespaceFlag } from "./output.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
-import type { Command, CommandOutput, Connection, RunContext } from "./types.ts";
+import type { Command, Printed, Connection, RunContext } from "./types.ts";
 
 export interface ApproveOptions {
   readonly target: "schema" | "migration";
@@ -35,11 +35,11 @@ export function renderManifest(manifest: Record<string, unknown>, header: readon
 }
 
 /** --dry-run=server: what admission would store, or its refusal. */
-export async function dryRun(c: Connection, kind: KindName, manifest: Record<string, unknown>, output: "yaml" | "json"): Promise<CommandOutput> {
+export async function dryRun(c: Connection, kind: KindName, manifest: Record<string, unknown>, output: "yaml" | "json"): Promise<Printed> {
   try {
     const { object } = await c.reader.dryRunCreate(kind, c.namespace, manifest);
     const header = ["Server dry run (nothing was stored): admission accepted this approval and would store:"];
-    return { stdout: output === "json" ? formatJson(object, 2) : commentBlock(header) + formatYaml(object) };
+    return { kind: "printed", stdout: output === "json" ? formatJson(object, 2) : commentBlock(header) + formatYaml(object) };
   } catch (err) {
     if (err instanceof ReadError && err.httpStatus === 403 && / cannot create resource /u.test(err.message)) {
       throw new ReadError(`${err.message}; --dry-run=server sends a create (with dryRun=All) and needs create permission, while plain approve needs only read access`, 403);
@@ -51,7 +51,7 @@ export async function dryRun(c: Connection, kind: KindName, manifest: Record<str
   }
 }
 
-async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<CommandOutput> {
+async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<Printed> {
   const ns = c.namespace;
   const nsFlag = namespaceFlag(ctx.global, ns);
   const first = await getOrNotFound(c.reader, "PtahSchema", ns, o.name, noSuchSchema(ns, o.name));
@@ -88,7 +88,7 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
     `Then create it:      kubectl ptah approve ${sanitize(o.name)}${nsFlag} | kubectl create -f -`,
     "Admission stamps you as the approver; the approval authorises this exact plan once.",
   ];
-  return { stdout: renderManifest(manifest, header, o.output) };
+  return { kind: "printed", stdout: renderManifest(manifest, header, o.output) };
 }
 
 /** Reads the migration's current plan and checks it binds the migration (no SQL is involved). */
@@ -100,7 +100,7 @@ export async function loadMigrationPlan(c: Connection, m: PtahMigration): Promis
   return plan;
 }
 
-async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<CommandOutput> {
+async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<Printed> {
   const ns = c.namespace;
   const nsFlag = namespaceFlag(ctx.global, ns);
   const notFound = noSuchMigration(ns, o.name);
@@ -126,7 +126,7 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
     `Read the plan first: kubectl ptah migration ${sanitize(o.name)}${nsFlag}`,
     `Then create it:      kubectl ptah approve migration ${sanitize(o.name)}${nsFlag} | kubectl create -f -`,
   ];
-  return { stdout: renderManifest(manifest, header, o.output) };
+  return { kind: "printed", stdout: renderManifest(manifest, header, o.output) };
 }
 
 export const approveCommand: Command<ApproveOptions> = {

@@ -9,7 +9,7 @@ import { buildTimeline, entryKey, renderTimeline, timelineRows, type TimelineEnt
 import { renderTable } from "../render/table.ts";
 import { parseTarget } from "./arguments.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
-import type { Command, CommandOutput, Connection, RunContext } from "./types.ts";
+import type { Command, Printed, Connection, RunContext } from "./types.ts";
 
 export interface HistoryOptions {
   readonly target: "schema" | "migration";
@@ -113,7 +113,7 @@ export const historyCommand: Command<HistoryOptions> = {
     if (o !== undefined && o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "history");
     return { target, name, watch: args.flags.watch === true, json: o === "json", absoluteTime: args.flags["absolute-time"] === true };
   },
-  async run(options, ctx): Promise<CommandOutput> {
+  async run(options, ctx): Promise<Printed> {
     const c = await ctx.connect();
     const loaded = await loadHistory(options, c);
     const entries: TimelineEntry[] = buildTimeline(loaded.objects, loaded.events);
@@ -122,9 +122,9 @@ export const historyCommand: Command<HistoryOptions> = {
         ? entries.map((e) => formatJson(e, 0)).join("")
         : formatJson(entries, 2)
       : renderTimeline(entries, { now: ctx.now, absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: ctx.global.noHeaders });
-    if (!options.watch) return entries.length === 0 && !options.json ? { stdout: "", stderr: "No history recorded yet.\n" } : { stdout: text };
+    if (!options.watch) return entries.length === 0 && !options.json ? { kind: "printed", stdout: "", stderr: "No history recorded yet.\n" } : { kind: "printed", stdout: text };
     ctx.emit(text);
     await follow(options, ctx, c, new Set(entries.map(entryKey)));
-    return { stdout: "" };
+    return { kind: "printed", stdout: "" };
   },
 };

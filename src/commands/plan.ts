@@ -1,7 +1,7 @@
 // `kubectl ptah plan <schema>`: upstream's plan command (go-client §1.3), verified before
 // anything is printed, plus -o yaml, --statements and --verify. Reads: get schema → get plan →
 // get each chunk (no list, except for an older applied record without planRef).
-import { PtahError, UsageError, type ExitStatus } from "../errors.ts";
+import { PtahError, UsageError } from "../errors.ts";
 import { loadVerifiedPlan } from "../plan/load.ts";
 import type { PlanSelection } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
@@ -18,18 +18,6 @@ export interface PlanOptions {
   readonly output: PlanFormat;
   readonly statements: boolean;
   readonly verify: boolean;
-}
-
-/**
- * A refusal under `--verify`: the message is the one-line error, `detail` the report of the checks
- * made up to and including the failed one (for stderr; stdout stays empty).
- */
-export class PlanVerifyError extends PtahError {
-  readonly detail: string;
-  constructor(message: string, exitStatus: ExitStatus, detail: string) {
-    super(message, exitStatus);
-    this.detail = detail;
-  }
 }
 
 function isPlanFormat(o: string): o is PlanFormat {
@@ -92,32 +80,34 @@ export const planCommand: Command<PlanOptions> = {
     try {
       verified = await loadVerifiedPlan(reader, namespace, options.schema, options.selection, { log });
     } catch (err) {
+      // --verify refuses with its report: every check made, the failed one last (like
+      // `kubectl diff`, which prints the difference and exits 1). No plan content is in it.
       if (options.verify && err instanceof PtahError) {
         const report = renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: log.results });
-        throw new PlanVerifyError(err.message, err.exitStatus, report);
+        return { kind: "refused", error: err, report };
       }
       throw err;
     }
     if (options.verify) {
-      return { stdout: renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: verified.checks }) };
+      return { kind: "printed", stdout: renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: verified.checks }) };
     }
     switch (options.output) {
       case "text":
-        return { stdout: renderPlanText(verified, { statements: options.statements }) };
+        return { kind: "printed", stdout: renderPlanText(verified, { statements: options.statements }) };
       case "sql": {
         // Byte-exact when piped (scripts feed it to a database client); on a terminal, control
         // characters are made visible so that no statement can be hidden from the reader.
         const sql = renderPlanSql(verified.document);
-        return { stdout: ctx.isTTY ? sanitizeSqlForTerminal(sql) : sql };
+        return { kind: "printed", stdout: ctx.isTTY ? sanitizeSqlForTerminal(sql) : sql };
       }
       case "json": {
         // The stored bytes when piped (they hash to the content digest); on a terminal, the same
         // JSON with DEL, C1 and bidi controls escaped, as -o sql makes control characters visible.
         const json = renderPlanJson(verified.documentBytes);
-        return { stdout: ctx.isTTY ? escapeJsonText(json) : json };
+        return { kind: "printed", stdout: ctx.isTTY ? escapeJsonText(json) : json };
       }
       case "yaml":
-        return { stdout: formatYaml(verified.document.value) };
+        return { kind: "printed", stdout: formatYaml(verified.document.value) };
     }
   },
 };

@@ -2,7 +2,7 @@
 // candidates of shared names, and the topic list. Rewritten only by `npm run test:update`.
 import { describe, expect, it } from "vitest";
 import { expectGolden } from "../support/golden.ts";
-import { runExplain } from "./support.ts";
+import { runCliWith } from "../support/cli.ts";
 
 const CASES: readonly { golden: string; words: readonly string[]; output?: string }[] = [
   { golden: "explain/stale.txt", words: ["stale"] },
@@ -25,9 +25,10 @@ const CASES: readonly { golden: string; words: readonly string[]; output?: strin
 
 describe("explain golden output", () => {
   it.each(CASES)("$golden", async ({ golden, words, output }) => {
-    const run = await runExplain(words, output === undefined ? {} : { output });
+    const run = await runCliWith(["explain", ...words, ...(output === undefined ? [] : ["-o", output])], undefined, { width: 80 });
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
+    expect(run.connects).toBe(0); // offline
     await expectGolden(run.stdout, golden);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { migrationCommand } from "../../src/commands/migration.ts";
 import { ReadError } from "../../src/errors.ts";
 import { parseObject, PTAH_API_VERSION } from "../../src/model/parse.ts";
 import { FakeReader, type FakeObject } from "../support/fake-reader.ts";
 import { fakeDigest, fakeUID } from "../support/publish-plan.ts";
-import { globalOptions, runCommand } from "../support/run-command.ts";
+import { runCliWith } from "../support/cli.ts";
+import { FIXTURES_NOW } from "./fixtures.ts";
 import { expectGolden } from "../support/golden.ts";
 
 const NS = "application";
@@ -116,8 +116,9 @@ function reader(objects: FakeObject[]): FakeReader {
   return new FakeReader(objects);
 }
 
+/** `kubectl ptah migration NAME… [-o OUTPUT]` through the real shell, in the fixtures' namespace. */
 async function migration(r: FakeReader, output?: string, positionals = [NAME]) {
-  return runCommand(migrationCommand, { positionals, global: output ? { output } : {} }, r, { namespace: NS });
+  return runCliWith(["migration", ...positionals, ...(output ? ["-o", output] : [])], r, { namespace: NS, now: FIXTURES_NOW });
 }
 
 describe("migration", () => {
@@ -191,7 +192,7 @@ describe("migration", () => {
 
   it("exits 3 when the migration does not exist", async () => {
     const result = await migration(reader([]));
-    expect(result).toEqual({ stdout: "", stderr: `error: no PtahMigration by that name: ${NS}/${NAME}\n`, status: 3 });
+    expect(result).toMatchObject({ stdout: "", stderr: `error: no PtahMigration by that name: ${NS}/${NAME}\n`, status: 3 });
   });
 
   it("exits 1 when the migration cannot be read", async () => {
@@ -207,7 +208,7 @@ describe("migration", () => {
     const r = reader([{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: aMigrationPlan() }]);
     r.faults.set("get PtahMigrationPlan", new ReadError("connection refused"));
     const result = await migration(r);
-    expect(result).toEqual({ stdout: "", stderr: "error: read the migration plan: connection refused\n", status: 1 });
+    expect(result).toMatchObject({ stdout: "", stderr: "error: read the migration plan: connection refused\n", status: 1 });
   });
 
   it.each<{ name: string; positionals: string[]; output?: string; message: string }>([
@@ -221,7 +222,12 @@ describe("migration", () => {
     expect(result.stderr).toContain(message);
   });
 
-  it("needs exactly one name in toOptions", () => {
-    expect(migrationCommand.toOptions({ positionals: ["m"], flags: {}, global: globalOptions() })).toEqual({ name: "m", output: "text" });
+  it("takes one name and prints text by default, in the connection's namespace unless -n says otherwise", async () => {
+    const r = reader([{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: aMigrationPlan() }]);
+    const byDefault = await migration(r);
+    expect(byDefault.stdout).toBe((await migration(r, "text")).stdout);
+    const elsewhere = await runCliWith(["migration", NAME, "-n", "other"], r, { namespace: NS });
+    expect(elsewhere.status).toBe(3);
+    expect(r.requests.at(-1)).toBe(`get PtahMigration other/${NAME}`);
   });
 });

@@ -1,11 +1,10 @@
 // The tampering table of issue 5: every case must refuse with its message, exit 1, and print
 // nothing on stdout, whatever the output format.
 import { afterAll, describe, expect, it } from "vitest";
-import { planCommand } from "../../src/commands/plan.ts";
 import { CHUNK_SIZE, MAX_PLAN_BYTES } from "../../src/plan/verify.ts";
-import { runCommand } from "../support/run-command.ts";
+import { runCliWith } from "../support/cli.ts";
 import { appliedStatus, currentPlanStatus, fakeObjectsOf, publishSchemaPlan, type PublishedPlan } from "../support/publish-plan.ts";
-import { clusterState, CURRENT_STATEMENTS, NS, publishCurrent, SCHEMA } from "./fixtures.ts";
+import { clusterState, CURRENT_STATEMENTS, FIXTURES_NOW, NS, publishCurrent, SCHEMA } from "./fixtures.ts";
 
 type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -313,6 +312,11 @@ const CASES: Case[] = [
   },
 ];
 
+/** `kubectl ptah plan <schema> ARGS…` through the real shell, in the fixtures' namespace. */
+function runPlan(args: readonly string[], reader: ReturnType<typeof clusterState>["reader"]) {
+  return runCliWith(["plan", SCHEMA, ...args], reader, { namespace: NS, now: FIXTURES_NOW });
+}
+
 function stateOf(c: Case): ReturnType<typeof clusterState> {
   if (c.state) return c.state();
   const p = threeChunkPlan();
@@ -331,12 +335,11 @@ describe("plan refuses a tampered plan", () => {
     const target = c.applied ? state.applied : state.current;
     const message = typeof c.message === "function" ? c.message(target) : c.message;
     for (const output of ["text", "sql", "json", "yaml"]) {
-      const flags = c.applied ? { applied: true } : {};
-      const result = await runCommand(planCommand, { positionals: [SCHEMA], flags, global: { output } }, state.reader, { namespace: NS });
+      const result = await runPlan([...(c.applied ? ["--applied"] : []), "-o", output], state.reader);
       expect(result.stdout).toBe("");
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(message);
-      expect(result.stderr.startsWith("error: ")).toBe(true);
+      expect(result.stderr).toMatch(/^error: [^\n]+\n$/u);
       refusals++;
     }
   });
@@ -345,20 +348,38 @@ describe("plan refuses a tampered plan", () => {
     const p = threeChunkPlan();
     spec(p).artifactDigest = `sha256:${"ab".repeat(32)}`;
     const { reader } = clusterState({ current: p });
-    await runCommand(planCommand, { positionals: [SCHEMA] }, reader, { namespace: NS });
+    await runPlan([], reader);
     expect(reader.requests).toEqual([`get PtahSchema ${NS}/${SCHEMA}`, `get PtahSchemaPlan ${NS}/${p.name}`]);
   });
 
-  it("reports the checks up to the failed one on stderr under --verify, with an empty stdout", async () => {
+  it("prints the report under --verify, the failed check marked, then exits 1 with the one error line", async () => {
     const p = threeChunkPlan();
     flipByte(p, 1, 7);
     const { reader } = clusterState({ current: p });
-    const result = await runCommand(planCommand, { positionals: [SCHEMA], flags: { verify: true } }, reader, { namespace: NS });
+    const result = await runPlan(["--verify"], reader);
     expect(result.status).toBe(1);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/chunk 0\s+ok/);
-    expect(result.stderr).toMatch(/chunk 1\s+FAILED\s+read the stored plan .*plan chunk 1 does not match the manifest/);
-    expect(result.stderr).toContain("did not verify; nothing from it was printed");
-    expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(`error: read the stored plan ${p.name}: plan chunk 1 does not match the manifest`);
+    // The report is on stdout, like the difference `kubectl diff` prints before exiting 1.
+    expect(result.stdout).toMatch(/^CHECK\s+RESULT\s+DETAIL\n/u);
+    expect(result.stdout).toMatch(/chunk 0\s+ok/);
+    expect(result.stdout).toMatch(/chunk 1\s+FAILED\s+read the stored plan .*plan chunk 1 does not match the manifest/);
+    expect(result.stdout.trimEnd().split("\n").at(-1)).toBe(`The current plan of ${NS}/${SCHEMA} did not verify; nothing from it was printed.`);
+    expect(result.stdout).not.toMatch(/chunk 2\s/u); // nothing after the failed check
+    // Check names and results only: no SQL, no document, no chunk bytes.
+    for (const statement of CURRENT_STATEMENTS) expect(result.stdout).not.toContain(statement.sql.split("\n")[0]!);
+    expect(result.stdout).not.toMatch(/\b(CREATE|ALTER|DROP|SELECT)\b|format_version/u);
+    expect(result.stderr).toBe(`error: read the stored plan ${p.name}: plan chunk 1 does not match the manifest\n`);
+  });
+
+  it.each(CASES)("--verify reports $name on stdout and exits with the refusal's status", async (c) => {
+    const state = stateOf(c);
+    const target = c.applied ? state.applied : state.current;
+    const message = typeof c.message === "function" ? c.message(target) : c.message;
+    const result = await runPlan([...(c.applied ? ["--applied"] : []), "--verify"], state.reader);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/FAILED/u);
+    expect(result.stdout).toMatch(/did not verify; nothing from it was printed\.\n$/u);
+    expect(result.stdout).not.toMatch(/\b(CREATE|ALTER|DROP|SELECT)\b/u);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toMatch(/^error: [^\n]+\n$/u);
   });
 });
