@@ -117,6 +117,14 @@ describe("plan output", () => {
     await expectGolden(result.stdout, "plan/current-verify.txt");
   });
 
+  it("prints the report under --verify when there is nothing to verify, and exits 3 like plan does", async () => {
+    const result = await plan(["--verify"], clusterState({ current: null }));
+    expect(result.status).toBe(3);
+    expect(result.stdout).toMatch(/^CHECK +RESULT +DETAIL\nschema +ok [^\n]+\nselection +FAILED +[^\n]+\n\nThe current plan of application\/storefront did not verify; nothing from it was printed\.\n$/u);
+    expect(result.stderr).toMatch(/^error: [^\n]+\n$/u);
+    expect(await plan([], clusterState({ current: null }))).toMatchObject({ status: 3, stdout: "", stderr: result.stderr });
+  });
+
   it("never prints a chunk name", async () => {
     const state = clusterState();
     for (const output of ["text", "sql", "json", "yaml"]) {
