@@ -2,6 +2,7 @@
 // nothing on stdout, whatever the output format.
 import { afterAll, describe, expect, it } from "vitest";
 import { runCliWith } from "../support/cli.ts";
+import { expectGolden } from "../support/golden.ts";
 import { clusterState, CURRENT_STATEMENTS, FIXTURES_NOW, NS, SCHEMA } from "./fixtures.ts";
 import { CASES, flipByte, spec, stateOf, threeChunkPlan } from "./tampering-cases.ts";
 
@@ -55,6 +56,7 @@ describe("plan refuses a tampered plan", () => {
     for (const statement of CURRENT_STATEMENTS) expect(result.stdout).not.toContain(statement.sql.split("\n")[0]!);
     expect(result.stdout).not.toMatch(/\b(CREATE|ALTER|DROP|SELECT)\b|format_version/u);
     expect(result.stderr).toBe(`error: read the stored plan ${p.name}: plan chunk 1 does not match the manifest\n`);
+    await expectGolden(result.stdout, "plan/verify-refused.txt");
   });
 
   it.each(CASES)("--verify reports $name on stdout and exits with the refusal's status", async (c) => {
