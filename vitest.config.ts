@@ -1,6 +1,7 @@
 // Two tiers: `unit` (pure code, golden files, in-process CLI over fixtures and fault servers)
 // and `e2e` (the real kubectl and our bin against the lab's real kube-apiserver).
-// Golden files are only rewritten by `npm run test:update`; CI (CI=true) never writes them.
+// Golden files are only rewritten by `npm run test:update` (`--update` overrides `update: "none"`):
+// a missing golden fails every other run, in CI or not (vitest would otherwise write it and pass).
 import { defineConfig } from "vitest/config";
 
 process.env.TZ = "UTC";
@@ -9,6 +10,7 @@ export default defineConfig({
   test: {
     env: { TZ: "UTC", NO_COLOR: "1" },
     restoreMocks: true,
+    update: "none",
     projects: [
       {
         extends: true,

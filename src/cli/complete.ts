@@ -7,8 +7,9 @@
 // just ":4", nothing on stderr, exit 0. Names come from the cluster with a short timeout and
 // honour -n/--namespace, --context and --kubeconfig typed on the line.
 import { COMMANDS, findCommand } from "../commands/index.ts";
-import type { AnyCommand, Connection, FlagSpec, GlobalOptions, RunContext } from "../commands/types.ts";
+import type { AnyCommand, FlagSpec, GlobalOptions } from "../commands/types.ts";
 import type { ClusterReader } from "../kube/types.ts";
+import { shellContext, type Environment } from "./context.ts";
 import { GLOBAL_FLAGS } from "./global-flags.ts";
 
 type KindName = Parameters<ClusterReader["list"]>[0];
@@ -38,13 +39,6 @@ export interface Completion {
   readonly directive: number;
 }
 
-export interface CompleteEnvironment {
-  readonly env: NodeJS.ProcessEnv;
-  readonly version: string;
-  /** Replaces the real connection (tests), as in runCli. */
-  readonly connect?: (ctx: Pick<RunContext, "global">) => Promise<Connection>;
-}
-
 /** The protocol's text: candidates, then the directive line. */
 export function formatCompletion(completion: Completion): string {
   const lines = completion.candidates.map((c) => {
@@ -61,7 +55,7 @@ function oneLine(text: string): string {
 }
 
 /** `kubectl ptah __complete WORD… TO_COMPLETE` → protocol text. Never throws. */
-export async function runComplete(args: readonly string[], environment: CompleteEnvironment): Promise<string> {
+export async function runComplete(args: readonly string[], environment: Environment): Promise<string> {
   try {
     return formatCompletion(await complete(args, environment));
   } catch {
@@ -141,7 +135,7 @@ export function scanLine(words: readonly string[]): Line {
 // ---------------------------------------------------------------------------------------------
 // Completing
 
-async function complete(args: readonly string[], environment: CompleteEnvironment): Promise<Completion> {
+async function complete(args: readonly string[], environment: Environment): Promise<Completion> {
   const toComplete = args.length > 0 ? args[args.length - 1]! : "";
   const line = scanLine(args.slice(0, -1));
 
@@ -205,7 +199,7 @@ export function outputFormats(command: AnyCommand | undefined): string[] {
 const DRY_RUN: Readonly<Record<string, readonly string[]>> = { approve: ["none", "client", "server"], acknowledge: ["server"] };
 const WAIT_FOR = ["condition=", "phase=", "approval=consumed", "approval=reserved"];
 
-async function completeFlagValue(flag: FlagSpec, toComplete: string, line: Line, environment: CompleteEnvironment): Promise<Completion> {
+async function completeFlagValue(flag: FlagSpec, toComplete: string, line: Line, environment: Environment): Promise<Completion> {
   const values = (list: readonly string[]): Completion => {
     const found = list.filter((v) => v.startsWith(toComplete));
     // "jsonpath=" and "condition=" need more typing: no space after them.
@@ -234,7 +228,7 @@ async function completeFlagValue(flag: FlagSpec, toComplete: string, line: Line,
   }
 }
 
-async function contextNames(line: Line, environment: CompleteEnvironment): Promise<Candidate[]> {
+async function contextNames(line: Line, environment: Environment): Promise<Candidate[]> {
   try {
     const { loadKubeconfig } = await import("../kube/connect.ts");
     const doc = loadKubeconfig({ kubeconfig: line.flags.get("kubeconfig") || undefined }, environment.env);
@@ -279,7 +273,7 @@ function slotFor(command: AnyCommand, positionals: readonly string[]): Slot | "t
   }
 }
 
-async function completePositional(command: AnyCommand, line: Line, toComplete: string, environment: CompleteEnvironment): Promise<Completion> {
+async function completePositional(command: AnyCommand, line: Line, toComplete: string, environment: Environment): Promise<Completion> {
   const slot = slotFor(command, line.positionals);
   if (slot === undefined) return none();
   if (slot === "topics") {
@@ -289,11 +283,11 @@ async function completePositional(command: AnyCommand, line: Line, toComplete: s
     if (line.positionals.length === 1 && (first === "approval" || first === "migration")) {
       const [names, topics] = await Promise.all([
         clusterNames(first === "approval" ? "PtahSchemaApproval" : "PtahMigration", line, environment),
-        topicCandidates(toComplete, first === "approval" ? ["PtahSchemaApproval", "PtahMigrationApproval"] : ["PtahMigration"]),
+        topicCandidates(environment, toComplete, first === "approval" ? ["PtahSchemaApproval", "PtahMigrationApproval"] : ["PtahMigration"]),
       ]);
       return offline([...filter(names.map((value) => ({ value })), toComplete), ...topics]);
     }
-    return offline(await topicCandidates(toComplete));
+    return offline(await topicCandidates(environment, toComplete));
   }
   if (slot.kind === "words") return offline(filter(slot.words.map((value) => ({ value })), toComplete));
   const keyword: Candidate[] = slot.keyword ? [{ value: slot.keyword, description: "Name a PtahMigration instead" }] : [];
@@ -305,23 +299,15 @@ async function completePositional(command: AnyCommand, line: Line, toComplete: s
  * Topic words of `explain`, from the explain command itself (its `-o json` listing); only those
  * that apply to one of `appliesTo` when given.
  */
-async function topicCandidates(toComplete: string, appliesTo?: readonly string[]): Promise<Candidate[]> {
+async function topicCandidates(environment: Environment, toComplete: string, appliesTo?: readonly string[]): Promise<Candidate[]> {
   const explain = findCommand("explain");
   if (!explain) return [];
   const global: GlobalOptions = { ...completionGlobals(new Map()), output: "json" };
   const options: unknown = explain.toOptions({ positionals: [], flags: {}, global });
-  const ctx: RunContext = {
-    global,
-    now: new Date(0),
-    width: 0,
-    isTTY: false,
-    signal: new AbortController().signal,
-    version: "",
-    clock: () => new Date(0),
-    emit: () => undefined,
-    connect: () => Promise.reject(new Error("explain topics need no cluster")),
-  };
-  const { stdout } = await explain.run(options, ctx);
+  // The shell's own context: with no words explain lists its topics and never connects.
+  const result = await explain.run(options, shellContext(environment, global));
+  if (result.kind !== "printed") return [];
+  const stdout = result.stdout;
   const entries = JSON.parse(stdout) as unknown;
   if (!Array.isArray(entries)) return [];
   const seen = new Map<string, Candidate>();
@@ -352,12 +338,11 @@ function completionGlobals(flags: ReadonlyMap<string, string>): GlobalOptions {
 }
 
 /** Names of `kind` in the namespace the line selects; [] on any failure or after the deadline. */
-async function clusterNames(kind: KindName, line: Line, environment: CompleteEnvironment): Promise<string[]> {
+async function clusterNames(kind: KindName, line: Line, environment: Environment): Promise<string[]> {
   const global = completionGlobals(line.flags);
   const lookup = async (): Promise<string[]> => {
-    const connection = environment.connect
-      ? await environment.connect({ global })
-      : await import("../kube/connect.ts").then((m) => m.connect(global, { env: environment.env, version: environment.version, stdinIsTTY: false }));
+    // Never interactive: an exec credential plugin must not prompt in the middle of a <TAB>.
+    const connection = await shellContext({ ...environment, stdinIsTTY: false }, global).connect();
     const list = await connection.reader.list(kind, { namespace: connection.namespace });
     return list.items.map((i) => (i.raw.metadata as { name?: unknown } | undefined)?.name).filter((n): n is string => typeof n === "string");
   };

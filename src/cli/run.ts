@@ -1,29 +1,17 @@
-// The shell: parse → toOptions → run → { stdout, stderr, status }. stdout is returned only
-// on success, so nothing unverified can reach it; every failure is one `error: …` line.
+// The shell: parse → toOptions → run → { stdout, stderr, status }, the one place a command's
+// result becomes streams and an exit status. stdout carries what a command printed, or the
+// report a refusal has (plan --verify's checks, never plan content); every failure is one
+// `error: …` line on stderr.
 import { NotFoundError, UsageError, exitStatusOf, formatError } from "../errors.ts";
 import { COMMANDS, findCommand } from "../commands/index.ts";
-import type { Connection, RunContext } from "../commands/types.ts";
 import { sanitizeMultiline } from "../render/sanitize.ts";
+import { shellContext, type Environment } from "./context.ts";
 import { toGlobalOptions } from "./global-flags.ts";
 import { runComplete } from "./complete.ts";
 import { renderCommandHelp, renderRootHelp } from "./help.ts";
 import { findCommandWord, parseCommandLine } from "./program.ts";
 
-export interface Environment {
-  readonly argv: readonly string[];
-  readonly env: NodeJS.ProcessEnv;
-  readonly stdoutIsTTY: boolean;
-  readonly stdinIsTTY: boolean;
-  readonly width: number;
-  readonly now: Date;
-  readonly version: string;
-  readonly signal: AbortSignal;
-  /** Streaming writes (watch, wait). */
-  readonly emit: (text: string) => void;
-  readonly clock: () => Date;
-  /** Replaces the real connection (tests). */
-  readonly connect?: (ctx: Pick<RunContext, "global">) => Promise<Connection>;
-}
+export type { Environment };
 
 export interface RunResult {
   readonly stdout: string;
@@ -70,32 +58,19 @@ export async function runCli(environment: Environment): Promise<RunResult> {
       throw err;
     }
     const options = command.toOptions({ positionals: line.positionals, flags: line.values, global });
-    let connection: Promise<Connection> | undefined;
-    const ctx: RunContext = {
-      global,
-      now: environment.now,
-      width: environment.width,
-      isTTY: environment.stdoutIsTTY,
-      signal: environment.signal,
-      emit: environment.emit,
-      clock: environment.clock,
-      version: environment.version,
-      connect: () => {
-        connection ??= environment.connect
-          ? environment.connect({ global })
-          : import("../kube/connect.ts").then((m) =>
-              m.connect(global, { env: environment.env, version: environment.version, stdinIsTTY: environment.stdinIsTTY }),
-            );
-        return connection;
-      },
-    };
-    const output = await command.run(options, ctx);
-    return { stdout: output.stdout, stderr: output.stderr ? sanitizeMultiline(output.stderr) : "", status: 0 };
+    const result = await command.run(options, shellContext(environment, global));
+    if (result.kind === "refused") return refusal(result.error, environment, result.report ?? "");
+    return { stdout: result.stdout, stderr: result.stderr ? sanitizeMultiline(result.stderr) : "", status: 0 };
   } catch (err) {
-    if (environment.env.PTAH_DEBUG && err instanceof Error && !(err instanceof NotFoundError)) {
-      return { stdout: "", stderr: sanitizeMultiline(formatError(err)) + (err.stack ?? "") + "\n", status: exitStatusOf(err) };
-    }
-    // The one line is sanitised as a whole: messages may quote cluster strings.
-    return { stdout: "", stderr: `${sanitizeMultiline(formatError(err).trimEnd())}\n`, status: exitStatusOf(err) };
+    return refusal(err, environment, "");
   }
+}
+
+/** A refusal: one sanitised `error: …` line (a stack too under PTAH_DEBUG), its exit status. */
+function refusal(err: unknown, environment: Environment, report: string): RunResult {
+  if (environment.env.PTAH_DEBUG && err instanceof Error && !(err instanceof NotFoundError)) {
+    return { stdout: report, stderr: sanitizeMultiline(formatError(err)) + (err.stack ?? "") + "\n", status: exitStatusOf(err) };
+  }
+  // The one line is sanitised as a whole: messages may quote cluster strings.
+  return { stdout: report, stderr: `${sanitizeMultiline(formatError(err).trimEnd())}\n`, status: exitStatusOf(err) };
 }

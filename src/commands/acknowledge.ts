@@ -57,7 +57,7 @@ export const acknowledgeCommand: Command<AcknowledgeOptions> = {
       "established what it did; the operator then reads the database's history again before planning.",
       `Create it:   kubectl ptah acknowledge ${sanitize(options.name)}${nsFlag} | kubectl create -f -`,
     ];
-    return { stdout: renderManifest(manifest, header, options.output) };
+    return { kind: "printed", stdout: renderManifest(manifest, header, options.output) };
   },
 };
 

@@ -83,10 +83,10 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
       migrationItems = migrationItems.filter((a) => a.object.spec.migrationRef?.name === t.name);
     }
     if (schemaItems.length === 0 && migrationItems.length === 0) {
-      if (options.output.kind !== "json" && options.output.kind !== "yaml") return { stdout: "", stderr: noResources(namespace) };
+      if (options.output.kind !== "json" && options.output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: noResources(namespace) };
     }
     if (options.output.kind !== "human") {
-      return { stdout: renderMachine(options.output, [...schemaItems, ...migrationItems].map((i) => i.raw), false) };
+      return { kind: "printed", stdout: renderMachine(options.output, [...schemaItems, ...migrationItems].map((i) => i.raw), false) };
     }
     const both = schemaItems.length > 0 && migrationItems.length > 0;
     const parts: string[] = [];
@@ -98,6 +98,6 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
       const rows = migrationApprovalRows(migrationItems.map((i) => i.object), (migrations.items as readonly Parsed<PtahMigration>[]).map((m) => m.object));
       parts.push(renderRows(rows, "MIGRATION", ctx, both ? "ptahmigrationapproval/" : ""));
     }
-    return { stdout: parts.join("\n") };
+    return { kind: "printed", stdout: parts.join("\n") };
   },
 };

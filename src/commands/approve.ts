@@ -1,7 +1,7 @@
 // `kubectl ptah approve <schema>` / `approve migration <name>`: prints an approval manifest
 // bound to the live, verified plan, for the person to create (`| kubectl create -f -`).
-// Order: schema preconditions → full plan verification (same code as `plan`) → re-read the
-// schema and refuse if its plan moved. The only write the plugin may send is the create
+// Order: schema preconditions → full verification (same code as `plan`) of the plan that read
+// names → the second and last schema read, which must name exactly the verified plan. The only write the plugin may send is the create
 // with dryRun=All of --dry-run=server.
 import { commentBlock, defaultName, migrationApprovalManifest, schemaApprovalManifest } from "../approval/manifest.ts";
 import { migrationApprovable, schemaApprovable, type Precondition } from "../approval/preconditions.ts";
@@ -15,7 +15,7 @@ import { sanitize } from "../render/sanitize.ts";
 import { parseDryRun, parseManifestOutput, parseTarget } from "./arguments.ts";
 import { namespaceFlag } from "./output.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
-import type { Command, CommandOutput, Connection, RunContext } from "./types.ts";
+import type { Command, Printed, Connection, RunContext } from "./types.ts";
 
 export interface ApproveOptions {
   readonly target: "schema" | "migration";
@@ -35,11 +35,11 @@ export function renderManifest(manifest: Record<string, unknown>, header: readon
 }
 
 /** --dry-run=server: what admission would store, or its refusal. */
-export async function dryRun(c: Connection, kind: KindName, manifest: Record<string, unknown>, output: "yaml" | "json"): Promise<CommandOutput> {
+export async function dryRun(c: Connection, kind: KindName, manifest: Record<string, unknown>, output: "yaml" | "json"): Promise<Printed> {
   try {
     const { object } = await c.reader.dryRunCreate(kind, c.namespace, manifest);
     const header = ["Server dry run (nothing was stored): admission accepted this approval and would store:"];
-    return { stdout: output === "json" ? formatJson(object, 2) : commentBlock(header) + formatYaml(object) };
+    return { kind: "printed", stdout: output === "json" ? formatJson(object, 2) : commentBlock(header) + formatYaml(object) };
   } catch (err) {
     if (err instanceof ReadError && err.httpStatus === 403 && / cannot create resource /u.test(err.message)) {
       throw new ReadError(`${err.message}; --dry-run=server sends a create (with dryRun=All) and needs create permission, while plain approve needs only read access`, 403);
@@ -51,21 +51,23 @@ export async function dryRun(c: Connection, kind: KindName, manifest: Record<str
   }
 }
 
-async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<CommandOutput> {
+async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<Printed> {
   const ns = c.namespace;
   const nsFlag = namespaceFlag(ctx.global, ns);
   const first = await getOrNotFound(c.reader, "PtahSchema", ns, o.name, noSuchSchema(ns, o.name));
   refuse(schemaApprovable(first.object, nsFlag), `approve ${ns}/${o.name}`);
-  // Approve only what was verified: chunks, content digest, recomputed fingerprint.
-  const verified = await loadVerifiedPlan(c.reader, ns, o.name, "current");
+  // Approve only what was verified: chunks, content digest, recomputed fingerprint — of the plan
+  // this very read names (the loader does not read the schema again).
+  const verified = await loadVerifiedPlan(c.reader, ns, o.name, "current", { schema: first });
   const plan = verified.plan.object;
-  // The schema is read last: its plan must not have moved while the plan was verified.
+  // The second and last read of the schema: the manifest binds what was verified only if that is
+  // still the schema's current plan. Comparing with this read (not with the first) also refuses
+  // a plan that moved away and back while its pieces were read.
   const last = (await getOrNotFound(c.reader, "PtahSchema", ns, o.name, noSuchSchema(ns, o.name))).object as PtahSchema;
-  const before = first.object.status.plan;
   const now = last.status.plan;
-  if (now?.name !== before?.name || now?.uid !== before?.uid || now?.fingerprint !== before?.fingerprint || last.metadata.uid !== first.object.metadata.uid) {
+  if (now?.name !== plan.metadata.name || now?.uid !== plan.metadata.uid || now?.fingerprint !== verified.fingerprint || last.metadata.uid !== first.object.metadata.uid) {
     throw new VerificationError(
-      `the current plan of ${ns}/${o.name} moved while it was being verified (${sanitize(before?.name ?? "none")} → ${sanitize(now?.name ?? "none")}); read it again with kubectl ptah plan ${o.name}${nsFlag}`,
+      `the current plan of ${ns}/${o.name} moved while it was being verified (${sanitize(plan.metadata.name)} → ${sanitize(now?.name ?? "none")}); read it again with kubectl ptah plan ${o.name}${nsFlag}`,
     );
   }
   refuse(schemaApprovable(last, nsFlag), `approve ${ns}/${o.name}`);
@@ -86,7 +88,7 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
     `Then create it:      kubectl ptah approve ${sanitize(o.name)}${nsFlag} | kubectl create -f -`,
     "Admission stamps you as the approver; the approval authorises this exact plan once.",
   ];
-  return { stdout: renderManifest(manifest, header, o.output) };
+  return { kind: "printed", stdout: renderManifest(manifest, header, o.output) };
 }
 
 /** Reads the migration's current plan and checks it binds the migration (no SQL is involved). */
@@ -98,7 +100,7 @@ export async function loadMigrationPlan(c: Connection, m: PtahMigration): Promis
   return plan;
 }
 
-async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<CommandOutput> {
+async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<Printed> {
   const ns = c.namespace;
   const nsFlag = namespaceFlag(ctx.global, ns);
   const notFound = noSuchMigration(ns, o.name);
@@ -124,7 +126,7 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
     `Read the plan first: kubectl ptah migration ${sanitize(o.name)}${nsFlag}`,
     `Then create it:      kubectl ptah approve migration ${sanitize(o.name)}${nsFlag} | kubectl create -f -`,
   ];
-  return { stdout: renderManifest(manifest, header, o.output) };
+  return { kind: "printed", stdout: renderManifest(manifest, header, o.output) };
 }
 
 export const approveCommand: Command<ApproveOptions> = {

@@ -165,6 +165,6 @@ export const completionCommand: Command<CompletionOptions> = {
     return { shell: shell as Shell };
   },
   async run(options) {
-    return { stdout: completionScript(options.shell) };
+    return { kind: "printed", stdout: completionScript(options.shell) };
   },
 };

@@ -7,11 +7,11 @@ import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahS
 import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../views/diagnose.ts";
 import { namespaceFlag } from "./output.ts";
 import { getOptional, noSuchMigration } from "./read.ts";
-import type { CommandOutput, Connection, RunContext } from "./types.ts";
+import type { Printed, Connection, RunContext } from "./types.ts";
 
 const DNS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/u;
 
-async function explainApproval(c: Connection, ctx: RunContext, name: string): Promise<CommandOutput> {
+async function explainApproval(c: Connection, ctx: RunContext, name: string): Promise<Printed> {
   const approval = await getOptional(c.reader, "PtahSchemaApproval", c.namespace, name);
   if (!approval) throw new NotFoundError(`no such approval: ${c.namespace}/${name}`);
   const a = approval.object as PtahSchemaApproval;
@@ -24,6 +24,7 @@ async function explainApproval(c: Connection, ctx: RunContext, name: string): Pr
     }),
   ]);
   return {
+    kind: "printed",
     stdout: diagnoseSchemaApproval({
       approval: a,
       schema: schema?.object as PtahSchema | undefined,
@@ -34,10 +35,11 @@ async function explainApproval(c: Connection, ctx: RunContext, name: string): Pr
   };
 }
 
-async function explainMigration(c: Connection, ctx: RunContext, name: string): Promise<CommandOutput> {
+async function explainMigration(c: Connection, ctx: RunContext, name: string): Promise<Printed> {
   const [migration, approvals] = await Promise.all([getOptional(c.reader, "PtahMigration", c.namespace, name), c.reader.list("PtahMigrationApproval", { namespace: c.namespace })]);
   if (!migration) throw new NotFoundError(noSuchMigration(c.namespace, name));
   return {
+    kind: "printed",
     stdout: diagnoseMigration({
       migration: migration.object as PtahMigration,
       approvals: approvals.items.map((x) => x.object as PtahMigrationApproval),
@@ -47,7 +49,7 @@ async function explainMigration(c: Connection, ctx: RunContext, name: string): P
   };
 }
 
-export async function diagnoseLive(words: readonly string[], ctx: RunContext): Promise<CommandOutput | undefined> {
+export async function diagnoseLive(words: readonly string[], ctx: RunContext): Promise<Printed | undefined> {
   const [first, second] = words;
   if (words.length === 2 && first === "approval" && second) return explainApproval(await ctx.connect(), ctx, second);
   if (words.length === 2 && first === "migration" && second) return explainMigration(await ctx.connect(), ctx, second);
@@ -66,6 +68,7 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
   });
   if (!schema || !approvals) return undefined;
   return {
+    kind: "printed",
     stdout: diagnoseSchema({
       schema: schema.object as PtahSchema,
       approvals: approvals.items.map((x) => x.object as PtahSchemaApproval),

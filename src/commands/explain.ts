@@ -6,7 +6,7 @@ import { NotFoundError, UsageError } from "../errors.ts";
 import { KNOWLEDGE, type KnowledgeEntry } from "../explain/knowledge.ts";
 import { lookupTopic } from "../explain/lookup.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
-import type { Command, CommandOutput, ParsedArgs, RunContext } from "./types.ts";
+import type { Command, Printed, ParsedArgs, RunContext } from "./types.ts";
 
 export type ExplainOutput = "text" | "json" | "name";
 
@@ -23,7 +23,7 @@ export interface ExplainOptions {
  * configured — so that the user gets the topic suggestions instead. It may throw a
  * PtahError (for example ReadError when the cluster cannot be read).
  */
-export type Diagnose = (words: readonly string[], ctx: RunContext) => Promise<CommandOutput | undefined>;
+export type Diagnose = (words: readonly string[], ctx: RunContext) => Promise<Printed | undefined>;
 
 const NAME = "explain";
 
@@ -59,9 +59,6 @@ export function makeExplainCommand(diagnose?: Diagnose): Command<ExplainOptions>
   };
 }
 
-/** `explain` with no live diagnosis: topics only. */
-export const explainCommand: Command<ExplainOptions> = makeExplainCommand();
-
 export function parseExplainArgs(args: ParsedArgs): ExplainOptions {
   const words = args.positionals.map((w) => w.trim()).filter((w) => w !== "");
   return { words, output: parseOutput(args.global.output) };
@@ -73,7 +70,7 @@ function parseOutput(value: string | undefined): ExplainOutput {
   throw new UsageError(`unable to match a printer suitable for the output format "${value}", allowed formats are: json,name`, NAME);
 }
 
-async function runExplain(options: ExplainOptions, ctx: RunContext, diagnose: Diagnose | undefined): Promise<CommandOutput> {
+async function runExplain(options: ExplainOptions, ctx: RunContext, diagnose: Diagnose | undefined): Promise<Printed> {
   if (options.words.length === 0) return print(KNOWLEDGE, options.output, renderTopicList);
 
   const query = options.words.join(" ");
@@ -97,16 +94,16 @@ function print<T extends KnowledgeEntry | readonly KnowledgeEntry[]>(
   value: T,
   output: ExplainOutput,
   renderText: (value: T) => string,
-): CommandOutput {
+): Printed {
   switch (output) {
     case "json":
-      return { stdout: `${JSON.stringify(value, null, 2)}\n` };
+      return { kind: "printed", stdout: `${JSON.stringify(value, null, 2)}\n` };
     case "name": {
       const entries: readonly KnowledgeEntry[] = Array.isArray(value) ? value : [value as KnowledgeEntry];
-      return { stdout: entries.map((e) => `${e.id}\n`).join("") };
+      return { kind: "printed", stdout: entries.map((e) => `${e.id}\n`).join("") };
     }
     case "text":
-      return { stdout: renderText(value) };
+      return { kind: "printed", stdout: renderText(value) };
   }
 }
 

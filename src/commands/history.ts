@@ -11,7 +11,7 @@ import { buildTimeline, entryKey, historyNote, renderTimeline, timelineRows, typ
 import { renderTable } from "../render/table.ts";
 import { parseTarget } from "./arguments.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
-import type { Command, CommandOutput, Connection, RunContext } from "./types.ts";
+import type { Command, Printed, Connection, RunContext } from "./types.ts";
 
 export interface HistoryOptions {
   readonly target: "schema" | "migration";
@@ -137,7 +137,7 @@ export const historyCommand: Command<HistoryOptions> = {
     if (o !== undefined && o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "history");
     return { target, name, watch: args.flags.watch === true, json: o === "json", absoluteTime: args.flags["absolute-time"] === true };
   },
-  async run(options, ctx): Promise<CommandOutput> {
+  async run(options, ctx): Promise<Printed> {
     const c = await ctx.connect();
     const loaded = await loadHistory(options, c);
     const entries: TimelineEntry[] = buildTimeline(loaded.objects, loaded.events, loaded.ledger);
@@ -145,9 +145,9 @@ export const historyCommand: Command<HistoryOptions> = {
     // The header says what Kubernetes still keeps; machine output and --no-headers leave it out.
     const note = options.json || ctx.global.noHeaders ? "" : historyNote(c.namespace, loaded.oldestEvent, render);
     const text = options.json ? (options.watch ? entries.map((e) => formatJson(e, 0)).join("") : formatJson(entries, 2)) : note + renderTimeline(entries, render);
-    if (!options.watch) return entries.length === 0 && !options.json ? { stdout: "", stderr: "No history recorded yet.\n" } : { stdout: text };
+    if (!options.watch) return entries.length === 0 && !options.json ? { kind: "printed", stdout: "", stderr: "No history recorded yet.\n" } : { kind: "printed", stdout: text };
     ctx.emit(text);
     await follow(options, ctx, c, new Set(entries.map(entryKey)));
-    return { stdout: "" };
+    return { kind: "printed", stdout: "" };
   },
 };

@@ -88,11 +88,11 @@ export const inboxCommand: Command<InboxOptions> = {
     const rows = items.map((i) => inboxRow(i, i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : undefined));
     if (options.output !== "table") {
       const doc = { apiVersion: "v1", kind: "List", items: rows };
-      return { stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc) };
+      return { kind: "printed", stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc) };
     }
     if (rows.length === 0) {
-      return { stdout: "", stderr: namespace === undefined ? "Nothing is waiting for approval in any namespace.\n" : `Nothing is waiting for approval in ${sanitize(namespace)} namespace.\n` };
+      return { kind: "printed", stdout: "", stderr: namespace === undefined ? "Nothing is waiting for approval in any namespace.\n" : `Nothing is waiting for approval in ${sanitize(namespace)} namespace.\n` };
     }
-    return { stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }) };
+    return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }) };
   },
 };

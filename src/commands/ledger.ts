@@ -71,11 +71,11 @@ export const ledgerCommand: Command<LedgerOptions> = {
     const c = await ctx.connect();
     const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
     const entries = sortLedger(await loadLedger(options.target, c, namespace, ctx.global.selector));
-    if (options.output === "json") return { stdout: formatJson(ledgerDocument(entries)) };
-    if (options.output === "yaml") return { stdout: formatYaml(ledgerDocument(entries)) };
-    if (entries.length === 0) return { stdout: "", stderr: noResources(namespace) };
-    if (options.output === "csv") return { stdout: renderLedgerCsv(entries) };
+    if (options.output === "json") return { kind: "printed", stdout: formatJson(ledgerDocument(entries)) };
+    if (options.output === "yaml") return { kind: "printed", stdout: formatYaml(ledgerDocument(entries)) };
+    if (entries.length === 0) return { kind: "printed", stdout: "", stderr: noResources(namespace) };
+    if (options.output === "csv") return { kind: "printed", stdout: renderLedgerCsv(entries) };
     const g = ctx.global;
-    return { stdout: renderLedgerTable(entries, { now: ctx.now, relative: options.relative, color: g.color, noHeaders: g.noHeaders, allNamespaces: g.allNamespaces }) };
+    return { kind: "printed", stdout: renderLedgerTable(entries, { now: ctx.now, relative: options.relative, color: g.color, noHeaders: g.noHeaders, allNamespaces: g.allNamespaces }) };
   },
 };

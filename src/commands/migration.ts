@@ -63,6 +63,6 @@ export const migrationCommand: Command<MigrationOptions> = {
     const { reader, namespace } = await ctx.connect();
     const { migration, plan } = await loadMigration(reader, namespace, options.name);
     const view = buildMigrationView(migration, namespace, plan);
-    return { stdout: options.output === "json" ? renderMigrationJson(view) : renderMigrationText(view) };
+    return { kind: "printed", stdout: options.output === "json" ? renderMigrationJson(view) : renderMigrationText(view) };
   },
 };

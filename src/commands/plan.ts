@@ -1,7 +1,7 @@
 // `kubectl ptah plan <schema>`: upstream's plan command (go-client §1.3), verified before
 // anything is printed, plus -o yaml, --statements and --verify. Reads: get schema → get plan →
 // get each chunk (no list, except for an older applied record without planRef).
-import { PtahError, UsageError, type ExitStatus } from "../errors.ts";
+import { PtahError, UsageError } from "../errors.ts";
 import { loadVerifiedPlan, type VerifiedPlan } from "../plan/load.ts";
 import type { PlanSelection } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
@@ -18,18 +18,6 @@ export interface PlanOptions {
   readonly output: PlanFormat;
   readonly statements: boolean;
   readonly verify: boolean;
-}
-
-/**
- * A refusal under `--verify`: the message is the one-line error, `detail` the report of the checks
- * made up to and including the failed one (for stderr; stdout stays empty).
- */
-export class PlanVerifyError extends PtahError {
-  readonly detail: string;
-  constructor(message: string, exitStatus: ExitStatus, detail: string) {
-    super(message, exitStatus);
-    this.detail = detail;
-  }
 }
 
 function isPlanFormat(o: string): o is PlanFormat {
@@ -103,19 +91,21 @@ export const planCommand: Command<PlanOptions> = {
     try {
       verified = await loadVerifiedPlan(reader, namespace, options.schema, options.selection, { log });
     } catch (err) {
+      // --verify refuses with its report: every check made, the failed one last (like
+      // `kubectl diff`, which prints the difference and exits 1). No plan content is in it.
       if (options.verify && err instanceof PtahError) {
         const report = renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: log.results });
-        throw new PlanVerifyError(err.message, err.exitStatus, report);
+        return { kind: "refused", error: err, report };
       }
       throw err;
     }
     if (options.verify) {
-      return { stdout: renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: verified.checks }) };
+      return { kind: "printed", stdout: renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: verified.checks }) };
     }
     // The header's Destructive line is the plan's own flag, as upstream prints it; SQL that reads
     // as destructive although the plan does not record it is said on stderr, whatever the format.
     const stderr = verified.document.destructiveRead && verified.plan.object.spec.destructive !== true ? undestructiveWarning(verified.plan.object.metadata.name) : undefined;
-    return { stdout: renderVerified(verified, options, ctx.isTTY), ...(stderr ? { stderr } : {}) };
+    return { kind: "printed", stdout: renderVerified(verified, options, ctx.isTTY), ...(stderr ? { stderr } : {}) };
   },
 };
 

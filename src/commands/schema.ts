@@ -31,6 +31,6 @@ export const schemaCommand: Command<SchemaOptions> = {
     const { reader, namespace } = await ctx.connect();
     const schema = await getOrNotFound(reader, "PtahSchema", namespace, options.name, noPtahSchema(namespace, options.name));
     const view = buildSchemaView(schema.object);
-    return { stdout: options.output === "json" ? renderSchemaViewJson(view) : renderSchemaViewText(view) };
+    return { kind: "printed", stdout: options.output === "json" ? renderSchemaViewJson(view) : renderSchemaViewText(view) };
   },
 };

@@ -9,7 +9,7 @@ import { sanitize } from "../render/sanitize.ts";
 import { renderSchemaDetail } from "../views/schema-detail.ts";
 import { renderStatusList } from "../views/status-list.ts";
 import { namespaceFlag } from "./output.ts";
-import type { CommandOutput, Connection, RunContext } from "./types.ts";
+import type { Printed, Connection, RunContext } from "./types.ts";
 import type { StatusOptions } from "./status.ts";
 
 const REDRAW_MS = 200;
@@ -37,7 +37,7 @@ function changeRecord(kind: string, type: string, p: Parsed<unknown>, now: Date)
   );
 }
 
-export async function watchStatus(options: StatusOptions, ctx: RunContext, connection: Connection): Promise<CommandOutput> {
+export async function watchStatus(options: StatusOptions, ctx: RunContext, connection: Connection): Promise<Printed> {
   const namespace = options.name === undefined && ctx.global.allNamespaces ? undefined : connection.namespace;
   const stores: Record<string, Store> = { PtahSchema: new Map(), PtahMigration: new Map(), PtahSchemaApproval: new Map() };
   const redraw = ctx.isTTY && options.output.kind === "human";
@@ -106,5 +106,5 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
     ),
   );
   if (pending) clearTimeout(pending);
-  return { stdout: "" };
+  return { kind: "printed", stdout: "" };
 }

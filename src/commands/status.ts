@@ -58,7 +58,7 @@ export const statusCommand: Command<StatusOptions> = {
   async run(options, ctx) {
     const connection = await ctx.connect();
     if (options.watch) return watchStatus(options, ctx, connection);
-    if (options.name !== undefined) return { stdout: await runDetail(options, options.name, ctx, connection) };
+    if (options.name !== undefined) return { kind: "printed", stdout: await runDetail(options, options.name, ctx, connection) };
     const namespace = ctx.global.allNamespaces ? undefined : connection.namespace;
     const labelSelector = ctx.global.selector;
     // Only machine output prints the served objects (schemas and migrations, never approvals).
@@ -70,13 +70,14 @@ export const statusCommand: Command<StatusOptions> = {
     ]);
     if (schemas.items.length === 0 && migrations.items.length === 0) {
       if (options.output.kind === "human" || options.output.kind === "name" || options.output.kind === "jsonpath") {
-        return { stdout: "", stderr: noResources(namespace) };
+        return { kind: "printed", stdout: "", stderr: noResources(namespace) };
       }
     }
     if (options.output.kind !== "human") {
-      return { stdout: renderMachine(options.output, [...schemas.items, ...migrations.items].map((i) => i.raw), false) };
+      return { kind: "printed", stdout: renderMachine(options.output, [...schemas.items, ...migrations.items].map((i) => i.raw), false) };
     }
     return {
+      kind: "printed",
       stdout: renderStatusList({
         schemas: schemas.items.map((s) => s.object),
         migrations: migrations.items.map((m) => m.object),

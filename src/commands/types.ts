@@ -1,6 +1,8 @@
 // The shape every command has (architecture §8.3): data for help, a flag table, a pure
-// toOptions, and run(), which reads through the context and returns text. Commands never
-// write to a stream or call process.exit: cli/run.ts decides what reaches stdout.
+// toOptions, and run(), which reads through the context and returns what it printed or why it
+// refused. Commands never write to a stream or call process.exit: cli/run.ts alone maps a
+// result to stdout, stderr and the exit status.
+import type { PtahError } from "../errors.ts";
 import type { Connection } from "../kube/types.ts";
 
 export type { Connection };
@@ -41,11 +43,26 @@ export interface RunContext {
   clock(): Date;
 }
 
-export interface CommandOutput {
+/** The command printed: stdout is what was verified and rendered. */
+export interface Printed {
+  readonly kind: "printed";
   readonly stdout: string;
   /** Informational lines for stderr (e.g. kubectl's "No resources found in … namespace."). */
   readonly stderr?: string;
 }
+
+/**
+ * The command refused: `error` gives the one `error: …` line and the exit status. `report`, when
+ * present, is printed on stdout (only `plan --verify`: the checks and which one failed, never
+ * plan content). A command may also throw a PtahError: that is a refusal without a report.
+ */
+export interface Refused {
+  readonly kind: "refused";
+  readonly error: PtahError;
+  readonly report?: string;
+}
+
+export type CommandResult = Printed | Refused;
 
 export type FlagType = "string" | "boolean" | "number";
 
@@ -88,7 +105,7 @@ export interface Command<O = unknown> {
   readonly hiddenGlobals?: readonly string[];
   /** Pure: parsed args → typed options; throws UsageError (exit 2). */
   toOptions(args: ParsedArgs): O;
-  run(options: O, ctx: RunContext): Promise<CommandOutput>;
+  run(options: O, ctx: RunContext): Promise<CommandResult>;
 }
 
 /** A command of any options type, for the registry. */

@@ -31,7 +31,7 @@ export const versionCommand: Command<VersionOptions> = {
     async run(options, ctx) {
       const client = ctx.version;
       if (options.clientOnly) {
-        return { stdout: options.output === "text" ? `Client Version: ${client}\n` : render(options.output, { clientVersion: client }) };
+        return { kind: "printed", stdout: options.output === "text" ? `Client Version: ${client}\n` : render(options.output, { clientVersion: client }) };
       }
       const { reader } = await ctx.connect();
       const info = await reader.serverInfo();
@@ -41,11 +41,11 @@ export const versionCommand: Command<VersionOptions> = {
         serverVersion: info.gitVersion,
         ptahAPI: { groupVersion: `${PTAH_GROUP}/${PTAH_VERSION}`, served: info.ptahKinds, missing },
       };
-      if (options.output !== "text") return { stdout: render(options.output, data) };
+      if (options.output !== "text") return { kind: "printed", stdout: render(options.output, data) };
       const served = info.ptahKinds.length === 0 ? "none (is the Ptah operator installed?)" : info.ptahKinds.join(", ");
       const lines = [`Client Version: ${client}`, `Server Version: ${info.gitVersion}`, `Ptah API: ${data.ptahAPI.groupVersion}`, `Served kinds: ${served}`];
       if (missing.length > 0 && info.ptahKinds.length > 0) lines.push(`Not served: ${missing.join(", ")}`);
-      return { stdout: lines.join("\n") + "\n" };
+      return { kind: "printed", stdout: lines.join("\n") + "\n" };
     },
 };
 

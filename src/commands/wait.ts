@@ -155,7 +155,7 @@ export const waitCommand: Command<WaitOptions> = {
       ctx.signal.removeEventListener("abort", stop);
     }
     const resource = `${kind.toLowerCase()}.operator.ptah.run/${sanitize(options.name)}`;
-    if (met) return { stdout: `${resource} ${describeFor(options.for)} met\n` };
+    if (met) return { kind: "printed", stdout: `${resource} ${describeFor(options.for)} met\n` };
     if (ctx.signal.aborted) throw new ReadError(`interrupted while waiting for ${describeFor(options.for)} on ${resource}; last seen: ${describeState(target)}`);
     throw new ReadError(`timed out waiting for ${describeFor(options.for)} on ${resource}; last seen: ${describeState(target)}`);
   },

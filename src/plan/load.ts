@@ -42,6 +42,8 @@ export interface VerifiedPlan {
 export interface LoadPlanOptions {
   /** Receives every check as it is made, including the failed one (for `plan --verify`). */
   readonly log?: CheckLog;
+  /** The schema as already read (approve checks its preconditions first); not read again. */
+  readonly schema?: Parsed<PtahSchema>;
 }
 
 /** The role rule a Forbidden read is missing (go-client §7), appended to the reader's message. */
@@ -202,7 +204,7 @@ export async function loadVerifiedPlan(
   options: LoadPlanOptions = {},
 ): Promise<VerifiedPlan> {
   const log = options.log ?? new CheckLog();
-  const schema = await loadSchema(reader, namespace, schemaName, log);
+  const schema = options.schema ?? (await loadSchema(reader, namespace, schemaName, log));
   let record = log.run("selection", () => selectPlanRecord(schema.object, namespace, selection));
 
   let plan: Parsed<PtahSchemaPlan>;

@@ -130,7 +130,8 @@ export interface VerifyReportInput {
 
 /**
  * `plan --verify`: one row per check, in the order they were made, then a verdict. The SQL is
- * never part of it. On a refusal the same report (ending with the failed check) goes to stderr.
+ * never part of it. On a refusal the same report (ending with the failed check) is printed too, on
+ * stdout, and the refusal's one error line on stderr.
  */
 export function renderVerifyReport(input: VerifyReportInput): string {
   const rows = input.checks.map((c) => [c.check, c.ok ? "ok" : "FAILED", sanitize(c.detail)]);

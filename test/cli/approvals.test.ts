@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { CONSUMED_AND_STALE, FP2, PLAN2, T2, anApproval, awaitingSchema, cond, inSyncSchema } from "../support/builders.ts";
+import { expectGolden } from "../support/golden.ts";
 
 function cluster(): FakeReader {
   const reserved = awaitingSchema({ plan: { name: PLAN2, uid: `uid-${PLAN2}`, fingerprint: FP2, statementCount: 2, approval: { name: "storefront-v2", uid: "approval-uid-storefront-v2", approver: { username: "bob" }, approvedAt: T2 } } });
@@ -20,7 +21,7 @@ describe("approvals", () => {
   it("derives Consumed, Stale, Superseded, Reserved and Pending", async () => {
     const r = await runCliWith(["approvals", "-n", "app"], cluster());
     expect(r.status).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/approvals/app.txt");
+    await expectGolden(r.stdout, "approvals/app.txt");
     expect(r.stdout).toMatch(/storefront-v2 .* Reserved/u);
     expect(r.stdout).toMatch(/storefront-dup .* Superseded .* SupersededApproval/u);
     expect(r.stdout).toMatch(/storefront-late .* Pending/u);
@@ -36,7 +37,7 @@ describe("approvals", () => {
 
   it("adds NAMESPACE with -A", async () => {
     const r = await runCliWith(["approvals", "-A"], cluster());
-    await expect(r.stdout).toMatchFileSnapshot("../golden/approvals/all.txt");
+    await expectGolden(r.stdout, "approvals/all.txt");
   });
 
   it("exits 3 for an unknown schema", async () => {

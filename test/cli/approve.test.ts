@@ -4,6 +4,7 @@ import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { AWAITING_CONDITIONS, aMigration, awaitingSchema, cond, T1 } from "../support/builders.ts";
 import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../support/publish-plan.ts";
+import { expectGolden } from "../support/golden.ts";
 
 const SCHEMA = { name: "storefront", namespace: "app", uid: "schema-uid-1" };
 const plan1 = publishSchemaPlan({ schema: SCHEMA, statements: [{ sql: 'CREATE TABLE "customers" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }], createdAt: T1 });
@@ -19,7 +20,7 @@ describe("approve <schema>", () => {
     const r = await runCliWith(["approve", "storefront", "-n", "app"], reader);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/approve/schema.yaml");
+    await expectGolden(r.stdout, "approve/schema.yaml");
     const doc = yaml.load(r.stdout) as { kind: string; metadata: { name: string; namespace: string }; spec: Record<string, unknown> };
     expect(doc.kind).toBe("PtahSchemaApproval");
     expect(doc.metadata).toEqual({ name: `storefront-${plan1.fingerprint.slice(7, 19)}`, namespace: "app" });
@@ -55,6 +56,24 @@ describe("approve <schema>", () => {
     expect(r.stderr).toMatch(/^error: the current plan of app\/storefront moved while it was being verified/u);
   });
 
+  it("binds the plan the last schema read names, and reads the schema twice: A → B → A is refused", async () => {
+    // status.plan names plan 1 (A) on the first schema read, plan 2 (B) on the second and A
+    // again on any third. A manifest must never name B while the last read says A, nor A
+    // unless A is what was verified and is still current.
+    const reader = cluster();
+    const states = [plan1, plan2, plan1];
+    let schemaReads = 0;
+    reader.onRequest = (req, r) => {
+      if (req !== "get PtahSchema app/storefront") return;
+      r.put("PtahSchema", awaitingSchema({ plan: currentPlanStatus(states[Math.min(schemaReads++, states.length - 1)]!) }));
+    };
+    const r = await runCliWith(["approve", "storefront", "-n", "app"], reader);
+    expect(reader.requests.filter((q) => q === "get PtahSchema app/storefront")).toHaveLength(2);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(`error: the current plan of app/storefront moved while it was being verified (${plan1.name} → ${plan2.name}); read it again with kubectl ptah plan storefront -n app\n`);
+  });
+
   it("refuses when a chunk does not verify", async () => {
     const tampered = structuredClone(plan1.chunks[0]!) as { spec: { data: string } };
     const bytes = Buffer.from(tampered.spec.data, "base64");
@@ -68,18 +87,18 @@ describe("approve <schema>", () => {
   });
 
   it.each([
-    { name: "no current plan", schema: { phase: "InSync", plan: undefined, conditions: [cond("Ready", "True", "InSync", "ok")] }, status: 3, message: "has no current plan" },
-    { name: "an approval already recorded", schema: { plan: { ...currentPlanStatus(plan1), approval: { name: "x", approver: { username: "bob" } } } }, status: 1, message: "already has a recorded approval (x by bob)" },
-    { name: "a blocked schema", schema: { phase: "Blocked", conditions: [cond("ApprovalRequired", "False", "DestructiveChangesDisabled", "m"), cond("Ready", "False", "DestructiveChangesDisabled", "m")] }, status: 1, message: "is not awaiting approval (phase Blocked, Ready=False DestructiveChangesDisabled)" },
-    { name: "no approval needed", schema: { phase: "ReadyToApply", conditions: [cond("ApprovalRequired", "False", "NotRequired", "m")] }, status: 3, message: "does not currently require approval" },
-  ])("refuses $name with exit $status", async ({ schema, status, message }) => {
+    { name: "no current plan", golden: "approve/refusal-no-current-plan.txt", schema: { phase: "InSync", plan: undefined, conditions: [cond("Ready", "True", "InSync", "ok")] }, status: 3, message: "has no current plan" },
+    { name: "an approval already recorded", golden: "approve/refusal-approval-recorded.txt", schema: { plan: { ...currentPlanStatus(plan1), approval: { name: "x", approver: { username: "bob" } } } }, status: 1, message: "already has a recorded approval (x by bob)" },
+    { name: "a blocked schema", golden: "approve/refusal-blocked.txt", schema: { phase: "Blocked", conditions: [cond("ApprovalRequired", "False", "DestructiveChangesDisabled", "m"), cond("Ready", "False", "DestructiveChangesDisabled", "m")] }, status: 1, message: "is not awaiting approval (phase Blocked, Ready=False DestructiveChangesDisabled)" },
+    { name: "no approval needed", golden: "approve/refusal-no-approval-needed.txt", schema: { phase: "ReadyToApply", conditions: [cond("ApprovalRequired", "False", "NotRequired", "m")] }, status: 3, message: "does not currently require approval" },
+  ])("refuses $name with exit $status", async ({ golden, schema, status, message }) => {
     const reader = new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema({ plan: currentPlanStatus(plan1), conditions: AWAITING_CONDITIONS, ...schema }) }, ...fakeObjectsOf(plan1)]);
     const r = await runCliWith(["approve", "storefront", "-n", "app"], reader);
     expect(r.status).toBe(status);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(message);
     expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
-    await expect(r.stderr).toMatchFileSnapshot(`../golden/approve/refusal-${status}-${message.split(" ").slice(-2).join("-").replace(/[^a-z0-9-]/giu, "")}.txt`);
+    await expectGolden(r.stderr, golden);
   });
 
   it("sends only a dryRun create with --dry-run=server and prints what admission stores", async () => {
@@ -111,7 +130,7 @@ describe("approve migration / acknowledge", () => {
   it("prints a migration approval bound to the plan", async () => {
     const r = await runCliWith(["approve", "migration", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: awaiting }, { kind: "PtahMigrationPlan", raw: mplan }]));
     expect(r.status).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/approve/migration.yaml");
+    await expectGolden(r.stdout, "approve/migration.yaml");
   });
 
   it("acknowledges an unresolved run and refuses when there is none", async () => {
@@ -122,7 +141,7 @@ describe("approve migration / acknowledge", () => {
     });
     const ok = await runCliWith(["acknowledge", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: partial }]));
     expect(ok.status).toBe(0);
-    await expect(ok.stdout).toMatchFileSnapshot("../golden/approve/acknowledgment.yaml");
+    await expectGolden(ok.stdout, "approve/acknowledgment.yaml");
     const none = await runCliWith(["acknowledge", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: awaiting }]));
     expect(none).toMatchObject({ status: 3, stdout: "" });
     expect(none.stderr).toContain("records no unresolved run");

@@ -5,7 +5,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/run.ts";
 import { COMPLETION_REQUEST_TIMEOUT_MS, outputFormats } from "../../src/cli/complete.ts";
 import { findCommand } from "../../src/commands/index.ts";
 import { completionScript, KUBECTL_COMPLETE_SCRIPT } from "../../src/commands/completion.ts";
@@ -13,7 +12,7 @@ import type { ClusterReader } from "../../src/kube/types.ts";
 import type { GlobalOptions } from "../../src/commands/types.ts";
 import { ReadError } from "../../src/errors.ts";
 import { aMigration, anApproval, awaitingSchema, inSyncSchema } from "../support/builders.ts";
-import { FIXED_NOW, runCliWith } from "../support/cli.ts";
+import { REAL_CONNECTION, runCliWith } from "../support/cli.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 
 function reader(): FakeReader {
@@ -141,22 +140,10 @@ describe("__complete: names from the cluster", () => {
 
   it("passes --context and --kubeconfig from the line to the connection, with a short request timeout", async () => {
     let seen: GlobalOptions | undefined;
-    const controller = new AbortController();
-    const result = await runCli({
-      argv: ["__complete", "--context", "prod", "--kubeconfig", "/k/config", "status", ""],
+    const result = await runCliWith(["__complete", "--context", "prod", "--kubeconfig", "/k/config", "status", ""], reader(), {
+      namespace: "app",
       env: {},
-      stdoutIsTTY: false,
-      stdinIsTTY: false,
-      width: 80,
-      now: FIXED_NOW,
-      clock: () => FIXED_NOW,
-      version: "v0.0.0-test",
-      signal: controller.signal,
-      emit: () => undefined,
-      connect: async ({ global }) => {
-        seen = global;
-        return { reader: reader(), namespace: "app", contextName: "prod" };
-      },
+      onConnect: (global) => (seen = global),
     });
     expect(result.stdout).toBe("storefront\norders\n:4\n");
     expect(seen).toMatchObject({ context: "prod", kubeconfig: "/k/config", requestTimeoutMs: COMPLETION_REQUEST_TIMEOUT_MS });
@@ -191,20 +178,8 @@ describe("__complete: names from the cluster", () => {
   });
 
   it("is silent with a real connection that cannot be made (no kubeconfig)", async () => {
-    const controller = new AbortController();
-    const result = await runCli({
-      argv: ["__complete", "--kubeconfig", "/nonexistent/ptah/config", "status", ""],
-      env: { HOME: "/nonexistent" },
-      stdoutIsTTY: false,
-      stdinIsTTY: false,
-      width: 80,
-      now: FIXED_NOW,
-      clock: () => FIXED_NOW,
-      version: "v0.0.0-test",
-      signal: controller.signal,
-      emit: () => undefined,
-    });
-    expect(result).toEqual({ stdout: ":4\n", stderr: "", status: 0 });
+    const result = await runCliWith(["__complete", "--kubeconfig", "/nonexistent/ptah/config", "status", ""], REAL_CONNECTION, { env: { HOME: "/nonexistent" } });
+    expect(result).toMatchObject({ stdout: ":4\n", stderr: "", status: 0 });
   });
 
   it("gives up on a cluster that never answers, within the deadline", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { CONSUMED_AND_STALE, FP2, PLAN2, T2, anApproval, aMigration, awaitingSchema, blockedSchema, cond } from "../support/builders.ts";
+import { expectGolden } from "../support/golden.ts";
 
 function cluster(): FakeReader {
   return new FakeReader([
@@ -38,7 +39,7 @@ describe("explain (live diagnosis)", () => {
   it("says why an approval is stale, side by side with the current plan, and what to create", async () => {
     const r = await runCliWith(["explain", "approval", "storefront-v1", "-n", "app"], cluster());
     expect(r.status, r.stderr).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/explain-live/approval-stale.txt");
+    await expectGolden(r.stdout, "explain-live/approval-stale.txt");
     expect(r.stdout).toContain("is Stale (PlanNoLongerCurrent) after it was Consumed (DispatchCommitted)");
     expect(r.stdout).toContain("kubectl ptah approve storefront -n app | kubectl create -f -");
     expect(r.stdout).toContain("Warning ApprovalStale");
@@ -47,19 +48,19 @@ describe("explain (live diagnosis)", () => {
   it("says which condition holds a blocked schema and what would unblock it", async () => {
     const r = await runCliWith(["explain", "catalog", "-n", "app"], cluster());
     expect(r.status, r.stderr).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/explain-live/schema-blocked.txt");
+    await expectGolden(r.stdout, "explain-live/schema-blocked.txt");
     expect(r.stdout).toContain("held by Ready=False DestructiveChangesDisabled");
   });
 
   it("diagnoses a schema awaiting approval with a stale approval around", async () => {
     const r = await runCliWith(["explain", "storefront", "-n", "app"], cluster());
-    await expect(r.stdout).toMatchFileSnapshot("../golden/explain-live/schema-awaiting.txt");
+    await expectGolden(r.stdout, "explain-live/schema-awaiting.txt");
   });
 
   it("diagnoses a migration with an unresolved run", async () => {
     const r = await runCliWith(["explain", "migration", "billing", "-n", "app"], cluster());
     expect(r.status, r.stderr).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/explain-live/migration-partial.txt");
+    await expectGolden(r.stdout, "explain-live/migration-partial.txt");
     expect(r.stdout).toContain("kubectl ptah acknowledge billing -n app | kubectl create -f -");
   });
 

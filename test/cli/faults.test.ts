@@ -7,7 +7,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import type { RunResult } from "../../src/cli/run.ts";
+import type { CliRun } from "../support/cli.ts";
 import { awaitingSchema, inSyncSchema } from "../support/builders.ts";
 import {
   FaultServer,
@@ -78,7 +78,7 @@ function requestsTo(p: string): number {
   return server.requests.filter((r) => pathOf(r.url) === p).length;
 }
 
-function expectFailure(r: RunResult, status: number, line: string): void {
+function expectFailure(r: CliRun, status: number, line: string): void {
   expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status, stdout: "", stderr: `${line}\n` });
   expect(r.stderr.split("\n")).toHaveLength(2); // one line, then the final newline
   expect(r.stderr).not.toMatch(/\bat .*\.(ts|js):\d+/u); // no stack trace
@@ -90,7 +90,7 @@ let runs = 0;
  * Runs the CLI against `server`. Unless a kubeconfig is given, each run gets its own token and
  * the server only counts requests bearing it (`token` names it for a given kubeconfig).
  */
-async function run(argv: readonly string[], options: { kubeconfig?: string; token?: string; signal?: AbortSignal } = {}): Promise<RunResult & { emitted: string }> {
+async function run(argv: readonly string[], options: { kubeconfig?: string; token?: string; signal?: AbortSignal } = {}): Promise<CliRun> {
   let config = options.kubeconfig;
   let token = options.token;
   if (config === undefined) {

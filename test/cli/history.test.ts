@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { CONSUMED_AND_STALE, T0, T1, T2, anApproval, awaitingSchema, inSyncSchema } from "../support/builders.ts";
+import { expectGolden } from "../support/golden.ts";
 
 function event(name: string, kind: string, objName: string, uid: string, type: string, reason: string, message: string, at: string, count = 1): Record<string, unknown> {
   return {
@@ -33,7 +34,7 @@ describe("history", () => {
   it("merges conditions and events oldest first, consumed before stale", async () => {
     const r = await runCliWith(["history", "storefront", "-n", "app"], cluster());
     expect(r.status).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/history/storefront.txt");
+    await expectGolden(r.stdout, "history/storefront.txt");
     const consumed = r.stdout.indexOf("Consumed=True DispatchCommitted");
     const stale = r.stdout.indexOf("Stale=True PlanNoLongerCurrent");
     expect(consumed).toBeGreaterThan(0);

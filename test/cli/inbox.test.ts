@@ -4,6 +4,7 @@ import { REVIEW_CONCURRENCY } from "../../src/commands/inbox.ts";
 import type { KindName } from "../../src/model/parse.ts";
 import { FakeReader, type FakeObject } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
+import { expectGolden } from "../support/golden.ts";
 import { T0, T2, aMigration, awaitingSchema, blockedSchema, cond, planStatus } from "../support/builders.ts";
 
 const OPERATION = "sha256:6666666666666666666666666666666666666666666666666666666666666666";
@@ -40,7 +41,7 @@ describe("inbox", () => {
     const reader = cluster(() => true);
     const r = await runCliWith(["inbox", "-A"], reader);
     expect(r).toMatchObject({ status: 0, stderr: "" });
-    await expect(r.stdout).toMatchFileSnapshot("../golden/inbox/approver.txt");
+    await expectGolden(r.stdout, "inbox/approver.txt");
     const objectsInOrder = r.stdout.trim().split("\n").slice(1).map((l) => l.split(/\s+/u)[1]);
     expect(objectsInOrder).toEqual(["ptahschema/ledger", "ptahschema/catalog", "ptahschema/storefront", "ptahmigration/backfill", "ptahmigration/billing"]);
     expect(r.stdout).toMatch(/ptahschema\/storefront +30m +3 +no +- +approve +kubectl ptah approve storefront -n app \| kubectl create -f -/u);

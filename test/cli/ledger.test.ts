@@ -4,6 +4,7 @@ import { csvCell } from "../../src/render/csv.ts";
 import { sanitize } from "../../src/render/sanitize.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
+import { expectGolden } from "../support/golden.ts";
 import { csvObjects, parseCsv } from "../support/csv.ts";
 import { CONSUMED_AND_STALE, FP2, PLAN2, T0, T1, T2, aMigration, anApproval, cond, inSyncSchema } from "../support/builders.ts";
 
@@ -64,7 +65,7 @@ describe("ledger SCHEMA", () => {
     const reader = schemaCluster();
     const r = await runCliWith(["ledger", "storefront", "-n", "app"], reader);
     expect(r).toMatchObject({ status: 0, stderr: "" });
-    await expect(r.stdout).toMatchFileSnapshot("../golden/ledger/storefront.txt");
+    await expectGolden(r.stdout, "ledger/storefront.txt");
     expect(reader.requests.sort()).toEqual(["get PtahSchema app/storefront", "list PtahSchemaApproval app"]);
     const lines = r.stdout.split("\n");
     expect(lines.map((l) => l.split(/\s+/u)[0])).toEqual(["APPROVAL", '=HYPERLINK("x")', "storefront-v1", "storefront-dup", ""]);
@@ -139,7 +140,7 @@ describe("ledger migration NAME", () => {
   it("lists approvals and run acknowledgments; an acknowledgment is 'applied' when it settled the run", async () => {
     const r = await runCliWith(["ledger", "migration", "billing", "-n", "app"], migrationCluster());
     expect(r).toMatchObject({ status: 0, stderr: "" });
-    await expect(r.stdout).toMatchFileSnapshot("../golden/ledger/migration.txt");
+    await expectGolden(r.stdout, "ledger/migration.txt");
     expect(r.stdout).toMatch(/ptahmigrationrunacknowledgment\/billing-ack +migration\/billing +- +sha256:666666666666 +carol +oncall +2026-11-30T11:30:00Z +- +2026-11-30T11:31:00Z +2026-11-30T11:55:00Z/u);
   });
 });

@@ -12,6 +12,7 @@ import {
   cond,
   inSyncSchema,
 } from "../support/builders.ts";
+import { expectGolden } from "../support/golden.ts";
 
 function cluster(): FakeReader {
   return new FakeReader([
@@ -38,13 +39,13 @@ describe("status (list)", () => {
     const r = await runCliWith(["status", "-n", "app"], cluster());
     expect(r.status).toBe(0);
     expect(r.stderr).toBe("");
-    await expect(r.stdout).toMatchFileSnapshot("../golden/status/list-app.txt");
+    await expectGolden(r.stdout, "status/list-app.txt");
   });
 
   it("adds NAMESPACE with -A and the wide columns with -o wide", async () => {
     const r = await runCliWith(["status", "-A", "-o", "wide"], cluster());
     expect(r.status).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/status/list-all-wide.txt");
+    await expectGolden(r.stdout, "status/list-all-wide.txt");
   });
 
   it("reads one LIST per kind and nothing else", async () => {
@@ -77,13 +78,13 @@ describe("status <schema>", () => {
   it("shows a schema awaiting approval with the next command", async () => {
     const r = await runCliWith(["status", "storefront", "-n", "app"], cluster());
     expect(r.status).toBe(0);
-    await expect(r.stdout).toMatchFileSnapshot("../golden/status/detail-awaiting.txt");
+    await expectGolden(r.stdout, "status/detail-awaiting.txt");
     expect(r.stdout).toContain("Next: read the plan with: kubectl ptah plan storefront -n app, then approve it with: kubectl ptah approve storefront -n app | kubectl create -f -");
   });
 
   it("shows an in-sync schema with its consumed approval and last apply", async () => {
     const r = await runCliWith(["status", "orders", "-n", "shop"], cluster());
-    await expect(r.stdout).toMatchFileSnapshot("../golden/status/detail-in-sync.txt");
+    await expectGolden(r.stdout, "status/detail-in-sync.txt");
   });
 
   it("flags conditions observed at an older generation", async () => {
@@ -116,12 +117,12 @@ describe("schema <name> (upstream's view)", () => {
     const r = await runCliWith(["schema", "storefront", "-n", "app"], cluster());
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Schema:           app/storefront\n");
-    await expect(r.stdout).toMatchFileSnapshot("../golden/schema/awaiting.txt");
+    await expectGolden(r.stdout, "schema/awaiting.txt");
   });
 
   it("prints the JSON view", async () => {
     const r = await runCliWith(["schema", "orders", "-n", "shop", "-o", "json"], cluster());
-    await expect(r.stdout).toMatchFileSnapshot("../golden/schema/in-sync.json");
+    await expectGolden(r.stdout, "schema/in-sync.json");
   });
 
   it.each([

@@ -2,6 +2,7 @@
 // shell (runCli with argv strings). §10.1's table row by row, then the §10.2–10.4 layout rules.
 import { describe, expect, it } from "vitest";
 import { runCliWith } from "../support/cli.ts";
+import { expectGolden } from "../support/golden.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 import { aMigration, aSchema, cond, planStatus, T1, T2 } from "../support/builders.ts";
 import { clusterState, NS, publishCurrent, SCHEMA } from "../plan/fixtures.ts";
@@ -132,7 +133,7 @@ describe("the schema view's layout (go-client §10.2)", () => {
     expect(r.stdout).toContain("  rls_enabled_tables_removed         123456  destructive\n");
     expect(r.stdout).toContain("ReconciliationFailed:True ()\n");
     expect(r.stdout).toContain("  approved by storefront-v2\n");
-    await expect(r.stdout).toMatchFileSnapshot("../golden/schema/drift.txt");
+    await expectGolden(r.stdout, "schema/drift.txt");
   });
 
   it("writes Go's JSON: two-space indent, HTML escaped, upstream's always-written keys (golden)", async () => {
@@ -143,7 +144,7 @@ describe("the schema view's layout (go-client §10.2)", () => {
     expect(doc.plan).toMatchObject({ approved: true, createdAt: T1, statementCount: 1 });
     expect(doc.applied).toEqual({ planFingerprint: "sha256:" + "5".repeat(64), completedAt: T2 });
     expect(doc.observation!.referenceData).toEqual({ inserts: 5, updates: 3, deletes: 0 });
-    await expect(r.stdout).toMatchFileSnapshot("../golden/schema/drift.json");
+    await expectGolden(r.stdout, "schema/drift.json");
   });
 });
 

@@ -100,6 +100,21 @@ describe.skipIf(skip)("commands through kubectl against the lab", { timeout: 180
     expect(r.stderr).toMatch(/^error: .*plan chunk 0 does not match the manifest/u);
   });
 
+  it("plan --verify prints the report of a tampered plan on stdout, the failed check marked, and exits 1", () => {
+    const r = ptah(["plan", "storefront", "-n", tamperedNs, "--verify"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^CHECK +RESULT +DETAIL\n/u);
+    expect(r.stdout).toMatch(/\nfingerprint +ok /u);
+    expect(r.stdout).toMatch(/\nchunk 0 +FAILED +read the stored plan [^\n]*plan chunk 0 does not match the manifest/u);
+    expect(r.stdout.endsWith(`\nThe current plan of ${tamperedNs}/storefront did not verify; nothing from it was printed.\n`)).toBe(true);
+    expect(r.stdout).not.toMatch(/CREATE|SELECT|customers/u); // check names and results, never SQL
+    expect(r.stderr).toMatch(/^error: read the stored plan [^\n]*plan chunk 0 does not match the manifest\n$/u);
+    const ok = ptah(["plan", "storefront", "-n", ns, "--verify"]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/ verified: \d+ checks held\.\n$/u);
+    expect(ok.stdout).not.toMatch(/FAILED|CREATE|SELECT/u);
+  });
+
   it("plan works for a user with upstream's minimal role, and says which rule is missing without it", () => {
     kubectl(["-n", ns, "create", "role", "review-application-plans", "--verb=get", "--resource=ptahschemas.operator.ptah.run,ptahschemaplans.operator.ptah.run,ptahschemaplanchunks.operator.ptah.run"]);
     kubectl(["-n", ns, "create", "rolebinding", "review-application-plans", "--role=review-application-plans", "--user=lab-nobody"]);

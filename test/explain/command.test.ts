@@ -1,8 +1,23 @@
-import { describe, expect, it, vi } from "vitest";
-import { couldNameObjects, explainCommand } from "../../src/commands/explain.ts";
+// `kubectl ptah explain` through the real shell and the registered command (live diagnosis
+// included): topics are answered without asking for a connection.
+import { describe, expect, it } from "vitest";
+import { couldNameObjects } from "../../src/commands/explain.ts";
+import { findCommand } from "../../src/commands/index.ts";
 import type { KnowledgeEntry } from "../../src/explain/knowledge.ts";
 import { KNOWLEDGE } from "../../src/explain/knowledge.ts";
-import { runExplain } from "./support.ts";
+import type { ClusterReader } from "../../src/kube/types.ts";
+import { runCliWith } from "../support/cli.ts";
+import { anApproval, CONSUMED_AND_STALE } from "../support/builders.ts";
+import { FakeReader } from "../support/fake-reader.ts";
+
+/** `kubectl ptah explain WORDS… [-o OUTPUT]`; with no reader, connecting fails. */
+async function runExplain(words: readonly string[], options: { output?: string; width?: number; reader?: ClusterReader } = {}) {
+  const { status, stdout, stderr, connects } = await runCliWith(["explain", ...words, ...(options.output ? ["-o", options.output] : [])], options.reader, {
+    width: options.width ?? 80,
+    namespace: "app",
+  });
+  return { status, stdout, stderr, connects };
+}
 
 describe("kubectl ptah explain", () => {
   it("tells a newcomer what a stale approval is and what to do, with no cluster", async () => {
@@ -96,30 +111,37 @@ describe("kubectl ptah explain", () => {
     }
   });
 
-  describe("the diagnosis hook", () => {
-    it("receives the words that name no topic and prints what it returns", async () => {
-      const diagnose = vi.fn((_words: readonly string[]) => Promise.resolve({ stdout: "storefront-v1 is stale because …\n" }));
-      const run = await runExplain(["approval", "storefront-v1"], { diagnose });
-      expect(diagnose).toHaveBeenCalledTimes(1);
-      expect(diagnose.mock.calls[0]?.[0]).toEqual(["approval", "storefront-v1"]);
-      expect(run).toMatchObject({ status: 0, stdout: "storefront-v1 is stale because …\n" });
+  describe("the live diagnosis", () => {
+    it("gets the words that name no topic and prints the diagnosis of the object they name", async () => {
+      const reader = new FakeReader([{ kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v1", conditions: CONSUMED_AND_STALE }) }]);
+      const run = await runExplain(["approval", "storefront-v1"], { reader });
+      expect(run).toMatchObject({ status: 0, stderr: "", connects: 1 });
+      expect(run.stdout).toContain("storefront-v1");
+      expect(reader.requests[0]).toBe("get PtahSchemaApproval app/storefront-v1");
     });
 
     it("falls back to the topic refusal when it finds no object", async () => {
-      const diagnose = vi.fn(() => Promise.resolve(undefined));
-      const run = await runExplain(["plannolongercurent"], { diagnose });
-      expect(diagnose).toHaveBeenCalledTimes(1);
+      const reader = new FakeReader([]);
+      const run = await runExplain(["plannolongercurent"], { reader });
+      expect(run.connects).toBe(1);
+      expect(reader.requests).toContain("get PtahSchema app/plannolongercurent");
       expect(run.status).toBe(3);
+      expect(run.stdout).toBe("");
       expect(run.stderr).toContain("did you mean reason/plan-no-longer-current?");
     });
 
-    it("is not called for a topic, nor for words that cannot be object names", async () => {
-      const diagnose = vi.fn(() => Promise.resolve({ stdout: "diagnosis\n" }));
-      await runExplain(["stale"], { diagnose });
-      await runExplain(["Ready"], { diagnose });
-      await runExplain(["PlanNoLongerCurent"], { diagnose });
-      await runExplain([], { diagnose });
-      expect(diagnose).not.toHaveBeenCalled();
+    it("falls back to the topic refusal when there is no cluster at all", async () => {
+      const run = await runExplain(["plannolongercurent"]);
+      expect(run).toMatchObject({ status: 3, stdout: "", connects: 1 });
+      expect(run.stderr).toMatch(/^error: no topic "plannolongercurent"; did you mean reason\/plan-no-longer-current\?\n$/u);
+    });
+
+    it("is not asked for a topic, nor for words that cannot be object names: no connection, no request", async () => {
+      const reader = new FakeReader([]);
+      for (const words of [["stale"], ["Ready"], ["PlanNoLongerCurent"], []]) {
+        expect((await runExplain(words, { reader })).connects, words.join(" ")).toBe(0);
+      }
+      expect(reader.requests).toEqual([]);
     });
   });
 
@@ -135,6 +157,7 @@ describe("kubectl ptah explain", () => {
   });
 
   it("has help data in kubectl's style", () => {
+    const explainCommand = findCommand("explain")!;
     expect(explainCommand.name).toBe("explain");
     expect(explainCommand.usage).toMatch(/^kubectl ptah explain /);
     expect(explainCommand.summary).not.toMatch(/\.$/);

@@ -12,6 +12,9 @@ import {
   type StatementInput,
 } from "../support/publish-plan.ts";
 
+/** The clock of the plan and migration suites (the fixtures are dated 2026-09-13). */
+export const FIXTURES_NOW = new Date("2026-09-13T09:00:00Z");
+
 export const NS = "application";
 export const SCHEMA = "storefront";
 export const SCHEMA_UID = "6f1c2a8e-93b1-4d0c-a7e2-5b9f0c3d1e42";

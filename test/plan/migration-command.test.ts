@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { migrationCommand } from "../../src/commands/migration.ts";
 import { ReadError } from "../../src/errors.ts";
 import { parseObject, PTAH_API_VERSION } from "../../src/model/parse.ts";
 import { FakeReader, type FakeObject } from "../support/fake-reader.ts";
 import { fakeDigest, fakeUID } from "../support/publish-plan.ts";
-import { globalOptions, runCommand } from "../support/run-command.ts";
+import { runCliWith } from "../support/cli.ts";
+import { FIXTURES_NOW } from "./fixtures.ts";
+import { expectGolden } from "../support/golden.ts";
 
-const GOLDEN = "../golden/migration";
 const NS = "application";
 const NAME = "storefront-migrations";
 const UID = fakeUID("migration");
@@ -116,8 +116,9 @@ function reader(objects: FakeObject[]): FakeReader {
   return new FakeReader(objects);
 }
 
+/** `kubectl ptah migration NAME… [-o OUTPUT]` through the real shell, in the fixtures' namespace. */
 async function migration(r: FakeReader, output?: string, positionals = [NAME]) {
-  return runCommand(migrationCommand, { positionals, global: output ? { output } : {} }, r, { namespace: NS });
+  return runCliWith(["migration", ...positionals, ...(output ? ["-o", output] : [])], r, { namespace: NS, now: FIXTURES_NOW });
 }
 
 describe("migration", () => {
@@ -129,7 +130,7 @@ describe("migration", () => {
     expect(result.stdout).toContain("Current version:0\n");
     expect(result.stdout).toContain(`Plan ${PLAN}, 3 migrations from version 0:\n`);
     expect(r.requests).toEqual([`get PtahMigration ${NS}/${NAME}`, `get PtahMigrationPlan ${NS}/${PLAN}`]);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/awaiting.txt`);
+    await expectGolden(result.stdout, "migration/awaiting.txt");
   });
 
   it("prints the same view as JSON", async () => {
@@ -137,7 +138,7 @@ describe("migration", () => {
     const result = await migration(r, "json");
     const view = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(Object.keys(view)).toEqual(["namespace", "migration", "phase", "suspended", "artifact", "history", "plan", "conditions"]);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/awaiting.json`);
+    await expectGolden(result.stdout, "migration/awaiting.json");
   });
 
   it("shows an unresolved run and the acknowledgment to run next", async () => {
@@ -150,7 +151,7 @@ describe("migration", () => {
     expect(result.stdout).toContain("Out of order:   2, 4\n");
     expect(result.stdout).toContain("Last run:       Partial at 2026-09-13T09:05:00Z\n");
     expect(r.requests).toEqual([`get PtahMigration ${NS}/${NAME}`]);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/unresolved.txt`);
+    await expectGolden(result.stdout, "migration/unresolved.txt");
   });
 
   it("carries the unresolved run and outOfOrderVersions in JSON", async () => {
@@ -158,7 +159,7 @@ describe("migration", () => {
     const view = JSON.parse(result.stdout) as { history: { outOfOrderVersions: number[] }; unresolvedRun: { nextCommand: string } };
     expect(view.history.outOfOrderVersions).toEqual([2, 4]);
     expect(view.unresolvedRun.nextCommand).toBe(`kubectl ptah acknowledge ${NAME} -n ${NS}`);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/unresolved.json`);
+    await expectGolden(result.stdout, "migration/unresolved.json");
   });
 
   it.each<{ name: string; objects: () => FakeObject[] }>([
@@ -191,7 +192,7 @@ describe("migration", () => {
 
   it("exits 3 when the migration does not exist", async () => {
     const result = await migration(reader([]));
-    expect(result).toEqual({ stdout: "", stderr: `error: no PtahMigration by that name: ${NS}/${NAME}\n`, status: 3 });
+    expect(result).toMatchObject({ stdout: "", stderr: `error: no PtahMigration by that name: ${NS}/${NAME}\n`, status: 3 });
   });
 
   it("exits 1 when the migration cannot be read", async () => {
@@ -207,7 +208,7 @@ describe("migration", () => {
     const r = reader([{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: aMigrationPlan() }]);
     r.faults.set("get PtahMigrationPlan", new ReadError("connection refused"));
     const result = await migration(r);
-    expect(result).toEqual({ stdout: "", stderr: "error: read the migration plan: connection refused\n", status: 1 });
+    expect(result).toMatchObject({ stdout: "", stderr: "error: read the migration plan: connection refused\n", status: 1 });
   });
 
   it.each<{ name: string; positionals: string[]; output?: string; message: string }>([
@@ -221,7 +222,12 @@ describe("migration", () => {
     expect(result.stderr).toContain(message);
   });
 
-  it("needs exactly one name in toOptions", () => {
-    expect(migrationCommand.toOptions({ positionals: ["m"], flags: {}, global: globalOptions() })).toEqual({ name: "m", output: "text" });
+  it("takes one name and prints text by default, in the connection's namespace unless -n says otherwise", async () => {
+    const r = reader([{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: aMigrationPlan() }]);
+    const byDefault = await migration(r);
+    expect(byDefault.stdout).toBe((await migration(r, "text")).stdout);
+    const elsewhere = await runCliWith(["migration", NAME, "-n", "other"], r, { namespace: NS });
+    expect(elsewhere.status).toBe(3);
+    expect(r.requests.at(-1)).toBe(`get PtahMigration other/${NAME}`);
   });
 });

@@ -1,56 +1,54 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { planCommand } from "../../src/commands/plan.ts";
-import { UsageError } from "../../src/errors.ts";
+import { findCommand } from "../../src/commands/index.ts";
 import { formatPrivileges } from "../../src/views/plan.ts";
-import { globalOptions, runCommand } from "../support/run-command.ts";
-import { clusterState, CURRENT_STATEMENTS, NS, publishCurrent, SCHEMA } from "./fixtures.ts";
+import { runCliWith } from "../support/cli.ts";
+import { clusterState, CURRENT_STATEMENTS, FIXTURES_NOW, NS, publishCurrent, SCHEMA } from "./fixtures.ts";
+import { expectGolden } from "../support/golden.ts";
 
-const GOLDEN = "../golden/plan";
 
-async function plan(flags: Record<string, unknown> = {}, output?: string, state = clusterState()) {
-  return runCommand(planCommand, { positionals: [SCHEMA], flags, global: output ? { output } : {} }, state.reader, { namespace: NS });
+/** `kubectl ptah plan <schema> ARGS…` through the real shell, in the fixtures' namespace. */
+async function plan(args: readonly string[] = [], state = clusterState(), tty = false) {
+  return runCliWith(["plan", SCHEMA, ...args], state.reader, { namespace: NS, now: FIXTURES_NOW, tty });
 }
 
-describe("plan toOptions", () => {
-  const args = (positionals: string[], flags: Record<string, unknown> = {}, output?: string, allNamespaces = false) => ({
-    positionals,
-    flags,
-    global: globalOptions({ output, allNamespaces }),
+describe("plan command line", () => {
+  it.each<{ name: string; argv: string[]; message: string }>([
+    { name: "no name", argv: ["plan"], message: "name one PtahSchema" },
+    { name: "two names", argv: ["plan", "a", "b"], message: "name one PtahSchema" },
+    { name: "both selections", argv: ["plan", "a", "--current", "--applied"], message: "--current and --applied are two different plans; ask for one" },
+    { name: "an unknown format", argv: ["plan", "a", "-o", "wide"], message: 'unknown output format "wide"; it is one of [text sql json yaml]' },
+    { name: "--verify with -o sql", argv: ["plan", "a", "--verify", "-o", "sql"], message: "--verify prints a report, not the plan" },
+    { name: "--verify with --statements", argv: ["plan", "a", "--verify", "--statements"], message: "--verify prints a report, not the plan" },
+    { name: "--statements with -o json", argv: ["plan", "a", "--statements", "-o", "json"], message: "--statements belongs to the text view" },
+    { name: "--all-namespaces", argv: ["plan", "a", "-A"], message: "a plan is read from one namespace" },
+  ])("refuses $name as a usage error, before connecting", async ({ argv, message }) => {
+    const r = await runCliWith(argv, clusterState().reader);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toMatch(/^error: [^\n]+\n$/u);
+    expect(r.connects).toBe(0);
   });
 
-  it.each<{ name: string; input: ReturnType<typeof args>; message: string }>([
-    { name: "no name", input: args([]), message: "name one PtahSchema" },
-    { name: "two names", input: args(["a", "b"]), message: "name one PtahSchema" },
-    { name: "both selections", input: args(["a"], { current: true, applied: true }), message: "--current and --applied are two different plans; ask for one" },
-    { name: "an unknown format", input: args(["a"], {}, "wide"), message: 'unknown output format "wide"; it is one of [text sql json yaml]' },
-    { name: "--verify with -o sql", input: args(["a"], { verify: true }, "sql"), message: "--verify prints a report, not the plan" },
-    { name: "--verify with --statements", input: args(["a"], { verify: true, statements: true }), message: "--verify prints a report, not the plan" },
-    { name: "--statements with -o json", input: args(["a"], { statements: true }, "json"), message: "--statements belongs to the text view" },
-    { name: "--all-namespaces", input: args(["a"], {}, undefined, true), message: "a plan is read from one namespace" },
-  ])("refuses $name as a usage error", ({ input, message }) => {
-    let caught: unknown;
-    try {
-      planCommand.toOptions(input);
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(UsageError);
-    expect((caught as UsageError).message).toContain(message);
-    expect((caught as UsageError).exitStatus).toBe(2);
+  it("checks the name count before the selections, and the selections before the format", async () => {
+    expect((await runCliWith(["plan", "--current", "--applied", "-o", "yaml!"], undefined)).stderr).toContain("name one PtahSchema");
+    expect((await runCliWith(["plan", "a", "--current", "--applied", "-o", "yaml!"], undefined)).stderr).toContain("ask for one");
   });
 
-  it("checks the name count before the selections, and the selections before the format", () => {
-    expect(() => planCommand.toOptions(args([], { current: true, applied: true }, "yaml!"))).toThrow("name one PtahSchema");
-    expect(() => planCommand.toOptions(args(["a"], { current: true, applied: true }, "yaml!"))).toThrow("ask for one");
-  });
-
-  it("selects the current plan and text by default", () => {
-    expect(planCommand.toOptions(args(["storefront"]))).toEqual({ schema: "storefront", selection: "current", output: "text", statements: false, verify: false });
-    expect(planCommand.toOptions(args(["storefront"], { applied: true }, "sql")).selection).toBe("applied");
+  it("selects the current plan and text by default", async () => {
+    const state = clusterState();
+    const byDefault = await plan([], state);
+    expect(byDefault.status).toBe(0);
+    expect(byDefault.stdout).toContain(`Plan:           current (${state.current.name}`);
+    expect(byDefault.stdout).toBe((await plan(["--current", "-o", "text"])).stdout);
+    const applied = clusterState();
+    await plan(["--applied", "-o", "sql"], applied);
+    expect(applied.reader.requests[1]).toBe(`get PtahSchemaPlan ${NS}/${applied.applied.name}`);
   });
 
   it("says in its help that --current is the default and applied is not a log of each statement", () => {
+    const planCommand = findCommand("plan")!;
     const current = planCommand.flags.find((f) => f.name === "current")!;
     const applied = planCommand.flags.find((f) => f.name === "applied")!;
     expect(current.describe).toContain("(the default)");
@@ -59,8 +57,8 @@ describe("plan toOptions", () => {
   });
 
   it("leaves stdout empty and exits 2 on a refused command line", async () => {
-    const result = await runCommand(planCommand, { positionals: [], flags: {} }, clusterState().reader);
-    expect(result).toEqual({ stdout: "", stderr: "error: name one PtahSchema (see 'kubectl ptah plan -h' for help and examples)\n", status: 2 });
+    const result = await runCliWith(["plan"], clusterState().reader);
+    expect(result).toMatchObject({ stdout: "", stderr: "error: name one PtahSchema (see 'kubectl ptah plan -h' for help and examples)\n", status: 2 });
   });
 });
 
@@ -68,68 +66,76 @@ describe("plan output", () => {
   it("prints the current plan as text", async () => {
     const result = await plan();
     expect(result.status).toBe(0);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/current.txt`);
+    await expectGolden(result.stdout, "plan/current.txt");
   });
 
   it("prints the applied plan as text, with Applied:", async () => {
-    const result = await plan({ applied: true });
+    const result = await plan(["--applied"]);
     expect(result.stdout).toContain("Plan:           applied (ptah-plan-");
     expect(result.stdout).toContain("Applied:        2026-09-13T08:04:24Z\n");
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/applied.txt`);
+    await expectGolden(result.stdout, "plan/applied.txt");
   });
 
   it("adds the statements table to the text view", async () => {
-    await expect((await plan({ statements: true })).stdout).toMatchFileSnapshot(`${GOLDEN}/current-statements.txt`);
+    await expectGolden((await plan(["--statements"])).stdout, "plan/current-statements.txt");
   });
 
   it("prints the SQL, one ; per statement, never re-split", async () => {
-    const result = await plan({}, "sql");
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/current.sql`);
+    const result = await plan(["-o", "sql"]);
+    await expectGolden(result.stdout, "plan/current.sql");
     const expected = CURRENT_STATEMENTS.map((s) => s.sql.trim().replace(/;$/, "")).join(";\n") + ";\n";
     expect(result.stdout).toBe(expected);
   });
 
   it("prints the applied SQL as upstream's scripts expect", async () => {
-    await expect((await plan({ applied: true }, "sql")).stdout).toMatchFileSnapshot(`${GOLDEN}/applied.sql`);
+    await expectGolden((await plan(["--applied", "-o", "sql"])).stdout, "plan/applied.sql");
   });
 
   it("prints the stored document bytes for -o json, which hash to the content digest", async () => {
     const state = clusterState();
-    const result = await plan({}, "json", state);
+    const result = await plan(["-o", "json"], state);
     expect(result.stdout).toBe(state.current.document);
     const digest = "sha256:" + createHash("sha256").update(result.stdout).digest("hex");
     expect(digest).toBe((state.current.plan.spec as { contentDigest: string }).contentDigest);
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/current.json`);
+    await expectGolden(result.stdout, "plan/current.json");
   });
 
   it("adds one newline to a document that lacks it, and only then", async () => {
     const current = publishCurrent({ transformDocument: (d) => d.trimEnd() });
-    const result = await plan({}, "json", clusterState({ current }));
+    const result = await plan(["-o", "json"], clusterState({ current }));
     expect(result.stdout).toBe(current.document + "\n");
   });
 
   it("prints the verified document as YAML", async () => {
-    await expect((await plan({}, "yaml")).stdout).toMatchFileSnapshot(`${GOLDEN}/current.yaml`);
+    await expectGolden((await plan(["-o", "yaml"])).stdout, "plan/current.yaml");
   });
 
   it("prints a verification report under --verify, without SQL", async () => {
-    const result = await plan({ verify: true });
+    const result = await plan(["--verify"]);
     expect(result.status).toBe(0);
     expect(result.stdout).not.toContain("CREATE");
-    await expect(result.stdout).toMatchFileSnapshot(`${GOLDEN}/current-verify.txt`);
+    await expectGolden(result.stdout, "plan/current-verify.txt");
+  });
+
+  it("prints the report under --verify when there is nothing to verify, and exits 3 like plan does", async () => {
+    const result = await plan(["--verify"], clusterState({ current: null }));
+    expect(result.status).toBe(3);
+    expect(result.stdout).toMatch(/^CHECK +RESULT +DETAIL\nschema +ok [^\n]+\nselection +FAILED +[^\n]+\n\nThe current plan of application\/storefront did not verify; nothing from it was printed\.\n$/u);
+    expect(result.stderr).toMatch(/^error: [^\n]+\n$/u);
+    expect(await plan([], clusterState({ current: null }))).toMatchObject({ status: 3, stdout: "", stderr: result.stderr });
   });
 
   it("never prints a chunk name", async () => {
     const state = clusterState();
     for (const output of ["text", "sql", "json", "yaml"]) {
-      const result = await plan({}, output, state);
+      const result = await plan(["-o", output], state);
       expect(result.stdout).not.toContain(`${state.current.name}-000`);
     }
   });
 
   it("reads only the schema, the plan and its chunks", async () => {
     const state = clusterState();
-    await plan({ applied: true }, "sql", state);
+    await plan(["--applied", "-o", "sql"], state);
     expect(state.reader.requests).toEqual([
       `get PtahSchema ${NS}/${SCHEMA}`,
       `get PtahSchemaPlan ${NS}/${state.applied.name}`,
@@ -141,11 +147,11 @@ describe("plan output", () => {
     const sql = "SELECT 1; -- \u001b[2Khidden\tcolumn";
     const current = publishCurrent({ statements: [{ sql, severity: "safe", reason: "\u001b[31mred" }], privilegeChanges: [] });
     const state = clusterState({ current });
-    const text = (await plan({ statements: true }, undefined, state)).stdout;
+    const text = (await plan(["--statements"], state)).stdout;
     expect(text).not.toContain("\u001b");
     expect(text).toContain("-- ^[[2Khidden\tcolumn;\n");
-    expect((await plan({}, "sql", state)).stdout).toBe(sql + ";\n");
-    const onTerminal = await runCommand(planCommand, { positionals: [SCHEMA], global: { output: "sql" } }, state.reader, { namespace: NS, tty: true });
+    expect((await plan(["-o", "sql"], state)).stdout).toBe(sql + ";\n");
+    const onTerminal = await plan(["-o", "sql"], state, true);
     expect(onTerminal.stdout).toBe("SELECT 1; -- ^[[2Khidden\tcolumn;\n");
   });
 
@@ -155,10 +161,10 @@ describe("plan output", () => {
       destructive: false,
       privilegeChanges: [],
     });
-    const r = await plan({}, undefined, clusterState({ current }));
+    const r = await plan([], clusterState({ current }));
     expect(r.stdout).toContain("Destructive:    false\n");
     expect(r.stderr).toBe(`Warning: the SQL of ${current.name} reads as destructive (read by this plugin), but the plan does not record it as destructive\n`);
-    expect((await plan({}, undefined, clusterState())).stderr).toBe("");
+    expect((await plan([], clusterState())).stderr).toBe("");
   });
 });
 

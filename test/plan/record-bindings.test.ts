@@ -53,7 +53,13 @@ describe("the binding copies of the record", () => {
     for (const [argv, cluster] of [[["plan", SCHEMA], reader], [["plan", SCHEMA, "--verify"], reader], [["approve", SCHEMA], approvable]] as const) {
       const r = await runCliWith([...argv, "-n", NS], cluster);
       expect(r.status).toBe(1);
-      expect(r.stdout).toBe("");
+      if (argv.includes("--verify")) {
+        // --verify's report goes to stdout (README "Decisions"): the failed check marked, no SQL.
+        expect(r.stdout).toMatch(new RegExp(`^record bindings\\s+FAILED\\s+the stored plan ${current.name} carries ${field} `, "mu"));
+        expect(r.stdout).not.toMatch(/CREATE|ALTER|INSERT/u);
+      } else {
+        expect(r.stdout).toBe("");
+      }
       expect(r.stderr).toContain(`the stored plan ${current.name} carries ${field} `);
       expect(r.stderr.trimEnd().split("\n").at(-1)).toMatch(new RegExp(`^error: .* in status\\.plan\\.${field}$`, "u"));
     }

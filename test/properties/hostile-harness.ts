@@ -11,9 +11,8 @@
 //   and carry no raw DEL, C1, bidi or separator either: they are escaped.
 import yaml from "js-yaml";
 import { isDeepStrictEqual } from "node:util";
-import { runCli } from "../../src/cli/run.ts";
 import type { ClusterReader } from "../../src/kube/types.ts";
-import { FIXED_NOW } from "../support/cli.ts";
+import { runCliWith } from "../support/cli.ts";
 
 /** What a human may see: the line break only (and the tab where `allowTab`). */
 // eslint-disable-next-line no-control-regex
@@ -25,8 +24,8 @@ const UNSAFE_NO_TAB = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u20
 const PALETTE = /\u001b\[(?:31|32|33|36|90|1|22|39)m/gu;
 
 export type Expect =
-  /** A human view. */
-  | { readonly kind: "text"; readonly allowTab?: boolean; readonly color?: boolean }
+  /** A human view. `report`: a refusal prints its report of checks on stdout (plan --verify). */
+  | { readonly kind: "text"; readonly allowTab?: boolean; readonly color?: boolean; readonly report?: boolean }
   /** -o json: parses; `equals` (when given) is what it must parse back to. */
   | { readonly kind: "json"; readonly equals?: () => unknown; readonly lines?: boolean }
   | { readonly kind: "yaml"; readonly equals?: () => unknown }
@@ -55,25 +54,10 @@ export class ContractViolation extends Error {}
 const INFO_LINES = [/^No resources found\n$/u, /^No resources found in .* namespace\.\n$/u, /^No history recorded yet\.\n$/u, /^Nothing is waiting for approval in .* namespace\.\n$/u, /^Warning: the SQL of \S+ reads as destructive \(read by this plugin\), but the plan does not record it as destructive\n$/u];
 
 export async function invoke(inv: Invocation, reader: ClusterReader, namespace: string): Promise<Outcome> {
-  let emitted = "";
   const controller = new AbortController();
   if (inv.aborted) controller.abort();
-  const result = await runCli({
-    argv: inv.argv,
-    env: { NO_COLOR: "1" },
-    stdoutIsTTY: inv.tty ?? false,
-    stdinIsTTY: false,
-    width: 120,
-    now: FIXED_NOW,
-    clock: () => FIXED_NOW,
-    version: "v0.0.0-test",
-    signal: controller.signal,
-    emit: (t) => {
-      emitted += t;
-    },
-    connect: async ({ global }) => ({ reader, namespace: global.namespace ?? namespace, contextName: "test" }),
-  });
-  return { ...result, emitted };
+  const { status, stdout, stderr, emitted } = await runCliWith(inv.argv, reader, { namespace, tty: inv.tty ?? false, signal: controller.signal });
+  return { status, stdout, stderr, emitted };
 }
 
 function show(s: string): string {
@@ -106,7 +90,13 @@ export function check(inv: Invocation, out: Outcome): boolean {
   // stderr is always for humans.
   checkHuman(inv, out, out.stderr, "stderr", false, false);
   if (out.status !== 0) {
-    if (out.stdout !== "") fail(inv, out, "stdout is not empty after a failure");
+    if (inv.expect.kind === "text" && inv.expect.report && out.stdout !== "") {
+      // plan --verify: the checks made, the failed one marked, and the verdict — nothing else.
+      if (!/^CHECK +RESULT +DETAIL\n/u.test(out.stdout) || !/\nThe (current|applied) plan of [^\n]+ did not verify; nothing from it was printed\.\n$/u.test(out.stdout)) {
+        fail(inv, out, "stdout after a --verify failure is not the report");
+      }
+      if (!/ FAILED /u.test(out.stdout)) fail(inv, out, "the --verify report does not mark the failed check");
+    } else if (out.stdout !== "") fail(inv, out, "stdout is not empty after a failure");
     if (!/^error: [^\n]*\n$/u.test(out.stderr)) fail(inv, out, "stderr is not exactly one `error: ` line");
     if (out.stderr.startsWith("error: internal:")) fail(inv, out, "an uncaught exception (internal error)");
   } else if (out.stderr !== "" && !INFO_LINES.some((re) => re.test(out.stderr))) {

@@ -133,7 +133,7 @@ function invocations(world: World): Invocation[] {
     add("approve SCHEMA", ["approve", ...ns, "--", name], { kind: "yaml" });
     add("approve SCHEMA --dry-run=server -o json", ["approve", ...ns, "--dry-run=server", "-o", "json", "--", name], { kind: "json" });
     add("plan SCHEMA", ["plan", ...ns, "--", name], { kind: "text", allowTab: true });
-    add("plan SCHEMA --verify", ["plan", ...ns, "--verify", "--", name], { kind: "text" });
+    add("plan SCHEMA --verify", ["plan", ...ns, "--verify", "--", name], { kind: "text", report: true });
     add("wait SCHEMA --for=phase", ["wait", ...ns, "--for=phase=InSync", "--timeout=1ms", "--", name], { kind: "text" });
     add("wait SCHEMA --for=approval", ["wait", ...ns, "--for=approval=consumed", "--timeout=1ms", "--", name], { kind: "text" });
   }
@@ -257,7 +257,7 @@ function planInvocations(h: HostilePlan): Invocation[] {
     { label: "plan SCHEMA -o json on a terminal (verified)", argv: ["plan", ...ns, "-o", "json", ...name], expect: { kind: "json" }, tty: true },
     { label: "plan SCHEMA -o json piped (verified)", argv: ["plan", ...ns, "-o", "json", ...name], expect: { kind: "bytes" } },
     { label: "plan SCHEMA -o yaml (verified)", argv: ["plan", ...ns, "-o", "yaml", ...name], expect: { kind: "yaml" } },
-    { label: "plan SCHEMA --verify (verified)", argv: ["plan", ...ns, "--verify", ...name], expect: { kind: "text" } },
+    { label: "plan SCHEMA --verify (verified)", argv: ["plan", ...ns, "--verify", ...name], expect: { kind: "text", report: true } },
     { label: "approve SCHEMA (verified)", argv: ["approve", ...ns, ...name], expect: { kind: "yaml" } },
     { label: "approve SCHEMA -o json (verified)", argv: ["approve", ...ns, "-o", "json", ...name], expect: { kind: "json" } },
     { label: "approve SCHEMA --dry-run=server (verified)", argv: ["approve", ...ns, "--dry-run=server", ...name], expect: { kind: "yaml" } },

@@ -83,7 +83,7 @@ const COMMANDS: string[][] = [
 let cases = 0;
 let refused = 0;
 afterAll(() => {
-  if (cases > 0) console.log(`races: ${cases} cases (${COMMANDS.length} command lines × ${CHANGES.length} changes × every point between their reads): ${refused} refused with one error line and an empty stdout, the rest printed what the state before or after the change prints; 0 mixtures`);
+  if (cases > 0) console.log(`races: ${cases} cases (${COMMANDS.length} command lines × ${CHANGES.length} changes × every point between their reads, plus every A → B → A pair of points): ${refused} refused with one error line and an empty stdout, the rest printed what the state before or after the change prints; 0 mixtures`);
 });
 
 describe("plan and approve under a changing cluster (exhaustive)", () => {
@@ -114,6 +114,47 @@ describe("plan and approve under a changing cluster (exhaustive)", () => {
         }
         const consistent = r.stdout === before.stdout || (after.status === 0 && r.stdout === after.stdout);
         expect(consistent, `${where}: printed what neither state prints\n${r.stdout}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe("a plan that moves away and back (A → B → A) between any two reads", () => {
+  // Every pair of points: the schema names P2 (B) from before request i, P1 (A) again from before
+  // request j. A printed result is exactly what A prints or what B prints (never a mixture), and
+  // an approval binds the plan the *last* schema read names — never B while the schema says A.
+  const withB = (w: World): void => w.reader.put("PtahSchema", withStatus(w.schema, { plan: currentPlanStatus(P2) }));
+  it.each(COMMANDS.map((argv) => [argv.join(" "), argv] as const))("%s", async (_line, argv) => {
+    const printedBy = { A: (await runCliWith(argv, world().reader)).stdout, B: "" };
+    const b = world();
+    withB(b);
+    printedBy.B = (await runCliWith(argv, b.reader)).stdout;
+    const reads = world();
+    await runCliWith(argv, reads.reader);
+    const requests = reads.reader.requests.length;
+    for (let i = 0; i < requests; i++) {
+      for (let j = i + 1; j <= requests; j++) {
+        const w = world();
+        let seen = 0;
+        let state: "A" | "B" = "A";
+        let lastSchemaRead: "A" | "B" | undefined;
+        w.reader.onRequest = (request, r) => {
+          const at = seen++;
+          if (at === i) (withB(w), (state = "B"));
+          if (at === j) (r.put("PtahSchema", w.schema), (state = "A"));
+          if (request.startsWith("get PtahSchema ")) lastSchemaRead = state;
+        };
+        const r = await runCliWith(argv, w.reader);
+        cases++;
+        const where = `B from request ${i + 1}, A again from request ${j + 1} of ${requests}`;
+        if (r.status !== 0) {
+          refused++;
+          expect(r.stdout, where).toBe("");
+          expect(r.stderr, where).toMatch(/^error: [^\n]+\n$/u);
+          continue;
+        }
+        expect([printedBy.A, printedBy.B], `${where}: printed what neither state prints\n${r.stdout}`).toContain(r.stdout);
+        if (argv[0] === "approve") expect(r.stdout, `${where}: the approval does not bind what the last read names`).toBe(printedBy[lastSchemaRead!]);
       }
     }
   });

@@ -11,7 +11,7 @@ import { namespaceFlag, noResources } from "../../src/commands/output.ts";
 import { schemaNextStep, migrationNextStep } from "../../src/views/next-step.ts";
 import { parseObject } from "../../src/model/parse.ts";
 import { aMigration, awaitingSchema, cond } from "../support/builders.ts";
-import { globalOptions } from "../support/run-command.ts";
+import { toGlobalOptions } from "../../src/cli/global-flags.ts";
 import { sanitize } from "../../src/render/sanitize.ts";
 import { paint } from "../../src/render/color.ts";
 import { hostileString } from "./hostile-arbitraries.ts";
@@ -50,7 +50,7 @@ describe("hostile-input counterexamples", () => {
 
   it("suggested commands neutralise the namespace and the object's name", () => {
     const ns = "ns\n\u001b[2K";
-    const flag = namespaceFlag(globalOptions({ namespace: ns }), ns);
+    const flag = namespaceFlag(toGlobalOptions({ namespace: ns }, { stdoutIsTTY: false, env: {} }, true), ns);
     expect(flag).toBe(" -n ns\\n^[[2K");
     const schema = parseObject("PtahSchema", awaitingSchema({ name: "s\u202e\u0007" })).object;
     expect(schemaNextStep(schema, flag)).not.toMatch(UNSAFE);

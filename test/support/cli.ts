@@ -1,37 +1,63 @@
-// Runs the real CLI shell in-process (parser, toOptions, run, error formatting) over a
-// FakeReader, with a fixed clock, TZ=UTC, no colour and a fixed width.
+// The one in-process harness: the real CLI shell (runCli: parser, global flags, toOptions, the
+// shell's context, run, result → streams and status) with argv strings, a fixed clock, TZ=UTC,
+// no colour and a fixed width. The cluster is a ClusterReader injected as the connection — whose
+// namespace resolves as kubectl's does: -n over the connection's (the kubeconfig context's) —
+// or the real connection code (`real`), or none at all (undefined: connecting fails).
 import { runCli, type RunResult } from "../../src/cli/run.ts";
+import type { GlobalOptions } from "../../src/commands/types.ts";
 import type { ClusterReader } from "../../src/kube/types.ts";
 
 export const FIXED_NOW = new Date("2026-11-30T12:00:00Z");
 
+/** The real connection code (kubeconfig, TLS, HTTP) instead of an injected reader. */
+export const REAL_CONNECTION = "real";
+
 export interface CliOptions {
+  /** The connection's namespace (the kubeconfig context's), used when no -n is given; default "default". */
   readonly namespace?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly now?: Date;
   readonly tty?: boolean;
+  readonly width?: number;
+  readonly signal?: AbortSignal;
+  /** Sees the global options the shell connects with. */
+  readonly onConnect?: (global: GlobalOptions) => void;
 }
 
-export async function runCliWith(argv: readonly string[], reader: ClusterReader | undefined, options: CliOptions = {}): Promise<RunResult & { emitted: string }> {
+export interface CliRun extends RunResult {
+  /** What streaming commands (watch, wait) wrote as they ran. */
+  readonly emitted: string;
+  /** How many times the command asked for a connection. */
+  readonly connects: number;
+}
+
+export async function runCliWith(argv: readonly string[], reader: ClusterReader | typeof REAL_CONNECTION | undefined, options: CliOptions = {}): Promise<CliRun> {
   let emitted = "";
-  const controller = new AbortController();
+  let connects = 0;
+  const now = options.now ?? FIXED_NOW;
   const result = await runCli({
     argv,
     env: options.env ?? { NO_COLOR: "1" },
     stdoutIsTTY: options.tty ?? false,
     stdinIsTTY: false,
-    width: 120,
-    now: options.now ?? FIXED_NOW,
-    clock: () => options.now ?? FIXED_NOW,
+    width: options.width ?? 120,
+    now,
+    clock: () => now,
     version: "v0.0.0-test",
-    signal: controller.signal,
+    signal: options.signal ?? new AbortController().signal,
     emit: (t) => {
       emitted += t;
     },
-    connect: async ({ global }) => {
-      if (!reader) throw new Error("this test has no cluster");
-      return { reader, namespace: global.namespace ?? options.namespace ?? "default", contextName: "test" };
-    },
+    ...(reader === REAL_CONNECTION
+      ? {}
+      : {
+          connect: async ({ global }) => {
+            connects++;
+            options.onConnect?.(global);
+            if (!reader) throw new Error("this test has no cluster");
+            return { reader, namespace: global.namespace ?? options.namespace ?? "default", contextName: "test" };
+          },
+        }),
   });
-  return { ...result, emitted };
+  return { ...result, emitted, connects };
 }

@@ -9,8 +9,7 @@ import https from "node:https";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { runCli, type RunResult } from "../../src/cli/run.ts";
-import { FIXED_NOW } from "./cli.ts";
+import { REAL_CONNECTION, runCliWith, type CliRun } from "./cli.ts";
 
 /** A fresh temp folder (the caller removes it). */
 export function tempDir(prefix: string): string {
@@ -181,10 +180,8 @@ export interface RealRunOptions {
 }
 
 /** The real CLI, in-process, talking to a real server through the real connection code. */
-export async function runRealCli(argv: readonly string[], options: RealRunOptions): Promise<RunResult & { emitted: string }> {
-  let emitted = "";
-  const result = await runCli({
-    argv,
+export async function runRealCli(argv: readonly string[], options: RealRunOptions): Promise<CliRun> {
+  return runCliWith(argv, REAL_CONNECTION, {
     // Only what a run needs: no proxies or kubeconfig from the developer's environment.
     env: {
       NO_COLOR: "1",
@@ -193,16 +190,6 @@ export async function runRealCli(argv: readonly string[], options: RealRunOption
       ...(options.kubeconfig ? { KUBECONFIG: options.kubeconfig } : {}),
       ...options.env,
     },
-    stdoutIsTTY: false,
-    stdinIsTTY: false,
-    width: 120,
-    now: FIXED_NOW,
-    clock: () => FIXED_NOW,
-    version: "v0.0.0-test",
-    signal: options.signal ?? new AbortController().signal,
-    emit: (t) => {
-      emitted += t;
-    },
+    ...(options.signal ? { signal: options.signal } : {}),
   });
-  return { ...result, emitted };
 }

@@ -1,0 +1,43 @@
+// What the shell is given (the process, or a test) and the one RunContext it builds from it.
+// runCli and completion both use shellContext, so a command sees the same clock, signal,
+// streams and connection however it was reached.
+import type { Connection, GlobalOptions, RunContext } from "../commands/types.ts";
+
+export interface Environment {
+  readonly argv: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdoutIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  readonly width: number;
+  readonly now: Date;
+  readonly version: string;
+  readonly signal: AbortSignal;
+  /** Streaming writes (watch, wait). */
+  readonly emit: (text: string) => void;
+  readonly clock: () => Date;
+  /** Replaces the real connection (tests). */
+  readonly connect?: (ctx: Pick<RunContext, "global">) => Promise<Connection>;
+}
+
+/** The context a command runs in; it connects at most once, and only when asked. */
+export function shellContext(environment: Environment, global: GlobalOptions): RunContext {
+  let connection: Promise<Connection> | undefined;
+  return {
+    global,
+    now: environment.now,
+    width: environment.width,
+    isTTY: environment.stdoutIsTTY,
+    signal: environment.signal,
+    emit: environment.emit,
+    clock: environment.clock,
+    version: environment.version,
+    connect: () => {
+      connection ??= environment.connect
+        ? environment.connect({ global })
+        : import("../kube/connect.ts").then((m) =>
+            m.connect(global, { env: environment.env, version: environment.version, stdinIsTTY: environment.stdinIsTTY }),
+          );
+      return connection;
+    },
+  };
+}
