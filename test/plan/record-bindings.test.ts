@@ -53,7 +53,7 @@ describe("the binding copies of the record", () => {
     for (const [argv, cluster] of [[["plan", SCHEMA], reader], [["plan", SCHEMA, "--verify"], reader], [["approve", SCHEMA], approvable]] as const) {
       const r = await runCliWith([...argv, "-n", NS], cluster);
       expect(r.status).toBe(1);
-      if (argv.includes("--verify")) {
+      if ((argv as readonly string[]).includes("--verify")) {
         // --verify's report goes to stdout (README "Decisions"): the failed check marked, no SQL.
         expect(r.stdout).toMatch(new RegExp(`^record bindings\\s+FAILED\\s+the stored plan ${current.name} carries ${field} `, "mu"));
         expect(r.stdout).not.toMatch(/CREATE|ALTER|INSERT/u);
