@@ -2,7 +2,7 @@
 // on success, so nothing unverified can reach it; every failure is one `error: …` line.
 import { NotFoundError, UsageError, exitStatusOf, formatError } from "../errors.ts";
 import { COMMANDS, findCommand } from "../commands/index.ts";
-import type { Connection, RunContext } from "../commands/types.ts";
+import type { Connection, LocalFacts, RunContext } from "../commands/types.ts";
 import { sanitizeMultiline } from "../render/sanitize.ts";
 import { toGlobalOptions } from "./global-flags.ts";
 import { runComplete } from "./complete.ts";
@@ -23,6 +23,8 @@ export interface Environment {
   readonly clock: () => Date;
   /** Replaces the real connection (tests). */
   readonly connect?: (ctx: Pick<RunContext, "global">) => Promise<Connection>;
+  /** Replaces the look at this machine's PATH (tests). */
+  readonly machine?: () => Promise<LocalFacts>;
 }
 
 export interface RunResult {
@@ -80,6 +82,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
       emit: environment.emit,
       clock: environment.clock,
       version: environment.version,
+      machine: environment.machine ?? (() => import("./local.ts").then((m) => m.inspectMachine(environment.env))),
       connect: () => {
         connection ??= environment.connect
           ? environment.connect({ global })
@@ -90,7 +93,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
       },
     };
     const output = await command.run(options, ctx);
-    return { stdout: output.stdout, stderr: output.stderr ? sanitizeMultiline(output.stderr) : "", status: 0 };
+    return { stdout: output.stdout, stderr: output.stderr ? sanitizeMultiline(output.stderr) : "", status: output.exitStatus ?? 0 };
   } catch (err) {
     if (environment.env.PTAH_DEBUG && err instanceof Error && !(err instanceof NotFoundError)) {
       return { stdout: "", stderr: sanitizeMultiline(formatError(err)) + (err.stack ?? "") + "\n", status: exitStatusOf(err) };

@@ -2,8 +2,9 @@
 // toOptions, and run(), which reads through the context and returns text. Commands never
 // write to a stream or call process.exit: cli/run.ts decides what reaches stdout.
 import type { Connection } from "../kube/types.ts";
+import type { LocalFacts } from "../views/doctor-connection.ts";
 
-export type { Connection };
+export type { Connection, LocalFacts };
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -39,12 +40,16 @@ export interface RunContext {
   readonly version: string;
   /** The current time, for long-running (watch) commands. */
   clock(): Date;
+  /** This machine's kubectl and kubectl-ptah executables on PATH (doctor). */
+  readonly machine?: () => Promise<LocalFacts>;
 }
 
 export interface CommandOutput {
   readonly stdout: string;
   /** Informational lines for stderr (e.g. kubectl's "No resources found in … namespace."). */
   readonly stderr?: string;
+  /** A report that still prints but fails (doctor with a problem): exit 1 with stdout. */
+  readonly exitStatus?: 1;
 }
 
 export type FlagType = "string" | "boolean" | "number";
