@@ -5,7 +5,7 @@
 import { NotFoundError, ReadError } from "../errors.ts";
 import { KINDS, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
-import { apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
+import { DOCTOR_HINT, apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
 import { sleep, type Transport } from "./http.ts";
 import type { ClusterReader, DryRunResult, ListOptions, ListResult, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
@@ -75,7 +75,7 @@ export class HttpClusterReader implements ClusterReader {
       );
       if (res.status !== 200) {
         if (res.status === 404 && info.group) {
-          throw new NotFoundError(`the server doesn't have a resource type "${info.plural}" (is the Ptah operator's CRD installed?)`);
+          throw new NotFoundError(`the server doesn't have a resource type "${info.plural}": is the Ptah operator's CRD installed?${DOCTOR_HINT}`);
         }
         throw apiError(res.status, res.body, d);
       }
