@@ -74,8 +74,9 @@ function unreachable(why: string): Check[] {
 }
 
 /** Server, version skew and clock (Connection), then API, Operator and Permissions. */
-async function clusterChecks(c: Connection, inspector: ClusterInspector, ctx: RunContext, o: DoctorOptions, local: LocalFacts): Promise<{ server: Check[]; cluster: Check[] }> {
+async function clusterChecks(c: Connection, inspector: ClusterInspector, ctx: RunContext, o: DoctorOptions, machine: Promise<LocalFacts>): Promise<{ server: Check[]; cluster: Check[] }> {
   const server = await attempt(async (): Promise<ServerFacts> => ({ ...(await inspector.serverVersion()), localTime: ctx.clock() }));
+  const local = await machine;
   const serverUrl = c.origin?.cluster.server;
   const connection = [serverCheck(server, serverUrl && sanitize(serverUrl)), versionSkewCheck(server, local), clockCheck(server)];
   if (server.kind !== "value") return { server: connection, cluster: unreachable("the server did not answer") };
@@ -96,19 +97,24 @@ async function clusterChecks(c: Connection, inspector: ClusterInspector, ctx: Ru
 }
 
 async function buildView(ctx: RunContext, o: DoctorOptions): Promise<DoctorView> {
-  const local = sanitizeLocal(ctx.machine ? await ctx.machine() : NO_MACHINE);
+  // Looking at PATH (a kubectl child process) runs while the cluster is asked.
+  const machine = (ctx.machine ? ctx.machine() : Promise.resolve(NO_MACHINE)).then(sanitizeLocal);
   let c: Connection;
   try {
     c = await ctx.connect();
   } catch (err) {
+    const local = await machine;
     const message = err instanceof Error ? err.message : String(err);
     const checks = [kubeconfigCheck({ kind: "error", message }), serverCheck(undefined, undefined), pathCheck(local), ...unreachable("no connection (see kubeconfig)")];
     return { namespace: ctx.global.namespace ?? "default", checks };
   }
   const kubeconfig = kubeconfigCheck({ kind: "value", value: c.origin ?? { contextName: c.contextName } });
-  if (!c.inspector) return { namespace: c.namespace, checks: [kubeconfig, pathCheck(local), ...unreachable("this connection cannot inspect the cluster")] };
-  const { server, cluster } = await clusterChecks(c, c.inspector, ctx, o, local);
-  return { namespace: c.namespace, checks: [kubeconfig, ...server, pathCheck(local), ...cluster] };
+  if (!c.inspector) {
+    const local = await machine;
+    return { namespace: c.namespace, checks: [kubeconfig, pathCheck(local), ...unreachable("this connection cannot inspect the cluster")] };
+  }
+  const { server, cluster } = await clusterChecks(c, c.inspector, ctx, o, machine);
+  return { namespace: c.namespace, checks: [kubeconfig, ...server, pathCheck(await machine), ...cluster] };
 }
 
 export const doctorCommand: Command<DoctorOptions> = {

@@ -10,8 +10,8 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatAuditEvent, isAccessReview, pluginWrites, readAuditLog } from "../support/audit.ts";
-import { condition, createNamespace, createObject, kubectl, kubectlJson, setStatus, type KubeObject } from "../support/lab.ts";
-import { labCurrentPlanStatus, publishPlanInLab } from "../support/lab-publish.ts";
+import { createNamespace, createObject, kubectl, kubectlJson, setStatus, type KubeObject } from "../support/lab.ts";
+import { labAwaitingStatus, publishPlanInLab } from "../support/lab-publish.ts";
 import { ptah, schemaManifest } from "../support/plugin.ts";
 import { PrivateLab, type PrivateLabState } from "../support/private-lab.ts";
 import { createScenarioNamespace } from "../scenarios/process.ts";
@@ -94,15 +94,7 @@ describe.skipIf(skip)("doctor --probe on the lab", { timeout: 180_000 }, () => {
     unmanaged = createNamespace("doctor-unmanaged");
     const schema = createObject(schemaManifest(unmanaged, "storefront"));
     const plan = publishPlanInLab({ schema: { name: "storefront", namespace: unmanaged, uid: (schema.metadata as { uid: string }).uid }, statements: [{ sql: 'CREATE TABLE "t" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }] });
-    setStatus(schema, {
-      observedGeneration: 1,
-      phase: "AwaitingApproval",
-      plan: labCurrentPlanStatus(plan),
-      conditions: [
-        condition("ApprovalRequired", "True", "Waiting", "Create an approval bound to the current plan fingerprint", { observedGeneration: 1 }),
-        condition("Ready", "False", "AwaitingApproval", "The current plan requires a new approval", { observedGeneration: 1 }),
-      ],
-    });
+    setStatus(schema, labAwaitingStatus(plan));
   });
 
   it("is admitted by the simulator's admission, which stamps the approver; nothing is stored", () => {
