@@ -31,6 +31,20 @@ function parseStatus(body: Buffer): StatusBody | undefined {
 /** Ends an error doctor would explain: a Forbidden on a Ptah kind, a missing Ptah CRD. */
 export const DOCTOR_HINT = " (kubectl ptah doctor explains what is missing)";
 
+/** A Ptah kind the server does not serve (its CRD is not installed). */
+export function missingPtahKind(plural: string): string {
+  return `the server doesn't have a resource type "${plural}": is the Ptah operator's CRD installed?${DOCTOR_HINT}`;
+}
+
+/**
+ * A 404 about the resource type rather than one object: no Status at all ("404 page not found",
+ * the group is not served) or the apiserver's wording for an unknown resource.
+ */
+export function isMissingType(body: Buffer): boolean {
+  const s = parseStatus(body);
+  return s === undefined || s.message === "the server could not find the requested resource";
+}
+
 function isPtahResource(d: RequestDescription): boolean {
   return d.resource.endsWith(".operator.ptah.run");
 }

@@ -1,6 +1,7 @@
 // doctor's Connection checks: the kubeconfig and where each part came from, the server and its
 // version, kubectl's version skew window, clock skew (the Date header) and which kubectl-ptah
 // the PATH finds first.
+import { sanitize } from "../render/sanitize.ts";
 import { ok, problem, skipped, type Check } from "./doctor-report.ts";
 
 /** Attempted reads: a value, a 403 (the check is skipped), or another failure. */
@@ -41,11 +42,13 @@ export function kubeconfigCheck(connection: Outcome<OriginFacts | { readonly con
     return problem("Connection", "kubeconfig", connection.message, "fix the kubeconfig (kubectl config view; kubectl config use-context NAME), or pass --kubeconfig/--context");
   }
   const o = connection.value;
-  if (!("context" in o)) return ok("Connection", "kubeconfig", `context ${o.contextName}`);
-  return ok("Connection", "kubeconfig", `context ${o.context.name}, from ${o.context.from}`, [
-    `cluster ${o.cluster.name} (${o.cluster.server}), from ${o.cluster.from}`,
-    o.user ? `user ${o.user.name}, from ${o.user.from}` : "user: none (the context names no user that exists: requests are anonymous)",
-    `namespace ${o.namespace.name}, from ${o.namespace.from}`,
+  // Names and paths from the kubeconfig files: sanitised like cluster strings.
+  const s = sanitize;
+  if (!("context" in o)) return ok("Connection", "kubeconfig", `context ${s(o.contextName)}`);
+  return ok("Connection", "kubeconfig", `context ${s(o.context.name)}, from ${s(o.context.from)}`, [
+    `cluster ${s(o.cluster.name)} (${s(o.cluster.server)}), from ${s(o.cluster.from)}`,
+    o.user ? `user ${s(o.user.name)}, from ${s(o.user.from)}` : "user: none (the context names no user that exists: requests are anonymous)",
+    `namespace ${s(o.namespace.name)}, from ${s(o.namespace.from)}`,
   ]);
 }
 

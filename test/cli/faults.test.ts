@@ -197,6 +197,15 @@ describe("fault matrix: HTTP answers", () => {
     expectFailure(r, 3, 'error: the server doesn\'t have a resource type "ptahschemas": is the Ptah operator\'s CRD installed? (kubectl ptah doctor explains what is missing)');
   });
 
+  it("404 on a named schema whose CRD is missing names the CRD, not a missing schema (exit 1)", async () => {
+    server.reset((_req, res) => {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("404 page not found\n");
+    });
+    const r = await run(["schema", "storefront"]);
+    expectFailure(r, 1, 'error: the server doesn\'t have a resource type "ptahschemas": is the Ptah operator\'s CRD installed? (kubectl ptah doctor explains what is missing)');
+  });
+
   it("429 with Retry-After: 1 is retried after the wait and then succeeds", async () => {
     server.reset(faultFirst(1, (_req, res) => sendJson(res, 429, statusBody(429, "TooManyRequests", "too many requests"), { "retry-after": "1" })));
     const { value: r, ms } = await timed(() => run(["status"]));

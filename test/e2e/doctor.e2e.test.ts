@@ -61,6 +61,10 @@ describe.skipIf(skip)("doctor on the lab, as each identity", { timeout: 180_000 
     expect(commands.details[0]).toBe("will work: none");
     expect(commands.fix).toMatch(/^bind the ClusterRole ptah-approver \(rbac\/ptah-approver\.yaml; ptah-viewer alone fixes every command but the creates\): kubectl create rolebinding <user>-ptah-approver -n default/u);
     expect(doc.checks.find((c) => c.name === "kinds served")!.status).toBe("ok");
+    // Elsewhere, the Forbidden that doctor explains says so.
+    const status = ptah(["status"], "nobody");
+    expect(status.status).toBe(1);
+    expect(status.stderr).toMatch(/^error: .*cannot list resource "ptah\w+".* \(kubectl ptah doctor explains what is missing\)\n$/u);
   });
 });
 
@@ -122,10 +126,10 @@ describe.skipIf(skip)("doctor on a control plane without the operator", { timeou
   const lab = new PrivateLab("e2e-doctor-lab", { simulator: false });
   let state: PrivateLabState;
 
-  /** kubectl ptah doctor as lab-admin of the private lab, through the real kubectl. */
-  function doctor(): { status: number; stdout: string; stderr: string } {
+  /** kubectl ptah ARGS (default doctor) as lab-admin of the private lab, through the real kubectl. */
+  function doctor(args: readonly string[] = ["doctor"]): { status: number; stdout: string; stderr: string } {
     const env = { ...process.env, PATH: `${process.env.PTAH_BIN_DIR ?? ""}${path.delimiter}${process.env.PATH ?? ""}`, KUBECONFIG: state.kubeconfigs.admin, NO_COLOR: "1" };
-    const r = spawnSync("kubectl", ["ptah", "doctor"], { encoding: "utf8", env, timeout: 60_000 });
+    const r = spawnSync("kubectl", ["ptah", ...args], { encoding: "utf8", env, timeout: 60_000 });
     return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   }
 
@@ -170,5 +174,11 @@ describe.skipIf(skip)("doctor on a control plane without the operator", { timeou
     expect(r.stdout).toMatch(/problem +kinds served +operator\.ptah\.run\/v1alpha1 is not served: none of the 8 Ptah kinds \(PtahSchema, PtahSchemaPlan, PtahSchemaPlanChunk, PtahSchemaApproval, PtahMigration, PtahMigrationPlan, PtahMigrationApproval, PtahMigrationRunAcknowledgment\)/u);
     expect(r.stdout).toMatch(/PtahSchemaApproval: CRD ptahschemaapprovals\.operator\.ptah\.run/u);
     expect(r.stdout).toMatch(/skipped +CRD generation +no Ptah CRD is served/u);
+    // Elsewhere, a read of a Ptah kind names the missing CRD (not a missing schema) and doctor.
+    for (const args of [["schema", "storefront"], ["status"]]) {
+      const read = doctor(args);
+      expect(read.stdout).toBe("");
+      expect(read.stderr).toBe('error: the server doesn\'t have a resource type "ptahschemas": is the Ptah operator\'s CRD installed? (kubectl ptah doctor explains what is missing)\n');
+    }
   });
 });

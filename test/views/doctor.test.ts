@@ -6,7 +6,7 @@ import yaml from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { PTAH_KIND_NAMES } from "../../src/model/api.ts";
 import { KINDS } from "../../src/model/parse.ts";
-import { clockCheck, pathCheck, versionSkewCheck, type LocalFacts, type Outcome, type ServerFacts } from "../../src/views/doctor-connection.ts";
+import { clockCheck, kubeconfigCheck, pathCheck, versionSkewCheck, type LocalFacts, type Outcome, type ServerFacts } from "../../src/views/doctor-connection.ts";
 import { generationCheck, knownGeneration, pluralOf, webhookCheck, type CrdFacts, type WebhookFacts } from "../../src/views/doctor-operator.ts";
 import { COMMAND_RULES, RECOMMENDED_ROLES, ruleKey, type Rule } from "../../src/views/doctor-permissions.ts";
 
@@ -143,5 +143,16 @@ describe("RBAC data", () => {
   it("asks for nothing ptah-approver does not grant", () => {
     const approver = new Set(RECOMMENDED_ROLES["ptah-approver"].map(ruleKey));
     for (const c of COMMAND_RULES) for (const r of c.rules) expect(approver.has(ruleKey(r)), `${c.command}: ${ruleKey(r)}`).toBe(true);
+  });
+});
+
+describe("kubeconfig", () => {
+  it("neutralises control characters in names and paths from the kubeconfig", () => {
+    const evil = "prod\u001b[2J";
+    const c = kubeconfigCheck({
+      kind: "value",
+      value: { context: { name: evil, from: "--context" }, cluster: { name: evil, server: "https://x", from: "/k" }, user: { name: evil, from: "/k" }, namespace: { name: "app", from: "-n/--namespace" } },
+    });
+    expect([c.summary, ...c.details].join("\n")).not.toMatch(/\u001b/u);
   });
 });
