@@ -117,5 +117,12 @@ describe("architecture", () => {
     expect(reader.match(/method: "(POST|PUT|PATCH|DELETE)"/gu)).toEqual(['method: "POST"', 'method: "POST"']);
     expect(reader).toMatch(/\?dryRun=All`, \{\s+method: "POST"/u);
     expect(reader).toMatch(/"\/apis\/authorization\.k8s\.io\/v1\/selfsubjectaccessreviews", \{ method: "POST"/u);
+    // SelfSubjectAccessReview (doctor): one POST, to that path only.
+    const access = fs.readFileSync(path.join(SRC, "kube", "access.ts"), "utf8");
+    expect(access.match(/method: "(POST|PUT|PATCH|DELETE)"/gu)).toEqual(['method: "POST"']);
+    expect(access).toMatch(/request\(ACCESS_REVIEW_PATH, \{ method: "POST"/u);
+    expect(access).toMatch(/ACCESS_REVIEW_PATH = "\/apis\/authorization\.k8s\.io\/v1\/selfsubjectaccessreviews"/u);
+    const others = files(path.join(SRC, "kube")).filter((f) => !/(reader|access|http)\.ts$/u.test(f));
+    for (const f of others) expect(fs.readFileSync(f, "utf8"), f).not.toMatch(/method: "(POST|PUT|PATCH|DELETE)"/u);
   });
 });

@@ -218,6 +218,9 @@ async function completeFlagValue(flag: FlagSpec, toComplete: string, line: Line,
       return values(DRY_RUN[line.command?.name ?? ""] ?? []);
     case "for":
       return values(WAIT_FOR);
+    case "probe":
+      // doctor --probe SCHEMA: schema names of the namespace on the line.
+      return offline(filter((await clusterNames("PtahSchema", line, environment)).map((value) => ({ value })), toComplete));
     case "kubeconfig":
       // A path: let the shell complete files.
       return { candidates: [], directive: Directive.default };

@@ -1,7 +1,7 @@
 // What the shell is given (the process, or a test) and the one RunContext it builds from it.
 // runCli and completion both use shellContext, so a command sees the same clock, signal,
 // streams and connection however it was reached.
-import type { Connection, GlobalOptions, RunContext } from "../commands/types.ts";
+import type { Connection, GlobalOptions, LocalFacts, RunContext } from "../commands/types.ts";
 
 export interface Environment {
   readonly argv: readonly string[];
@@ -17,6 +17,8 @@ export interface Environment {
   readonly clock: () => Date;
   /** Replaces the real connection (tests). */
   readonly connect?: (ctx: Pick<RunContext, "global">) => Promise<Connection>;
+  /** Replaces the look at this machine's PATH (tests). */
+  readonly machine?: () => Promise<LocalFacts>;
 }
 
 /** The context a command runs in; it connects at most once, and only when asked. */
@@ -31,6 +33,7 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
     emit: environment.emit,
     clock: environment.clock,
     version: environment.version,
+    machine: environment.machine ?? (() => import("./local.ts").then((m) => m.inspectMachine(environment.env))),
     connect: () => {
       connection ??= environment.connect
         ? environment.connect({ global })

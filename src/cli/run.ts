@@ -60,7 +60,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
     const options = command.toOptions({ positionals: line.positionals, flags: line.values, global });
     const result = await command.run(options, shellContext(environment, global));
     if (result.kind === "refused") return refusal(result.error, environment, result.report ?? "");
-    return { stdout: result.stdout, stderr: result.stderr ? sanitizeMultiline(result.stderr) : "", status: 0 };
+    return { stdout: result.stdout, stderr: result.stderr ? sanitizeMultiline(result.stderr) : "", status: result.exitStatus ?? 0 };
   } catch (err) {
     return refusal(err, environment, "");
   }

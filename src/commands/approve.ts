@@ -51,30 +51,39 @@ export async function dryRun(c: Connection, kind: KindName, manifest: Record<str
   }
 }
 
-async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<Printed> {
+/**
+ * The approval `approve SCHEMA` prints, after its preconditions, the full plan verification and
+ * the last read of the schema (also doctor's --probe).
+ */
+export async function buildSchemaApproval(c: Connection, nsFlag: string, schemaName: string, approvalName: string | undefined) {
   const ns = c.namespace;
-  const nsFlag = namespaceFlag(ctx.global, ns);
-  const first = await getOrNotFound(c.reader, "PtahSchema", ns, o.name, noSuchSchema(ns, o.name));
-  refuse(schemaApprovable(first.object, nsFlag), `approve ${ns}/${o.name}`);
+  const first = await getOrNotFound(c.reader, "PtahSchema", ns, schemaName, noSuchSchema(ns, schemaName));
+  refuse(schemaApprovable(first.object, nsFlag), `approve ${ns}/${schemaName}`);
   // Approve only what was verified: chunks, content digest, recomputed fingerprint — of the plan
   // this very read names (the loader does not read the schema again).
-  const verified = await loadVerifiedPlan(c.reader, ns, o.name, "current", { schema: first });
+  const verified = await loadVerifiedPlan(c.reader, ns, schemaName, "current", { schema: first });
   const plan = verified.plan.object;
   // The second and last read of the schema: the manifest binds what was verified only if that is
   // still the schema's current plan. Comparing with this read (not with the first) also refuses
   // a plan that moved away and back while its pieces were read.
-  const last = (await getOrNotFound(c.reader, "PtahSchema", ns, o.name, noSuchSchema(ns, o.name))).object as PtahSchema;
+  const last = (await getOrNotFound(c.reader, "PtahSchema", ns, schemaName, noSuchSchema(ns, schemaName))).object as PtahSchema;
   const now = last.status.plan;
   if (now?.name !== plan.metadata.name || now?.uid !== plan.metadata.uid || now?.fingerprint !== verified.fingerprint || last.metadata.uid !== first.object.metadata.uid) {
     throw new VerificationError(
-      `the current plan of ${ns}/${o.name} moved while it was being verified (${sanitize(plan.metadata.name)} → ${sanitize(now?.name ?? "none")}); read it again with kubectl ptah plan ${o.name}${nsFlag}`,
+      `the current plan of ${ns}/${schemaName} moved while it was being verified (${sanitize(plan.metadata.name)} → ${sanitize(now?.name ?? "none")}); read it again with kubectl ptah plan ${schemaName}${nsFlag}`,
     );
   }
-  refuse(schemaApprovable(last, nsFlag), `approve ${ns}/${o.name}`);
+  refuse(schemaApprovable(last, nsFlag), `approve ${ns}/${schemaName}`);
   const schemaRef = { name: last.metadata.name, uid: last.metadata.uid ?? "" };
   const planRef = { name: plan.metadata.name, uid: plan.metadata.uid ?? "" };
-  const name = o.approvalName ?? defaultName(o.name, verified.fingerprint);
-  const manifest = schemaApprovalManifest(name, ns, schemaRef, planRef, verified.fingerprint);
+  const name = approvalName ?? defaultName(schemaName, verified.fingerprint);
+  return { manifest: schemaApprovalManifest(name, ns, schemaRef, planRef, verified.fingerprint), verified, plan, planRef };
+}
+
+async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<Printed> {
+  const ns = c.namespace;
+  const nsFlag = namespaceFlag(ctx.global, ns);
+  const { manifest, verified, plan, planRef } = await buildSchemaApproval(c, nsFlag, o.name, o.approvalName);
   if (o.dryRun === "server") return dryRun(c, "PtahSchemaApproval", manifest, o.output);
   const privileges = plan.spec.privilegeChanges ?? [];
   const header = [

@@ -4,8 +4,9 @@
 // result to stdout, stderr and the exit status.
 import type { PtahError } from "../errors.ts";
 import type { Connection } from "../kube/types.ts";
+import type { LocalFacts } from "../views/doctor-connection.ts";
 
-export type { Connection };
+export type { Connection, LocalFacts };
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -41,6 +42,8 @@ export interface RunContext {
   readonly version: string;
   /** The current time, for long-running (watch) commands. */
   clock(): Date;
+  /** This machine's kubectl and kubectl-ptah executables on PATH (doctor). */
+  readonly machine?: () => Promise<LocalFacts>;
 }
 
 /** The command printed: stdout is what was verified and rendered. */
@@ -49,6 +52,8 @@ export interface Printed {
   readonly stdout: string;
   /** Informational lines for stderr (e.g. kubectl's "No resources found in … namespace."). */
   readonly stderr?: string;
+  /** A report that still prints but fails (doctor with a problem): exit 1 with stdout. */
+  readonly exitStatus?: 1;
 }
 
 /**

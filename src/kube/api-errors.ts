@@ -28,6 +28,27 @@ function parseStatus(body: Buffer): StatusBody | undefined {
   return undefined;
 }
 
+/** Ends an error doctor would explain: a Forbidden on a Ptah kind, a missing Ptah CRD. */
+export const DOCTOR_HINT = " (kubectl ptah doctor explains what is missing)";
+
+/** A Ptah kind the server does not serve (its CRD is not installed). */
+export function missingPtahKind(plural: string): string {
+  return `the server doesn't have a resource type "${plural}": is the Ptah operator's CRD installed?${DOCTOR_HINT}`;
+}
+
+/**
+ * A 404 about the resource type rather than one object: no Status at all ("404 page not found",
+ * the group is not served) or the apiserver's wording for an unknown resource.
+ */
+export function isMissingType(body: Buffer): boolean {
+  const s = parseStatus(body);
+  return s === undefined || s.message === "the server could not find the requested resource";
+}
+
+function isPtahResource(d: RequestDescription): boolean {
+  return d.resource.endsWith(".operator.ptah.run");
+}
+
 function where(d: RequestDescription): string {
   return d.namespace ? ` in the namespace "${d.namespace}"` : " at the cluster scope";
 }
@@ -48,7 +69,7 @@ export function apiError(status: number, body: Buffer, d: RequestDescription): N
       // which rule grants it. (An admission webhook may also answer 403: no RBAC hint then.)
       if (serverMessage && !/ cannot \S+ resource /u.test(serverMessage)) return new ReadError(serverMessage, 403);
       return new ReadError(
-        `${serverMessage ?? `forbidden: cannot ${d.verb} resource "${d.resource}"${where(d)}`} (needs an RBAC rule granting "${d.verb}" on ${d.resource})`,
+        `${serverMessage ?? `forbidden: cannot ${d.verb} resource "${d.resource}"${where(d)}`} (needs an RBAC rule granting "${d.verb}" on ${d.resource})${isPtahResource(d) ? DOCTOR_HINT : ""}`,
         403,
       );
     case 410:

@@ -13,7 +13,8 @@ import { ReadError } from "../errors.ts";
 import { sanitize } from "../render/sanitize.ts";
 import type { ConnectOptions, Connection } from "./types.ts";
 import { Transport } from "./http.ts";
-import { kubeconfigPaths, mergeKubeconfigs, resolveContext, resolveNamespace, type KubeconfigDoc, type Named, type SourceFile } from "./kubeconfig.ts";
+import { HttpClusterInspector } from "./inspect.ts";
+import { describeOrigin, kubeconfigPaths, mergeKubeconfigs, resolveContext, resolveNamespace, type KubeconfigDoc, type Named, type SourceFile } from "./kubeconfig.ts";
 import { HttpClusterReader } from "./reader.ts";
 
 export interface ConnectEnvironment {
@@ -257,18 +258,24 @@ function inClusterDoc(env: NodeJS.ProcessEnv): { doc: KubeconfigDoc; namespace: 
 
 /** Loads the kubeconfig as kubectl would; the no-config case is an error, never localhost:8080. */
 export function loadKubeconfig(global: Pick<ConnectOptions, "kubeconfig">, env: NodeJS.ProcessEnv): KubeconfigDoc {
+  return loadKubeconfigSources(global, env).doc;
+}
+
+/** The merged kubeconfig and the files it was merged from ("in-cluster" for the service account). */
+function loadKubeconfigSources(global: Pick<ConnectOptions, "kubeconfig">, env: NodeJS.ProcessEnv): { doc: KubeconfigDoc; sources: SourceFile[] | "in-cluster" } {
   const paths = kubeconfigPaths(global.kubeconfig, env.KUBECONFIG, env.HOME ?? os.homedir());
-  const merged = mergeKubeconfigs(loadSources(paths, global.kubeconfig !== undefined));
-  if (merged) return merged;
+  const sources = loadSources(paths, global.kubeconfig !== undefined);
+  const merged = mergeKubeconfigs(sources);
+  if (merged) return { doc: merged, sources };
   const inCluster = inClusterDoc(env);
-  if (inCluster) return inCluster.doc;
+  if (inCluster) return { doc: inCluster.doc, sources: "in-cluster" };
   throw new ReadError(
     "no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config (the plugin never guesses a server such as localhost:8080)",
   );
 }
 
 export async function connect(global: ConnectOptions, env: ConnectEnvironment): Promise<Connection> {
-  const doc = loadKubeconfig(global, env.env);
+  const { doc, sources } = loadKubeconfigSources(global, env.env);
   let ctx;
   try {
     ctx = resolveContext(doc, global.context);
@@ -308,5 +315,7 @@ export async function connect(global: ConnectOptions, env: ConnectEnvironment): 
     reader: new HttpClusterReader(transport),
     namespace: resolveNamespace(global.namespace, ctx.namespace),
     contextName: ctx.contextName,
+    origin: describeOrigin(sources, ctx, global),
+    inspector: new HttpClusterInspector(transport),
   };
 }

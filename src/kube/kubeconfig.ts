@@ -129,3 +129,44 @@ export function resolveContext(doc: KubeconfigDoc, contextOverride: string | und
 export function resolveNamespace(flag: string | undefined, contextNamespace: string | undefined): string {
   return flag ?? contextNamespace ?? "default";
 }
+
+/** Where each part of the resolved context came from, as doctor reports it. */
+export interface KubeconfigOrigin {
+  readonly context: { readonly name: string; readonly from: string };
+  readonly cluster: { readonly name: string; readonly server: string; readonly from: string };
+  readonly user: { readonly name: string; readonly from: string } | undefined;
+  readonly namespace: { readonly name: string; readonly from: string };
+}
+
+function firstFileWith(files: readonly SourceFile[], test: (doc: Record<string, unknown>) => boolean): string | undefined {
+  for (const file of files) {
+    if (file.content !== null && typeof file.content === "object" && test(file.content as Record<string, unknown>)) return file.path;
+  }
+  return undefined;
+}
+
+function defines(section: "clusters" | "users" | "contexts", name: string): (doc: Record<string, unknown>) => boolean {
+  return (doc) => namedList(doc[section]).some((e) => e.name === name);
+}
+
+/**
+ * The origin of each part, by the merge rule above (the first file to define a name or
+ * current-context is the one kubectl used). `files` is "in-cluster" for the service account.
+ */
+export function describeOrigin(files: readonly SourceFile[] | "in-cluster", resolved: ResolvedContext, flags: { readonly context: string | undefined; readonly namespace: string | undefined }): KubeconfigOrigin {
+  const list = files === "in-cluster" ? [] : files;
+  const fileOr = (p: string | undefined): string => (files === "in-cluster" ? "the in-cluster service account" : (p ?? "an unknown file"));
+  const cluster = resolved.cluster.cluster as { server?: unknown } | undefined;
+  const contextFrom =
+    flags.context !== undefined
+      ? `--context (defined in ${fileOr(firstFileWith(list, defines("contexts", resolved.contextName)))})`
+      : `current-context in ${fileOr(firstFileWith(list, (d) => typeof d["current-context"] === "string" && d["current-context"] !== ""))}`;
+  const namespaceFrom =
+    flags.namespace !== undefined ? "-n/--namespace" : resolved.namespace !== undefined ? `context "${resolved.contextName}"` : "the default (the context sets none)";
+  return {
+    context: { name: resolved.contextName, from: contextFrom },
+    cluster: { name: resolved.cluster.name, server: typeof cluster?.server === "string" ? cluster.server : "", from: fileOr(firstFileWith(list, defines("clusters", resolved.cluster.name))) },
+    user: resolved.user ? { name: resolved.user.name, from: fileOr(firstFileWith(list, defines("users", resolved.user.name))) } : undefined,
+    namespace: { name: resolveNamespace(flags.namespace, resolved.namespace), from: namespaceFrom },
+  };
+}

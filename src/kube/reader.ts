@@ -6,7 +6,7 @@
 import { NotFoundError, ReadError } from "../errors.ts";
 import { KINDS, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
-import { apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
+import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
 import { sleep, type Transport } from "./http.ts";
 import type { ClusterReader, DryRunResult, ListOptions, ListResult, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
@@ -54,6 +54,8 @@ export class HttpClusterReader implements ClusterReader {
     const info = KINDS[kind];
     const d: RequestDescription = { verb: "get", resource: resourceName(info), namespace, name };
     const res = await this.transport.request(`${basePath(info, namespace)}/${encodeURIComponent(name)}`);
+    // A missing CRD is not a missing object: exit 1 with the CRD hint, never "no such schema".
+    if (res.status === 404 && info.group && isMissingType(res.body)) throw new ReadError(missingPtahKind(info.plural), 404);
     if (res.status !== 200) throw apiError(res.status, res.body, d);
     return parseObject(kind, parseJson(res.body, d));
   }
@@ -76,7 +78,7 @@ export class HttpClusterReader implements ClusterReader {
       );
       if (res.status !== 200) {
         if (res.status === 404 && info.group) {
-          throw new NotFoundError(`the server doesn't have a resource type "${info.plural}" (is the Ptah operator's CRD installed?)`);
+          throw new NotFoundError(missingPtahKind(info.plural));
         }
         throw apiError(res.status, res.body, d);
       }

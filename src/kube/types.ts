@@ -1,6 +1,12 @@
 // The read-only seam between commands and the cluster. Commands import these types only;
 // kube/reader.ts implements them over @kubernetes/client-node, tests over fixtures.
 import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
+import type { ClusterInspector } from "./inspect.ts";
+import type { KubeconfigOrigin } from "./kubeconfig.ts";
+
+export type { AccessAnswer, AccessCheck } from "./access.ts";
+export type { ClusterInspector, CrdAnnotations, GroupDiscovery, ServerVersion, WebhookEntry, WebhookKind } from "./inspect.ts";
+export type { KubeconfigOrigin } from "./kubeconfig.ts";
 
 export interface ListOptions {
   /** undefined = all namespaces (-A). */
@@ -79,4 +85,8 @@ export interface Connection {
   /** -n, else the context's namespace, else "default". */
   readonly namespace: string;
   readonly contextName: string;
+  /** Where the context, cluster, user and namespace came from (doctor); tests may leave it out. */
+  readonly origin?: KubeconfigOrigin;
+  /** doctor's reads: version with Date, discovery, CRDs, webhooks, access reviews. */
+  readonly inspector?: ClusterInspector;
 }

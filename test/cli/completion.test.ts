@@ -40,7 +40,7 @@ async function complete(args: readonly string[], r: ClusterReader | null = reade
 describe("__complete: commands and flags", () => {
   it("lists every command with its summary as description, no file completion", async () => {
     const r = await complete([""]);
-    expect(r.values).toEqual(["status", "schema", "plan", "migration", "approve", "approvals", "ledger", "inbox", "acknowledge", "history", "wait", "explain", "version", "completion"]);
+    expect(r.values).toEqual(["status", "schema", "plan", "migration", "approve", "approvals", "ledger", "inbox", "acknowledge", "history", "wait", "explain", "doctor", "version", "completion"]);
     expect(r.lines[0]).toMatch(/^status\tShow every PtahSchema/u);
     expect(r.directive).toBe(4);
   });
@@ -104,6 +104,11 @@ describe("__complete: flag values", () => {
     const wait = await complete(["wait", "storefront", "--for", ""]);
     expect(wait.values).toEqual(["condition=", "phase=", "approval=consumed", "approval=reserved"]);
     expect(wait.directive).toBe(6);
+  });
+
+  it("completes doctor --probe with schema names of the namespace on the line", async () => {
+    expect((await complete(["doctor", "--probe", ""])).values).toEqual(["storefront", "orders"]);
+    expect((await complete(["doctor", "-n", "other", "--probe", "b"])).values).toEqual(["billing"]);
   });
 
   it("lets the shell complete a file for --kubeconfig (directive 0)", async () => {

@@ -175,7 +175,7 @@ describe("fault matrix: HTTP answers", () => {
       else sendJson(res, 200, emptyList());
     });
     const r = await run(["status"]);
-    expectFailure(r, 1, `error: ${message} (needs an RBAC rule granting "list" on ptahschemas.operator.ptah.run)`);
+    expectFailure(r, 1, `error: ${message} (needs an RBAC rule granting "list" on ptahschemas.operator.ptah.run) (kubectl ptah doctor explains what is missing)`);
     expect(r.stderr).toMatch(/cannot list resource "ptahschemas" .* in the namespace "app"/u);
     covered.push("403 Forbidden");
   });
@@ -194,7 +194,16 @@ describe("fault matrix: HTTP answers", () => {
   it("404 on a list means the CRD is not installed (exit 3)", async () => {
     server.reset((_req, res) => sendJson(res, 404, statusBody(404, "NotFound", "the server could not find the requested resource")));
     const r = await run(["status"]);
-    expectFailure(r, 3, 'error: the server doesn\'t have a resource type "ptahschemas" (is the Ptah operator\'s CRD installed?)');
+    expectFailure(r, 3, 'error: the server doesn\'t have a resource type "ptahschemas": is the Ptah operator\'s CRD installed? (kubectl ptah doctor explains what is missing)');
+  });
+
+  it("404 on a named schema whose CRD is missing names the CRD, not a missing schema (exit 1)", async () => {
+    server.reset((_req, res) => {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("404 page not found\n");
+    });
+    const r = await run(["schema", "storefront"]);
+    expectFailure(r, 1, 'error: the server doesn\'t have a resource type "ptahschemas": is the Ptah operator\'s CRD installed? (kubectl ptah doctor explains what is missing)');
   });
 
   it("429 with Retry-After: 1 is retried after the wait and then succeeds", async () => {

@@ -103,7 +103,7 @@ describe("a watch across a restarting API server", () => {
     const r = await run(["wait", "storefront", "--for=phase=InSync", "--timeout=60s"], controller.signal);
     clearTimeout(safety);
     expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 1, stdout: "" });
-    expect(r.stderr).toBe(`error: ${FORBIDDEN.message as string} (needs an RBAC rule granting "watch" on ptahschemas.operator.ptah.run)\n`);
+    expect(r.stderr).toBe(`error: ${FORBIDDEN.message as string} (needs an RBAC rule granting "watch" on ptahschemas.operator.ptah.run) (kubectl ptah doctor explains what is missing)\n`);
     expect(performance.now() - start).toBeLessThan(5000);
   });
 

@@ -80,10 +80,13 @@ const TABLE: { command: string; argv: string[]; expect?: { status: number; line:
 /** Commands that never read the cluster (explain also has offline topics). */
 const OFFLINE = new Set(["completion"]);
 
+/** Commands whose timeout is a line of their report, tested on their own below. */
+const REPORTS = new Set(["doctor"]);
+
 describe("every command that talks to the cluster honours --request-timeout", () => {
   it("the table names every such command of the registry", () => {
     const inTable = new Set(TABLE.map((t) => t.command));
-    for (const c of COMMANDS) expect(inTable.has(c.name) || OFFLINE.has(c.name), `${c.name} is not in the timeouts table`).toBe(true);
+    for (const c of COMMANDS) expect(inTable.has(c.name) || OFFLINE.has(c.name) || REPORTS.has(c.name), `${c.name} is not in the timeouts table`).toBe(true);
   });
 
   it.each(TABLE.map((t) => ({ ...t, line: t.argv.join(" ") })))("$line --request-timeout=1s", async ({ argv, expect: want, report }) => {
@@ -102,6 +105,17 @@ describe("every command that talks to the cluster honours --request-timeout", ()
     }
     expect(r.ms).toBeLessThan(6000);
     tally.push(`${argv.join(" ")}: ${(r.ms / 1000).toFixed(1)}s`);
+  });
+
+  it("doctor reports the timeout as its server check's problem (exit 1) and skips the cluster checks", async () => {
+    server.reset(SILENT);
+    const r = await run(["doctor", "--request-timeout=1s"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(new RegExp(`problem +server +the server ${server.host.replace(/\./gu, "\\.")} did not answer within 1s \\(--request-timeout\\)`, "u"));
+    expect(r.stdout).toMatch(/skipped +commands +the server did not answer/u);
+    expect(r.ms).toBeLessThan(10_000);
+    tally.push(`doctor: ${(r.ms / 1000).toFixed(1)}s`);
   });
 
   it("the hidden completion request gives up at its own deadline, with no candidates and exit 0", async () => {

@@ -4,26 +4,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { condition, createNamespace, createObject, kubectl, setStatus } from "../support/lab.ts";
 import { ptah, schemaManifest } from "../support/plugin.ts";
-import { labCurrentPlanStatus, publishPlanInLab, type LabPlan } from "../support/lab-publish.ts";
+import { labAwaitingStatus, publishPlanInLab, type LabPlan } from "../support/lab-publish.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 
 let ns = "";
 let plan: LabPlan;
 let tamperedNs = "";
-
-function awaitingStatus(p: LabPlan): Record<string, unknown> {
-  return {
-    observedGeneration: 1,
-    phase: "AwaitingApproval",
-    plan: labCurrentPlanStatus(p),
-    conditions: [
-      condition("PlanReady", "True", "Published", "Exact plan bytes are stored in immutable chunks", { observedGeneration: 1 }),
-      condition("ApprovalRequired", "True", "Waiting", "Create an approval bound to the current plan fingerprint", { observedGeneration: 1 }),
-      condition("Ready", "False", "AwaitingApproval", "The current plan requires a new approval", { observedGeneration: 1 }),
-    ],
-  };
-}
 
 function publishFor(namespace: string, name: string, mutate?: Parameters<typeof publishPlanInLab>[1]): LabPlan {
   const schema = createObject(schemaManifest(namespace, name));
@@ -38,7 +25,7 @@ function publishFor(namespace: string, name: string, mutate?: Parameters<typeof 
     },
     mutate,
   );
-  setStatus(schema, awaitingStatus(p));
+  setStatus(schema, labAwaitingStatus(p));
   return p;
 }
 

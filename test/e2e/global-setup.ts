@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { auditLogSize, formatAuditEvent, pluginWrites, readAuditLog } from "../support/audit.ts";
+import { auditLogSize, formatAuditEvent, isAccessReview, isDryRun, pluginWrites, readAuditLog } from "../support/audit.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..", "..");
 
@@ -82,10 +82,11 @@ function checkReadOnly(): void {
   const SENTINEL = "kubectl-ptah/0.0.0-e2e";
   const ours = events.filter((e) => !(e.userAgent ?? "").startsWith(SENTINEL));
   const plugin = ours.filter((e) => (e.userAgent ?? "").startsWith("kubectl-ptah/"));
-  const writes = pluginWrites(ours, { allowDryRunCreate: true });
-  const dryRuns = plugin.filter((e) => e.verb === "create").length;
+  const writes = pluginWrites(ours, { allowDryRunCreate: true, allowAccessReviews: true });
+  const dryRuns = plugin.filter((e) => e.verb === "create" && isDryRun(e)).length;
+  const reviews = plugin.filter(isAccessReview).length;
   const secrets = plugin.filter((e) => e.objectRef?.resource === "secrets" || e.objectRef?.resource === "ptahresultrecords");
-  log(`read-only proof: ${plugin.length} plugin requests in the audit log, ${writes.length} mutating, ${dryRuns} dry-run creates, ${secrets.length} reads of Secrets or PtahResultRecords`);
+  log(`read-only proof: ${plugin.length} plugin requests in the audit log, ${writes.length} mutating, ${dryRuns} dry-run creates, ${reviews} access reviews, ${secrets.length} reads of Secrets or PtahResultRecords`);
   if (writes.length > 0 || secrets.length > 0) {
     throw new Error(`the plugin sent requests it must never send:\n${[...writes, ...secrets].map(formatAuditEvent).join("\n")}`);
   }

@@ -104,8 +104,15 @@ export function isPluginRequest(ev: AuditEvent, userAgentPrefix = PLUGIN_USER_AG
 export interface WriteCheckOptions {
   /** Accept `create` requests that carry dryRun (what `approve --dry-run=server` sends). Default false. */
   allowDryRunCreate?: boolean;
+  /** Accept SelfSubjectAccessReview creates (what `doctor` sends; they store nothing). Default false. */
+  allowAccessReviews?: boolean;
   /** User-agent prefix that identifies the plugin. Default `kubectl-ptah/`. */
   userAgentPrefix?: string;
+}
+
+/** A SelfSubjectAccessReview create: a question to the authorizer, nothing is stored. */
+export function isAccessReview(ev: AuditEvent): boolean {
+  return ev.verb === "create" && ev.objectRef?.apiGroup === "authorization.k8s.io" && ev.objectRef.resource === "selfsubjectaccessreviews";
 }
 
 /**
@@ -119,6 +126,7 @@ export function pluginWrites(events: readonly AuditEvent[], opts: WriteCheckOpti
     if (!isPluginRequest(ev, prefix)) return false;
     if (READ_VERBS.has(ev.verb)) return false;
     if (opts.allowDryRunCreate && ev.verb === "create" && isDryRun(ev)) return false;
+    if (opts.allowAccessReviews && isAccessReview(ev)) return false;
     return true;
   });
 }

@@ -4,8 +4,8 @@
 // namespace resolves as kubectl's does: -n over the connection's (the kubeconfig context's) —
 // or the real connection code (`real`), or none at all (undefined: connecting fails).
 import { runCli, type RunResult } from "../../src/cli/run.ts";
-import type { GlobalOptions } from "../../src/commands/types.ts";
-import type { ClusterReader } from "../../src/kube/types.ts";
+import type { GlobalOptions, LocalFacts } from "../../src/commands/types.ts";
+import type { ClusterInspector, ClusterReader, KubeconfigOrigin } from "../../src/kube/types.ts";
 
 export const FIXED_NOW = new Date("2026-11-30T12:00:00Z");
 
@@ -22,6 +22,12 @@ export interface CliOptions {
   readonly signal?: AbortSignal;
   /** Sees the global options the shell connects with. */
   readonly onConnect?: (global: GlobalOptions) => void;
+  /** doctor: the connection's kubeconfig origin and inspector, and this machine's PATH facts. */
+  readonly origin?: KubeconfigOrigin;
+  readonly inspector?: ClusterInspector;
+  readonly machine?: LocalFacts;
+  /** doctor: connecting fails with this error (a broken kubeconfig). */
+  readonly connectError?: Error;
 }
 
 export interface CliRun extends RunResult {
@@ -48,14 +54,17 @@ export async function runCliWith(argv: readonly string[], reader: ClusterReader 
     emit: (t) => {
       emitted += t;
     },
+    ...(options.machine ? { machine: async () => options.machine! } : {}),
     ...(reader === REAL_CONNECTION
       ? {}
       : {
           connect: async ({ global }) => {
             connects++;
             options.onConnect?.(global);
+            if (options.connectError) throw options.connectError;
             if (!reader) throw new Error("this test has no cluster");
-            return { reader, namespace: global.namespace ?? options.namespace ?? "default", contextName: "test" };
+            const extra = { ...(options.origin ? { origin: options.origin } : {}), ...(options.inspector ? { inspector: options.inspector } : {}) };
+            return { reader, namespace: global.namespace ?? options.namespace ?? "default", contextName: "test", ...extra };
           },
         }),
   });

@@ -1,7 +1,7 @@
 // Publishes a schema plan into the lab the operator's way: plan spec → chunk objects owned by
 // the plan (with the plan's real UID) → plan status Ready=Published with the chunks' real UIDs.
 // Used by e2e tests that need a plan without the simulator (e.g. tampered or older plans).
-import { createObject, getObject, setStatus, type KubeObject } from "./lab.ts";
+import { condition, createObject, getObject, setStatus, type KubeObject } from "./lab.ts";
 import { planRecordOf, publishSchemaPlan, type PublishPlanInput, type PublishedPlan } from "./publish-plan.ts";
 
 export interface LabPlan {
@@ -45,4 +45,18 @@ export function publishPlanInLab(input: PublishPlanInput, mutateChunk?: (chunk: 
 /** The schema's status.plan for this plan, with the UID the server gave it. */
 export function labCurrentPlanStatus(p: LabPlan): Record<string, unknown> {
   return planRecordOf(p.plan as unknown as Raw);
+}
+
+/** A schema status waiting for an approval of this plan, as the operator writes it (§3.1). */
+export function labAwaitingStatus(p: LabPlan): Record<string, unknown> {
+  return {
+    observedGeneration: 1,
+    phase: "AwaitingApproval",
+    plan: labCurrentPlanStatus(p),
+    conditions: [
+      condition("PlanReady", "True", "Published", "Exact plan bytes are stored in immutable chunks", { observedGeneration: 1 }),
+      condition("ApprovalRequired", "True", "Waiting", "Create an approval bound to the current plan fingerprint", { observedGeneration: 1 }),
+      condition("Ready", "False", "AwaitingApproval", "The current plan requires a new approval", { observedGeneration: 1 }),
+    ],
+  };
 }

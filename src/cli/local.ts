@@ -1,0 +1,69 @@
+// What doctor needs to know about this machine: which kubectl-ptah executables PATH holds (the
+// first is the one `kubectl ptah` runs, as `kubectl plugin list` finds it) and the version of the
+// first kubectl on PATH (`kubectl version --client`, one short-lived child process).
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { LocalFacts } from "../commands/types.ts";
+
+const KUBECTL_TIMEOUT_MS = 3000;
+
+function realpath(p: string | undefined): string | undefined {
+  if (!p) return undefined;
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function isExecutableFile(p: string): boolean {
+  try {
+    if (!fs.statSync(p).isFile()) return false;
+    fs.accessSync(p, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every kubectl-ptah on PATH, in order; `self` when it resolves to one of `selfPaths`. */
+export function findPlugins(pathEnv: string | undefined, selfPaths: readonly (string | undefined)[], platform: NodeJS.Platform = process.platform): LocalFacts["plugins"] {
+  const self = new Set(selfPaths.map(realpath).filter((p): p is string => p !== undefined));
+  const names = platform === "win32" ? ["kubectl-ptah.exe", "kubectl-ptah.cmd", "kubectl-ptah"] : ["kubectl-ptah"];
+  const seen = new Set<string>();
+  const found: { path: string; self: boolean }[] = [];
+  for (const dir of (pathEnv ?? "").split(path.delimiter)) {
+    if (dir === "" || seen.has(dir)) continue;
+    seen.add(dir);
+    for (const name of names) {
+      const candidate = path.join(dir, name);
+      if (!isExecutableFile(candidate)) continue;
+      const resolved = realpath(candidate);
+      found.push({ path: candidate, self: resolved !== undefined && self.has(resolved) });
+      break;
+    }
+  }
+  return found;
+}
+
+function kubectlVersion(env: NodeJS.ProcessEnv): Promise<LocalFacts["kubectl"]> {
+  return new Promise((resolve) => {
+    execFile("kubectl", ["version", "--client", "-o", "json"], { env, timeout: KUBECTL_TIMEOUT_MS, encoding: "utf8" }, (err, stdout) => {
+      if (err && (err as NodeJS.ErrnoException).code === "ENOENT") return resolve({ missing: "no kubectl on PATH" });
+      try {
+        const v = (JSON.parse(stdout) as { clientVersion?: { gitVersion?: unknown; minor?: unknown } }).clientVersion;
+        const minor = typeof v?.minor === "string" ? /^(\d+)/u.exec(v.minor)?.[1] : undefined;
+        if (typeof v?.gitVersion === "string") return resolve({ gitVersion: v.gitVersion, minor: minor === undefined ? undefined : Number(minor) });
+      } catch {
+        /* not JSON: said below */
+      }
+      resolve({ missing: err?.killed ? `kubectl version --client did not answer within ${KUBECTL_TIMEOUT_MS / 1000}s` : "kubectl version --client did not print a version" });
+    });
+  });
+}
+
+export async function inspectMachine(env: NodeJS.ProcessEnv): Promise<LocalFacts> {
+  const started = [process.argv[1], process.execPath];
+  return { kubectl: await kubectlVersion(env), plugins: findPlugins(env.PATH, started), selfPath: realpath(process.argv[1]) ?? realpath(process.execPath) };
+}

@@ -1,0 +1,143 @@
+// `kubectl ptah doctor`: is this machine, cluster, operator and account ready for the approval
+// workflow? Every check is ok, a problem (with its fix) or skipped (with why: a check the account
+// may not run is skipped, never ok). Exit 0 with no problem, 1 otherwise; the report prints
+// either way. Reads only, plus access reviews and --probe's one dry-run create.
+import { PtahError, ReadError, RefusalError, NotFoundError, UsageError } from "../errors.ts";
+import type { ClusterInspector } from "../kube/types.ts";
+import { PTAH_API_VERSION, PTAH_KIND_NAMES } from "../model/api.ts";
+import { formatJson } from "../render/formats.ts";
+import { sanitize } from "../render/sanitize.ts";
+import { clockCheck, kubeconfigCheck, pathCheck, serverCheck, versionSkewCheck, type LocalFacts, type Outcome, type ServerFacts } from "../views/doctor-connection.ts";
+import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type ProbeFacts } from "../views/doctor-operator.ts";
+import { buildPermissionCheck, ruleKey, rulesToReview } from "../views/doctor-permissions.ts";
+import { doctorDocument, renderDoctor, skipped, type Check, type DoctorView } from "../views/doctor-report.ts";
+import { buildSchemaApproval } from "./approve.ts";
+import { namespaceFlag } from "./output.ts";
+import type { Command, Connection, RunContext } from "./types.ts";
+
+export interface DoctorOptions {
+  readonly output: "text" | "json";
+  readonly probe: string | undefined;
+}
+
+async function attempt<T>(read: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { kind: "value", value: await read() };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return err instanceof ReadError && err.httpStatus === 403 ? { kind: "forbidden", message } : { kind: "error", message };
+  }
+}
+
+const NO_MACHINE: LocalFacts = { kubectl: { missing: "kubectl was not looked for" }, plugins: [], selfPath: undefined };
+
+function sanitizeLocal(l: LocalFacts): LocalFacts {
+  return {
+    kubectl: "missing" in l.kubectl ? l.kubectl : { gitVersion: sanitize(l.kubectl.gitVersion), minor: l.kubectl.minor },
+    plugins: l.plugins.map((p) => ({ path: sanitize(p.path), self: p.self })),
+    selfPath: l.selfPath === undefined ? undefined : sanitize(l.selfPath),
+  };
+}
+
+/** --probe: build the approval `approve` would print and send it as a dry-run create. */
+async function probe(c: Connection, ctx: RunContext, schemaName: string): Promise<ProbeFacts> {
+  const schema = `${c.namespace}/${schemaName}`;
+  let manifest;
+  try {
+    manifest = (await buildSchemaApproval(c, namespaceFlag(ctx.global, c.namespace), schemaName, undefined)).manifest;
+  } catch (err) {
+    if (err instanceof RefusalError || err instanceof NotFoundError || (err instanceof ReadError && err.httpStatus === 403)) {
+      return { kind: "not-run", schema, why: `nothing to probe: ${err.message}` };
+    }
+    return { kind: "failed", schema, message: err instanceof Error ? err.message : String(err) };
+  }
+  try {
+    const { object } = await c.reader.dryRunCreate("PtahSchemaApproval", c.namespace, manifest);
+    const approver = (object.spec as { approver?: { username?: unknown } } | undefined)?.approver?.username;
+    return { kind: "admitted", schema, approver: typeof approver === "string" ? sanitize(approver) : undefined };
+  } catch (err) {
+    if (err instanceof ReadError && err.httpStatus === 403 && / cannot create resource /u.test(err.message)) {
+      return { kind: "not-run", schema, why: `the account may not create ptahschemaapprovals in ${c.namespace} (the ptah-approver ClusterRole grants it): ${err.message}` };
+    }
+    if (err instanceof PtahError) return { kind: "refused", schema, message: err.message };
+    throw err;
+  }
+}
+
+/** The cluster-side checks, all skipped for the same reason. */
+function unreachable(why: string): Check[] {
+  return [
+    ...["kinds served", "CRD generation"].map((n) => skipped("API", n, why)),
+    ...["mutating webhooks", "validating webhooks"].map((n) => skipped("Operator", n, why)),
+    skipped("Permissions", "commands", why),
+  ];
+}
+
+/** Server, version skew and clock (Connection), then API, Operator and Permissions. */
+async function clusterChecks(c: Connection, inspector: ClusterInspector, ctx: RunContext, o: DoctorOptions, machine: Promise<LocalFacts>): Promise<{ server: Check[]; cluster: Check[] }> {
+  const server = await attempt(async (): Promise<ServerFacts> => ({ ...(await inspector.serverVersion()), localTime: ctx.clock() }));
+  const local = await machine;
+  const serverUrl = c.origin?.cluster.server;
+  const connection = [serverCheck(server, serverUrl && sanitize(serverUrl)), versionSkewCheck(server, local), clockCheck(server)];
+  if (server.kind !== "value") return { server: connection, cluster: unreachable("the server did not answer") };
+  const rules = rulesToReview();
+  const [discovery, mutating, validating, access] = await Promise.all([
+    attempt(() => inspector.discoverGroup(PTAH_API_VERSION)),
+    attempt(() => inspector.listWebhooks("mutating")),
+    attempt(() => inspector.listWebhooks("validating")),
+    attempt(() => inspector.reviewAccess(rules.map((r) => ({ ...r, namespace: c.namespace })))),
+  ]);
+  const served = discovery.kind === "value" ? PTAH_KIND_NAMES.filter((k) => discovery.value.kinds.includes(k)) : [];
+  const crds = served.length === 0 ? undefined : await attempt(() => Promise.all(served.map((k) => inspector.getCrd(crdNameOf(k)))));
+  const allowed = access.kind === "value" ? new Map(access.value.map((a) => [ruleKey(a.check as (typeof rules)[number]), a.allowed])) : new Error(access.message);
+  const cluster = [kindsCheck(discovery), generationCheck(crds), webhookCheck("mutating", mutating), webhookCheck("validating", validating)];
+  if (o.probe !== undefined) cluster.push(probeCheck(await probe(c, ctx, o.probe)));
+  cluster.push(buildPermissionCheck(c.namespace, allowed));
+  return { server: connection, cluster };
+}
+
+async function buildView(ctx: RunContext, o: DoctorOptions): Promise<DoctorView> {
+  // Looking at PATH (a kubectl child process) runs while the cluster is asked.
+  const machine = (ctx.machine ? ctx.machine() : Promise.resolve(NO_MACHINE)).then(sanitizeLocal);
+  let c: Connection;
+  try {
+    c = await ctx.connect();
+  } catch (err) {
+    const local = await machine;
+    const message = err instanceof Error ? err.message : String(err);
+    const checks = [kubeconfigCheck({ kind: "error", message }), serverCheck(undefined, undefined), pathCheck(local), ...unreachable("no connection (see kubeconfig)")];
+    return { namespace: ctx.global.namespace ?? "default", checks };
+  }
+  const kubeconfig = kubeconfigCheck({ kind: "value", value: c.origin ?? { contextName: c.contextName } });
+  if (!c.inspector) {
+    const local = await machine;
+    return { namespace: c.namespace, checks: [kubeconfig, pathCheck(local), ...unreachable("this connection cannot inspect the cluster")] };
+  }
+  const { server, cluster } = await clusterChecks(c, c.inspector, ctx, o, machine);
+  return { namespace: c.namespace, checks: [kubeconfig, ...server, pathCheck(await machine), ...cluster] };
+}
+
+export const doctorCommand: Command<DoctorOptions> = {
+  name: "doctor",
+  summary: "Check that this machine, cluster, operator and account are ready for the approval workflow",
+  usage: "kubectl ptah doctor [-n NAMESPACE] [-o json] [--probe SCHEMA]",
+  examples: [
+    { comment: "Every check for the current context and namespace", command: "kubectl ptah doctor" },
+    { comment: "Also ask admission whether it would accept an approval of storefront (a dry-run create)", command: "kubectl ptah doctor -n shop --probe storefront" },
+  ],
+  flags: [{ name: "probe", type: "string", value: "SCHEMA", describe: "Send the approval approve would print as a server dry-run create and report admission's answer" }],
+  hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+  toOptions(args) {
+    if (args.positionals.length > 0) throw new UsageError("doctor takes no arguments (name a schema with --probe)", "doctor");
+    const o = args.global.output ?? "text";
+    if (o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "doctor");
+    const probeName = args.flags.probe;
+    if (probeName !== undefined && (typeof probeName !== "string" || probeName === "")) throw new UsageError("--probe needs a schema name", "doctor");
+    return { output: o, probe: probeName };
+  },
+  async run(options, ctx) {
+    const view = await buildView(ctx, options);
+    const stdout = options.output === "json" ? formatJson(doctorDocument(view), 2) : renderDoctor(view, ctx.global.color);
+    return view.checks.some((c) => c.status === "problem") ? { kind: "printed", stdout, exitStatus: 1 } : { kind: "printed", stdout };
+  },
+};

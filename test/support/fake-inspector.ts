@@ -1,0 +1,78 @@
+// In-memory ClusterInspector for doctor: a server version with its Date header, discovery of the
+// Ptah group, CRD annotations, webhook configurations and access reviews, each switchable to a
+// 403 or absent. Records every call like FakeReader.
+import { ReadError } from "../../src/errors.ts";
+import type { AccessAnswer, AccessCheck, ClusterInspector, CrdAnnotations, GroupDiscovery, ServerVersion, WebhookEntry, WebhookKind } from "../../src/kube/types.ts";
+import { KINDS } from "../../src/model/parse.ts";
+
+export const ALL_PTAH_KINDS: readonly string[] = Object.values(KINDS)
+  .filter((k) => k.group)
+  .map((k) => k.kind);
+
+/** The newest generation's annotations (operator-api §0). */
+export const NEWEST_GENERATION = { "operator.ptah.run/crd-schema-version": "1", "operator.ptah.run/controller-state-version": "1", "operator.ptah.run/crd-schema-digest": "sha256:00" };
+
+function operatorWebhooks(kind: WebhookKind): WebhookEntry[] {
+  const prefix = kind === "mutating" ? "m" : "v";
+  return [
+    ["approval", "ptahschemaapprovals"],
+    ["migrationapproval", "ptahmigrationapprovals"],
+    ["runacknowledgment", "ptahmigrationrunacknowledgments"],
+  ].map(([name, resource]) => ({
+    configuration: `ptah-operator-${kind}`,
+    name: `${prefix}${name}.operator.ptah.run`,
+    target: `service ptah-system/ptah-operator-webhook:443/${kind === "mutating" ? "mutate" : "validate"}`,
+    rules: [{ groups: ["operator.ptah.run"], resources: [resource!], operations: ["CREATE", "UPDATE"] }],
+  }));
+}
+
+const FORBIDDEN = (what: string): ReadError => new ReadError(`User "alice" cannot ${what} at the cluster scope`, 403);
+
+export class FakeInspector implements ClusterInspector {
+  readonly requests: string[] = [];
+  version: ServerVersion | Error = { gitVersion: "v1.33.13", major: 1, minor: 33, date: "Mon, 30 Nov 2026 12:00:01 GMT" };
+  /** Served kinds; undefined: the group is not served at all (404). */
+  kinds: readonly string[] | undefined = ALL_PTAH_KINDS;
+  /** Annotations of every CRD, per CRD name to override; "forbidden" for a 403. */
+  crds: Record<string, Record<string, string>> | "forbidden" = {};
+  crdDefault: Record<string, string> = NEWEST_GENERATION;
+  webhooks: Record<WebhookKind, WebhookEntry[] | "forbidden"> = { mutating: operatorWebhooks("mutating"), validating: operatorWebhooks("validating") };
+  allow: (check: AccessCheck) => boolean = () => true;
+
+  async serverVersion(): Promise<ServerVersion> {
+    this.requests.push("get /version");
+    if (this.version instanceof Error) throw this.version;
+    return this.version;
+  }
+
+  async discoverGroup(groupVersion: string): Promise<GroupDiscovery> {
+    this.requests.push(`get /apis/${groupVersion}`);
+    return this.kinds === undefined ? { served: false, kinds: [] } : { served: true, kinds: [...this.kinds].sort() };
+  }
+
+  async getCrd(name: string): Promise<CrdAnnotations> {
+    this.requests.push(`get crd ${name}`);
+    if (this.crds === "forbidden") throw FORBIDDEN(`get resource "customresourcedefinitions" in API group "apiextensions.k8s.io"`);
+    return { name, found: true, annotations: this.crds[name] ?? this.crdDefault };
+  }
+
+  async listWebhooks(kind: WebhookKind): Promise<WebhookEntry[]> {
+    this.requests.push(`list ${kind}webhookconfigurations`);
+    const hooks = this.webhooks[kind];
+    if (hooks === "forbidden") throw FORBIDDEN(`list resource "${kind}webhookconfigurations" in API group "admissionregistration.k8s.io"`);
+    return hooks;
+  }
+
+  async reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]> {
+    this.requests.push(`create selfsubjectaccessreviews ×${checks.length}`);
+    return checks.map((check) => ({ check, allowed: this.allow(check), reason: undefined }));
+  }
+}
+
+/** Access as the lab's identities have it: the recommended roles bound in every namespace. */
+export const ACCESS = {
+  admin: () => true,
+  viewer: (c: AccessCheck) => c.verb !== "create",
+  approver: () => true,
+  nobody: () => false,
+} as const;
