@@ -90,7 +90,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
       },
     };
     const output = await command.run(options, ctx);
-    return { stdout: output.stdout, stderr: output.stderr ? sanitizeMultiline(output.stderr) : "", status: 0 };
+    return { stdout: output.stdout, stderr: output.stderr ? sanitizeMultiline(output.stderr) : "", status: output.exitStatus ?? 0 };
   } catch (err) {
     if (environment.env.PTAH_DEBUG && err instanceof Error && !(err instanceof NotFoundError)) {
       return { stdout: "", stderr: sanitizeMultiline(formatError(err)) + (err.stack ?? "") + "\n", status: exitStatusOf(err) };

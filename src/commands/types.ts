@@ -2,6 +2,7 @@
 // toOptions, and run(), which reads through the context and returns text. Commands never
 // write to a stream or call process.exit: cli/run.ts decides what reaches stdout.
 import type { Connection } from "../kube/types.ts";
+import type { KindName } from "../model/parse.ts";
 
 export type { Connection };
 
@@ -45,6 +46,8 @@ export interface CommandOutput {
   readonly stdout: string;
   /** Informational lines for stderr (e.g. kubectl's "No resources found in … namespace."). */
   readonly stderr?: string;
+  /** A status other than 0 for output that was printed (`diff --exit-code`); never 1–3. */
+  readonly exitStatus?: number;
 }
 
 export type FlagType = "string" | "boolean" | "number";
@@ -57,6 +60,11 @@ export interface FlagSpec {
   readonly default?: string | boolean | number;
   /** Shown in help as the value placeholder, e.g. "NAME". */
   readonly value?: string;
+  /**
+   * Words the value may be; a word mapped to a kind is followed by the name of an object of that
+   * kind (`--from approval NAME`, joined by the parser as `approval/NAME`; completed by kind).
+   */
+  readonly valueWords?: Readonly<Record<string, KindName | undefined>>;
 }
 
 export interface Example {

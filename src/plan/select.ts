@@ -5,9 +5,12 @@ import type { PtahSchema } from "../model/kinds.ts";
 
 export type PlanSelection = "current" | "applied";
 
+/** Where a record naming a plan came from: the schema's two records, an approval, or a person naming the plan. */
+export type PlanRecordSource = PlanSelection | "approval" | "named";
+
 /** What the schema's record says about the selected plan. */
 export interface PlanRecord {
-  readonly selection: PlanSelection;
+  readonly selection: PlanRecordSource;
   readonly namespace: string;
   readonly schemaName: string;
   /** Undefined when the record names no plan object. */
