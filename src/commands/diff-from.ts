@@ -1,7 +1,7 @@
 // The default `--from` of `diff`: the plan of the newest approval bound to this schema that is
 // stale or consumed (what a person approved before), else the applied plan. Reads: one list of
 // the namespace's approvals (approvals carry no schema label to select on).
-import { bindsSchema, deriveSchemaApprovalState } from "../approval/state.ts";
+import { deriveSchemaApprovalState, newestUsedApproval } from "../approval/state.ts";
 import type { ClusterReader } from "../kube/types.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import { sanitize } from "../render/sanitize.ts";
@@ -13,23 +13,6 @@ export interface ChosenFrom {
   readonly why: string;
   /** The approval as listed (not read again). */
   readonly approval?: PtahSchemaApproval;
-}
-
-function newestFirst(a: PtahSchemaApproval, b: PtahSchemaApproval): number {
-  const at = (x: PtahSchemaApproval): string => x.metadata.creationTimestamp ?? x.spec.approvedAt ?? "";
-  const byTime = at(b).localeCompare(at(a));
-  return byTime !== 0 ? byTime : a.metadata.name.localeCompare(b.metadata.name);
-}
-
-/** Pure: the newest stale or consumed approval of the schema among `approvals`, if any. */
-export function newestUsedApproval(schema: PtahSchema, approvals: readonly PtahSchemaApproval[]): PtahSchemaApproval | undefined {
-  return approvals
-    .filter((a) => bindsSchema(a, schema))
-    .filter((a) => {
-      const d = deriveSchemaApprovalState(a, schema);
-      return d.state === "Consumed" || d.alsoStale;
-    })
-    .sort(newestFirst)[0];
 }
 
 export async function chooseFromApproval(reader: ClusterReader, schema: PtahSchema): Promise<ChosenFrom> {

@@ -57,6 +57,8 @@ const TABLE: { command: string; argv: string[]; expect?: { status: number; line:
   { command: "schema", argv: ["schema", "storefront"] },
   { command: "plan", argv: ["plan", "storefront"] },
   { command: "plan", argv: ["plan", "storefront", "--verify"] },
+  { command: "diff", argv: ["diff", "storefront"] },
+  { command: "diff", argv: ["diff", "storefront", "--from", "approval", "storefront-v1", "-o", "json"] },
   { command: "migration", argv: ["migration", "billing"] },
   { command: "approve", argv: ["approve", "storefront"] },
   { command: "approve", argv: ["approve", "storefront", "--dry-run=server"] },
