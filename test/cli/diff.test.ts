@@ -3,8 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { runCliWith } from "../support/cli.ts";
 import { FakeReader } from "../support/fake-reader.ts";
-import { aSchema } from "../support/builders.ts";
-import { appliedStatus, currentPlanStatus, fakeObjectsOf } from "../support/publish-plan.ts";
+import { fakeObjectsOf } from "../support/publish-plan.ts";
 import {
   approvalOf,
   clusterState,
@@ -14,7 +13,6 @@ import {
   publishApplied,
   publishCurrent,
   SCHEMA,
-  SCHEMA_UID,
   STALE,
 } from "../plan/fixtures.ts";
 
@@ -149,6 +147,19 @@ describe("diff when the from plan is gone", () => {
   });
 });
 
+describe("diff when the applied plan is gone", () => {
+  it("compares what the applied record kept (fingerprint, artifact digest, Ptah version)", async () => {
+    const s = clusterState();
+    s.reader.remove("PtahSchemaPlan", NS, s.applied.name);
+    const r = await runCliWith(["diff", SCHEMA, "-n", NS, "--from", "applied"], s.reader);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("From:           the applied plan (gone)\n");
+    expect(r.stdout).toContain("Bindings, as the applied record recorded them: 0 of 2 fingerprint inputs differ, 2 unchanged; 16 not recorded\n");
+    expect(r.stdout).toContain("Statements: not compared: the from plan is gone");
+  });
+});
+
 describe("diff refuses", () => {
   it.each([
     { name: "no name", argv: ["diff"], message: "name one PtahSchema" },
@@ -203,8 +214,3 @@ describe("diff on a terminal", () => {
     expect(piped.stdout).not.toContain("\u001b[");
   });
 });
-
-void aSchema;
-void appliedStatus;
-void currentPlanStatus;
-void SCHEMA_UID;
