@@ -438,7 +438,8 @@ function buildCases(ctx, size, big) {
   });
 
   // Two 8 MiB plans of 16 chunks, diffed statement by statement, beside `plan -o sql` of one.
-  cases.push({
+  // Its cost does not depend on the number of schemas: measured once, at the largest size.
+  if (size === ctx.largestSize) cases.push({
     group: "diff",
     id: "diff-8mib",
     label: `diff ${big.schema} --from plan (two ${(big.documentBytes / 1048576).toFixed(2)} MiB plans in 16 chunks, ${big.statements} statements each)`,
@@ -718,7 +719,7 @@ async function main() {
   delete env.PTAH_DEBUG;
   const kubectl = chooseKubectl(opts, lab);
   say(`kubectl: ${kubectl.note}`);
-  const ctx = { lab, env, tmp, runs: opts.runs, only: opts.only, kubectl: kubectl.path };
+  const ctx = { lab, env, tmp, runs: opts.runs, only: opts.only, kubectl: kubectl.path, largestSize: Math.max(...opts.sizes) };
 
   const lib = await bundleLib(tmp);
   const api = new ApiClient(lab, { concurrency: opts.concurrency });
