@@ -116,3 +116,23 @@ export function deriveAcknowledgmentState(ack: PtahMigrationRunAcknowledgment): 
   if (stale?.status === "True") return { state: "Stale", reason: stale.reason ?? "", alsoStale: true };
   return { state: "Pending", reason: "", alsoStale: false };
 }
+
+function newestFirst(a: PtahSchemaApproval, b: PtahSchemaApproval): number {
+  const at = (x: PtahSchemaApproval): string => x.metadata.creationTimestamp ?? x.spec.approvedAt ?? "";
+  const byTime = at(b).localeCompare(at(a));
+  return byTime !== 0 ? byTime : a.metadata.name.localeCompare(b.metadata.name);
+}
+
+/**
+ * The newest approval of the schema that is stale or consumed — what a person approved before
+ * (`diff`'s default `--from`); undefined when there is none.
+ */
+export function newestUsedApproval(schema: PtahSchema, approvals: readonly PtahSchemaApproval[]): PtahSchemaApproval | undefined {
+  return approvals
+    .filter((a) => bindsSchema(a, schema))
+    .filter((a) => {
+      const d = deriveSchemaApprovalState(a, schema);
+      return d.state === "Consumed" || d.alsoStale;
+    })
+    .sort(newestFirst)[0];
+}

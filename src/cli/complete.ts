@@ -140,6 +140,8 @@ async function complete(args: readonly string[], environment: Environment): Prom
   const line = scanLine(args.slice(0, -1));
 
   if (line.pendingFlag) return completeFlagValue(line.pendingFlag, toComplete, line, environment);
+  const named = kindAfterValueWord(args.slice(0, -1), line.command);
+  if (named) return offline(filter((await clusterNames(named, line, environment)).map((value) => ({ value })), toComplete));
   if (!line.afterDashDash && toComplete.startsWith("-")) {
     const eq = toComplete.indexOf("=");
     if (eq >= 0) {
@@ -227,8 +229,19 @@ async function completeFlagValue(flag: FlagSpec, toComplete: string, line: Line,
     case "context":
       return offline(filter(await contextNames(line, environment), toComplete));
     default:
-      return none();
+      return flag.valueWords ? values(Object.keys(flag.valueWords)) : none();
   }
+}
+
+/** `--from approval <TAB>`: the kind whose names follow the value word just typed, if any. */
+function kindAfterValueWord(words: readonly string[], command: AnyCommand | undefined): KindName | undefined {
+  const last = words[words.length - 1];
+  const before = words[words.length - 2];
+  const fromEq = last?.startsWith("--") && last.includes("=") ? last : undefined;
+  const [flagWord, value] = fromEq ? [fromEq.slice(0, fromEq.indexOf("=")), fromEq.slice(fromEq.indexOf("=") + 1)] : [before, last];
+  if (!flagWord || value === undefined) return undefined;
+  const flag = findFlag(flagWord, command);
+  return flag?.valueWords && Object.hasOwn(flag.valueWords, value) ? flag.valueWords[value] : undefined;
 }
 
 async function contextNames(line: Line, environment: Environment): Promise<Candidate[]> {
@@ -255,6 +268,7 @@ function slotFor(command: AnyCommand, positionals: readonly string[]): Slot | "t
     case "status":
     case "schema":
     case "plan":
+    case "diff":
       return n === 0 ? { kind: "names", of: "PtahSchema" } : undefined;
     case "migration":
     case "acknowledge":

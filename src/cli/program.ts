@@ -38,8 +38,35 @@ function yargsOption(f: FlagSpec): { type: "string" | "boolean" | "number"; alia
   return { type: f.type, ...(f.alias ? { alias: f.alias } : {}), ...(f.type === "boolean" ? {} : { requiresArg: true }) };
 }
 
+/**
+ * `--from approval NAME` → `--from=approval/NAME` for a flag whose value word names a kind
+ * (FlagSpec.valueWords), so that NAME is not read as a positional.
+ */
+export function joinValueWords(argv: readonly string[], flags: readonly FlagSpec[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const eq = a.indexOf("=");
+    const flag = a.startsWith("--") ? flags.find((f) => f.valueWords && f.name === (eq < 0 ? a.slice(2) : a.slice(2, eq))) : undefined;
+    const word = flag ? (eq < 0 ? argv[i + 1] : a.slice(eq + 1)) : undefined;
+    const next = eq < 0 ? argv[i + 2] : argv[i + 1];
+    if (flag && word !== undefined && Object.hasOwn(flag.valueWords!, word) && flag.valueWords![word] !== undefined && next !== undefined && !next.startsWith("-")) {
+      out.push(`--${flag.name}=${word}/${next}`);
+      i += eq < 0 ? 2 : 1;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
 /** Parses one command line against the global flags and `command`'s flags. */
-export function parseCommandLine(argv: readonly string[], command: Command | undefined): ParsedLine {
+export function parseCommandLine(argvIn: readonly string[], command: Command | undefined): ParsedLine {
+  const argv = joinValueWords(argvIn, command?.flags ?? []);
   const options: Record<string, ReturnType<typeof yargsOption>> = {};
   const flags: readonly FlagSpec[] = [...GLOBAL_FLAGS, ...(command?.flags ?? [])];
   for (const f of flags) options[f.name] = yargsOption(f);

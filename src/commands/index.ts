@@ -5,6 +5,7 @@ import { acknowledgeCommand } from "./acknowledge.ts";
 import { approvalsCommand } from "./approvals.ts";
 import { approveCommand } from "./approve.ts";
 import { completionCommand } from "./completion.ts";
+import { diffCommand } from "./diff.ts";
 import { doctorCommand } from "./doctor.ts";
 import { makeExplainCommand } from "./explain.ts";
 import { diagnoseLive } from "./explain-live.ts";
@@ -18,7 +19,7 @@ import { statusCommand } from "./status.ts";
 import { versionCommand } from "./version.ts";
 import { waitCommand } from "./wait.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [statusCommand, schemaCommand, planCommand, migrationCommand, approveCommand, approvalsCommand, ledgerCommand, inboxCommand, acknowledgeCommand, historyCommand, waitCommand, makeExplainCommand(diagnoseLive), doctorCommand, versionCommand, completionCommand];
+export const COMMANDS: readonly AnyCommand[] = [statusCommand, schemaCommand, planCommand, diffCommand, migrationCommand, approveCommand, approvalsCommand, ledgerCommand, inboxCommand, acknowledgeCommand, historyCommand, waitCommand, makeExplainCommand(diagnoseLive), doctorCommand, versionCommand, completionCommand];
 
 export function findCommand(word: string): AnyCommand | undefined {
   return COMMANDS.find((c) => c.name === word);

@@ -5,6 +5,7 @@
 import type { PtahError } from "../errors.ts";
 import type { Connection } from "../kube/types.ts";
 import type { LocalFacts } from "../views/doctor-connection.ts";
+import type { KindName } from "../model/parse.ts";
 
 export type { Connection, LocalFacts };
 
@@ -52,8 +53,8 @@ export interface Printed {
   readonly stdout: string;
   /** Informational lines for stderr (e.g. kubectl's "No resources found in … namespace."). */
   readonly stderr?: string;
-  /** A report that still prints but fails (doctor with a problem): exit 1 with stdout. */
-  readonly exitStatus?: 1;
+  /** A status other than 0 for output that was printed (`diff --exit-code`); never 1–3. */
+  readonly exitStatus?: number;
 }
 
 /**
@@ -79,6 +80,11 @@ export interface FlagSpec {
   readonly default?: string | boolean | number;
   /** Shown in help as the value placeholder, e.g. "NAME". */
   readonly value?: string;
+  /**
+   * Words the value may be; a word mapped to a kind is followed by the name of an object of that
+   * kind (`--from approval NAME`, joined by the parser as `approval/NAME`; completed by kind).
+   */
+  readonly valueWords?: Readonly<Record<string, KindName | undefined>>;
 }
 
 export interface Example {

@@ -2,6 +2,8 @@
 // reason, phase (per kind), run outcome and event of operator-api §3, §4 and §6. The text
 // lives in ./topics/; this module derives ids and titles from the wire words and checks, by
 // type, that no word of the vocabulary lacks an entry. Pure data: no I/O.
+import type { PlanBindingInput } from "../model/binding-inputs.ts";
+import { BINDING_INPUT_TOPICS, type BindingInputText } from "./topics/binding-inputs.ts";
 import { CONCEPT_TOPICS } from "./topics/concepts.ts";
 import { OTHER_CONDITION_TOPICS } from "./topics/conditions-other.ts";
 import { SCHEMA_CONDITION_TOPICS } from "./topics/conditions-schema.ts";
@@ -35,6 +37,7 @@ import {
 } from "./vocabulary.ts";
 
 export type { KnowledgeEntry, NextCommand, Placeholder, TopicId, TopicKind } from "./types.ts";
+export type { BindingInputText } from "./topics/binding-inputs.ts";
 export { PLACEHOLDERS, TOPIC_KINDS } from "./types.ts";
 
 /** Every reason has an entry: a reason missing from all three parts does not compile. */
@@ -189,4 +192,9 @@ function exactWord(prefix: string, word: string): KnowledgeEntry | undefined {
  */
 export function fillPlaceholders(command: string, values: Partial<Record<Placeholder, string>>): string {
   return command.replace(/<([a-z]+)>/g, (whole, name: string) => values[name as Placeholder] ?? whole);
+}
+
+/** What one input of a plan's fingerprint is, and what a difference in it means (`diff`). */
+export function bindingInputTopic(input: PlanBindingInput): BindingInputText {
+  return BINDING_INPUT_TOPICS[input];
 }

@@ -145,6 +145,19 @@ export type PtahSchema = z.infer<typeof PtahSchema>;
 
 // ---------------------------------------------------------------- PtahSchemaPlan (§2.2)
 
+/** The digests a plan binds (§2.2), repeated by older approvals' binding copies (§2.4). */
+const bindingFields = {
+  artifactDigest: str,
+  coordinationDigest: str,
+  targetIdentityDigest: str,
+  actualStateFingerprint: str,
+  desiredStateFingerprint: str,
+  policyFingerprint: str,
+  verificationPolicyUID: str,
+  verificationPolicyDigest: str,
+  executionBindingID: str,
+};
+
 export const ChunkManifestEntry = z.object({
   name: str,
   index: int,
@@ -217,6 +230,12 @@ export const PtahSchemaApproval = z.object({
       planRef: ObjectRef.optional(),
       planFingerprint: str,
       ...approvalStamp,
+      // Older generations: binding copies the webhook hydrated from the plan (§2.4). Read only.
+      ...bindingFields,
+      controllerStateVersion: int,
+      ptahVersion: str,
+      executorImage: str,
+      runnerProtocolVersion: int,
   }),
   status: simpleStatus,
 });

@@ -76,11 +76,12 @@ function rewrap(err: unknown, message: string): Error {
   return new ReadError(message);
 }
 
-async function loadSchema(
+/** The schema every plan of it is checked against (the first read of go-client §2). */
+export async function loadPlanSchema(
   reader: ClusterReader,
   namespace: string,
   schemaName: string,
-  log: CheckLog,
+  log: CheckLog = new CheckLog(),
 ): Promise<Parsed<PtahSchema>> {
   try {
     const schema = await reader.get("PtahSchema", namespace, schemaName);
@@ -204,16 +205,68 @@ export async function loadVerifiedPlan(
   options: LoadPlanOptions = {},
 ): Promise<VerifiedPlan> {
   const log = options.log ?? new CheckLog();
-  const schema = options.schema ?? (await loadSchema(reader, namespace, schemaName, log));
-  let record = log.run("selection", () => selectPlanRecord(schema.object, namespace, selection));
+  const schema = options.schema ?? (await loadPlanSchema(reader, namespace, schemaName, log));
+  const record = log.run("selection", () => selectPlanRecord(schema.object, namespace, selection));
+  return loadRecordedPlan(reader, schema, record, { log });
+}
 
+/**
+ * Reads and verifies the plan a record names — the schema's current or applied record, or an
+ * approval's planRef and planFingerprint — with every check of loadVerifiedPlan.
+ */
+export async function loadRecordedPlan(
+  reader: ClusterReader,
+  schema: Parsed<PtahSchema>,
+  recordIn: PlanRecord,
+  options: LoadPlanOptions = {},
+): Promise<VerifiedPlan> {
+  const log = options.log ?? new CheckLog();
+  let record = recordIn;
   let plan: Parsed<PtahSchemaPlan>;
   if (record.needsFingerprintLookup) {
     ({ record, plan } = await findPlanByFingerprint(reader, record, log));
   } else {
     const planName = verifyRecordNamesPlan(log, record);
-    plan = await getPlan(reader, namespace, planName, log);
+    plan = await getPlan(reader, record.namespace, planName, log);
   }
+  return verifyStoredPlan(reader, schema, record, plan, log);
+}
+
+/**
+ * Reads and verifies a plan a person named: the object under that name is the subject, so its
+ * own UID and fingerprint make the record; it must still belong to the schema and verify.
+ */
+export async function loadNamedPlan(
+  reader: ClusterReader,
+  schema: Parsed<PtahSchema>,
+  planName: string,
+  options: LoadPlanOptions = {},
+): Promise<VerifiedPlan> {
+  const log = options.log ?? new CheckLog();
+  const namespace = schema.object.metadata.namespace ?? "";
+  const plan = await getPlan(reader, namespace, planName, log);
+  const record: PlanRecord = {
+    selection: "named",
+    namespace,
+    schemaName: schema.object.metadata.name,
+    planName,
+    planUID: plan.object.metadata.uid,
+    fingerprint: plan.object.spec.fingerprint || undefined,
+    completedAt: undefined,
+    needsFingerprintLookup: false,
+  };
+  return verifyStoredPlan(reader, schema, record, plan, log);
+}
+
+/** Everything after the plan object was read: binding, contract, fingerprint, storage, chunks, document. */
+async function verifyStoredPlan(
+  reader: ClusterReader,
+  schema: Parsed<PtahSchema>,
+  record: PlanRecord,
+  plan: Parsed<PtahSchemaPlan>,
+  log: CheckLog,
+): Promise<VerifiedPlan> {
+  const namespace = record.namespace;
   const p = plan.object;
   verifyPlanBinding(log, record, schema.object, p);
   verifyPlanContract(log, p);

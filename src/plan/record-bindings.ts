@@ -86,6 +86,7 @@ const show = (v: CopyValue | undefined): string => (v === undefined ? "(none)" :
  */
 export function verifyRecordCopies(log: CheckLog, record: PlanRecord, plan: PtahSchemaPlan): void {
   const name = plan.metadata.name;
+  if (!record.copies) return;
   const { path, values } = record.copies;
   const fields = Object.keys(values) as (keyof Spec)[];
   for (const field of fields) {

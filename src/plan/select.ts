@@ -6,9 +6,12 @@ import { recordCopies, type RecordCopies } from "./record-bindings.ts";
 
 export type PlanSelection = "current" | "applied";
 
+/** Where a record naming a plan came from: the schema's two records, an approval, or a person naming the plan. */
+export type PlanRecordSource = PlanSelection | "approval" | "named";
+
 /** What the schema's record says about the selected plan. */
 export interface PlanRecord {
-  readonly selection: PlanSelection;
+  readonly selection: PlanRecordSource;
   readonly namespace: string;
   readonly schemaName: string;
   /** Undefined when the record names no plan object. */
@@ -23,8 +26,11 @@ export interface PlanRecord {
    * plans labelled with the schema and matching the fingerprint.
    */
   readonly needsFingerprintLookup: boolean;
-  /** The plan bindings the record repeats (newest CRD), to be compared with the plan's spec. */
-  readonly copies: RecordCopies;
+  /**
+   * The plan bindings the record repeats (newest CRD), to be compared with the plan's spec; only
+   * the schema's own records (current, applied) have them, an approval's or a named plan none.
+   */
+  readonly copies?: RecordCopies;
 }
 
 export function selectPlanRecord(schema: PtahSchema, namespace: string, selection: PlanSelection): PlanRecord {

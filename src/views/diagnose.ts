@@ -62,7 +62,7 @@ export function diagnoseSchema(i: SchemaDiagnosisInput): string {
   }
   const userAction = reasonTopic?.userAction ?? phaseTopic?.userAction;
   if (userAction) out.push(`To do:      ${userAction}`);
-  out.push(`Next:       ${schemaNextStep(i.schema, i.nsFlag)}`);
+  out.push(`Next:       ${schemaNextStep(i.schema, i.nsFlag, i.approvals)}`);
   const also = see([reasonTopic, phaseTopic]);
   if (also) out.push(also);
   return out.join("\n") + "\n";
@@ -123,6 +123,10 @@ export function diagnoseSchemaApproval(i: ApprovalDiagnosisInput): string {
       );
       if (current?.name && d.state !== "Superseded") out.push(`              kubectl ptah plan ${schemaFlag}`, `              kubectl ptah approve ${schemaFlag} | kubectl create -f -`);
       if (topic) out.push(`See also:   kubectl ptah explain ${topic.title}`);
+      // What changed between the plan it approved and the plan that waits now.
+      if (current?.name && d.state !== "Superseded" && a.spec.planRef?.name !== current.name) {
+        out.push(`What moved: kubectl ptah diff ${schemaFlag} --from approval ${sanitize(a.metadata.name)}`);
+      }
       break;
     }
     case "Reserved":

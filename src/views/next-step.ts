@@ -1,12 +1,16 @@
 // The `Next:` line: the exact command a person should run, from the schema's state.
-import { findCondition, isTrue } from "../approval/state.ts";
-import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
+import { findCondition, isTrue, newestUsedApproval } from "../approval/state.ts";
+import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import { sanitize } from "../render/sanitize.ts";
 
 /** ` -n <ns>` when the command must name the namespace, else "". */
 export type NamespaceFlag = string;
 
-export function schemaNextStep(schema: PtahSchema, nsFlag: NamespaceFlag): string {
+/**
+ * `approvals` (those of the namespace, when read) let the line point at `diff` when a person
+ * already approved an earlier plan: what changed since is the first question.
+ */
+export function schemaNextStep(schema: PtahSchema, nsFlag: NamespaceFlag, approvals: readonly PtahSchemaApproval[] = []): string {
   const name = sanitize(schema.metadata.name);
   const s = schema.status;
   const ready = findCondition(s.conditions, "Ready");
@@ -21,7 +25,12 @@ export function schemaNextStep(schema: PtahSchema, nsFlag: NamespaceFlag): strin
     return `an approval is reserved; follow it with: kubectl ptah wait ${name}${nsFlag} --for=approval=consumed`;
   }
   if (s.phase === "AwaitingApproval" && isTrue(s.conditions, "ApprovalRequired")) {
-    return `read the plan with: kubectl ptah plan ${name}${nsFlag}, then approve it with: kubectl ptah approve ${name}${nsFlag} | kubectl create -f -`;
+    const earlier = newestUsedApproval(schema, approvals);
+    const approve = `then approve it with: kubectl ptah approve ${name}${nsFlag} | kubectl create -f -`;
+    if (earlier && earlier.spec.planRef?.name !== s.plan?.name) {
+      return `see what changed since approval ${sanitize(earlier.metadata.name)} with: kubectl ptah diff ${name}${nsFlag}, ${approve}`;
+    }
+    return `read the plan with: kubectl ptah plan ${name}${nsFlag}, ${approve}`;
   }
   if (ready?.reason === "DestructiveChangesDisabled" || ready?.reason === "PolicyBlocked") {
     return `read the destructive plan with: kubectl ptah plan ${name}${nsFlag}; then narrow the desired schema or set spec.policy.allowDestructive (kubectl ptah explain ${sanitize(ready.reason)})`;

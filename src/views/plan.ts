@@ -4,6 +4,7 @@
 import type { PlanDocument } from "../plan/document.ts";
 import type { VerifiedPlan } from "../plan/load.ts";
 import type { PlanRecord } from "../plan/select.ts";
+import { statementText, trimSpace } from "../plan/sql-text.ts";
 import type { CheckResult } from "../plan/verify.ts";
 import { formatTimestamp } from "../render/age.ts";
 import { sanitize } from "../render/sanitize.ts";
@@ -19,15 +20,6 @@ export function labelLines(fields: readonly (readonly [string, string])[], width
     .join("");
 }
 
-/** Go's strings.TrimSpace: Unicode White_Space, which (unlike String#trim) excludes U+FEFF. */
-const GO_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
-const LEADING = new RegExp(`^${GO_SPACE}+`, "u");
-const TRAILING = new RegExp(`${GO_SPACE}+$`, "u");
-
-export function trimSpace(s: string): string {
-  return s.replace(LEADING, "").replace(TRAILING, "");
-}
-
 /**
  * `-o sql`: each statement in stored order, trimmed, empty ones skipped, one trailing `;`
  * dropped, then written with `;` and a newline. Never re-split: `;` inside bodies, literals
@@ -36,9 +28,8 @@ export function trimSpace(s: string): string {
 export function renderPlanSql(doc: PlanDocument): string {
   let out = "";
   for (const statement of doc.statements) {
-    let sql = trimSpace(statement.sql);
+    const sql = statementText(statement.sql);
     if (sql === "") continue;
-    if (sql.endsWith(";")) sql = sql.slice(0, -1);
     out += sql + ";\n";
   }
   return out;

@@ -129,6 +129,6 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
     out.push(`  ${field("Completed", when(applied.completedAt, now))}`);
   }
   out.push("");
-  out.push(`Next: ${schemaNextStep(schema, input.nsFlag)}`);
+  out.push(`Next: ${schemaNextStep(schema, input.nsFlag, input.approvals)}`);
   return out.join("\n") + "\n";
 }

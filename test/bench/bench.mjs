@@ -59,7 +59,7 @@ function parseArgs(argv) {
           "  --quick            sizes 20,100 and 3 runs: checks the harness in about a minute",
           "  --sizes A,B,C      schema counts to seed and measure, ascending (default 100,1000,5000)",
           "  --runs N           measured runs per command after one warm-up (default 5)",
-          "  --only a,b         only these cases: offline,status-one,status-all,approvals-all,ledger-all,inbox-all,plan",
+          "  --only a,b         only these cases: offline,status-one,status-all,approvals-all,ledger-all,inbox-all,plan,diff",
           "  --keep-lab         leave the seeded lab running (for profiling); default stops it",
           "  --record           also copy the results to test/bench/latest.json and put the table in",
           "                     README.md between <!-- bench:start --> and <!-- bench:end -->",
@@ -462,6 +462,21 @@ function buildCases(ctx, size, big) {
     reference: kubectlSide(["get", ...bigObjects, "-n", BIG_NAMESPACE, "-o", "json"]),
   });
 
+  // Two 8 MiB plans of 16 chunks, diffed statement by statement, beside `plan -o sql` of one.
+  // Its cost does not depend on the number of schemas: measured once, at the largest size.
+  if (size === ctx.largestSize) cases.push({
+    group: "diff",
+    id: "diff-8mib",
+    label: `diff ${big.schema} --from plan (two ${(big.documentBytes / 1048576).toFixed(2)} MiB plans in 16 chunks, ${big.statements} statements each)`,
+    target: 2.5,
+    expectedRequests: 1 + 2 * (1 + big.chunks.length),
+    plugin: {
+      ...pluginSide(["diff", big.schema, "-n", BIG_NAMESPACE, "--from", "plan", big.earlierPlan]),
+      check: (warm) => (warm.stdoutBytes < 1000 ? `printed only ${warm.stdoutBytes} bytes` : undefined),
+    },
+    reference: pluginSide(["plan", big.schema, "-n", BIG_NAMESPACE, "-o", "sql"]),
+  });
+
   return cases.filter((c) => !ctx.only || ctx.only.includes(c.group));
 }
 
@@ -581,6 +596,7 @@ const CASE_TITLES = {
   "ledger-all": "`ledger -A` vs `kubectl get` of the 5 kinds `-A -o json`",
   "inbox-all": "`inbox -A` as lab-viewer (2 lists, 1 cluster-wide + 1 per waiting namespace access reviews) vs `kubectl get ptahschemas,ptahmigrations -A -o json`",
   "plan-8mib": "`plan <schema> -o sql` (8 MiB, 16 chunks) vs `kubectl get` of schema, plan and chunks",
+  "diff-8mib": "`diff <schema> --from plan` (two 8 MiB plans, 16 chunks each) vs `plan <schema> -o sql` of one",
 };
 
 /** One row per case, one column per size: the README's table. */
@@ -657,6 +673,12 @@ function evaluateTargets(report) {
   }
   const plan = group(["plan-8mib"]);
   targets.push({ name: "plan 8 MiB ≤ 1.5× kubectl get of the chunks", held: verdict(plan), detail: ratios(plan) });
+  const diff = group(["diff-8mib"]);
+  targets.push({
+    name: "diff of two 8 MiB plans ≤ 2.5× plan -o sql of one (twice the reads and verification, plus the statement diff)",
+    held: verdict(diff),
+    detail: diff.map((r) => `${r.size}: ${r.ratio ?? "error"}x, peak RSS ${r.plugin.peakRssMb ?? "-"} MB (plan -o sql ${r.reference.peakRssMb ?? "-"} MB)`).join(", "),
+  });
   if (last) {
     // The commands whose memory grows with the number of schemas; the 8 MiB plan is reported
     // on its own (its memory depends on the plan's size, not on the cluster's).
@@ -724,7 +746,7 @@ async function main() {
   delete env.PTAH_DEBUG;
   const kubectl = chooseKubectl(opts, lab);
   say(`kubectl: ${kubectl.note}`);
-  const ctx = { lab, env, tmp, runs: opts.runs, only: opts.only, kubectl: kubectl.path };
+  const ctx = { lab, env, tmp, runs: opts.runs, only: opts.only, kubectl: kubectl.path, largestSize: Math.max(...opts.sizes) };
 
   const lib = await bundleLib(tmp);
   const api = new ApiClient(lab, { concurrency: opts.concurrency });

@@ -349,9 +349,21 @@ export async function seedBigPlan(api, lib) {
       cond("Ready", "False", "AwaitingApproval", "The current plan requires a new approval"),
     ],
   });
+  // The plan a person approved before (`diff --from plan`): as large, every 16th statement different.
+  const earlierStatements = bigStatements(count).map((st, i) => (i % 16 === 0 ? { ...st, sql: st.sql.replace(/ text\)$/u, " varchar)") } : st));
+  const earlier = lib.publishSchemaPlan({
+    schema: { name, namespace, uid: schemaUid },
+    statements: earlierStatements,
+    createdAt: CREATED_AT,
+    binding: { desiredStateFingerprint: `sha256:${"e".repeat(64)}` },
+  });
+  if (earlier.chunks.length !== 16) throw new Error(`the earlier big plan has ${earlier.chunks.length} chunks, not 16`);
+  await publishPlan(api, earlier, lib.currentPlanStatus, namespace);
   return {
     namespace,
     schema: name,
+    earlierPlan: earlier.name,
+    earlierDocumentBytes: earlier.documentBytes.length,
     plan: published.name,
     chunks: published.chunks.map((c) => c.metadata.name),
     documentBytes: published.documentBytes.length,

@@ -11,8 +11,8 @@ import { completionScript, KUBECTL_COMPLETE_SCRIPT } from "../../src/commands/co
 import type { ClusterReader } from "../../src/kube/types.ts";
 import type { GlobalOptions } from "../../src/commands/types.ts";
 import { ReadError } from "../../src/errors.ts";
-import { aMigration, anApproval, awaitingSchema, inSyncSchema } from "../support/builders.ts";
-import { REAL_CONNECTION, runCliWith } from "../support/cli.ts";
+import { aMigration, anApproval, awaitingSchema, CONSUMED_AND_STALE, inSyncSchema } from "../support/builders.ts";
+import { FIXED_NOW, REAL_CONNECTION, runCliWith } from "../support/cli.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 
 function reader(): FakeReader {
@@ -40,7 +40,7 @@ async function complete(args: readonly string[], r: ClusterReader | null = reade
 describe("__complete: commands and flags", () => {
   it("lists every command with its summary as description, no file completion", async () => {
     const r = await complete([""]);
-    expect(r.values).toEqual(["status", "schema", "plan", "migration", "approve", "approvals", "ledger", "inbox", "acknowledge", "history", "wait", "explain", "doctor", "version", "completion"]);
+    expect(r.values).toEqual(["status", "schema", "plan", "diff", "migration", "approve", "approvals", "ledger", "inbox", "acknowledge", "history", "wait", "explain", "doctor", "version", "completion"]);
     expect(r.lines[0]).toMatch(/^status\tShow every PtahSchema/u);
     expect(r.directive).toBe(4);
   });
@@ -193,6 +193,33 @@ describe("__complete: names from the cluster", () => {
     const r = await complete(["status", ""], hanging);
     expect(r.stdout).toBe(":4\n");
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe("__complete: diff --from and --to", () => {
+  const withApprovals = () => {
+    const r = reader();
+    r.put("PtahSchemaApproval", anApproval({ name: "storefront-v1", conditions: CONSUMED_AND_STALE }));
+    r.put("PtahSchemaApproval", anApproval({ name: "storefront-v2" }));
+    return r;
+  };
+
+  it("offers the words --from and --to take", async () => {
+    expect((await complete(["diff", "storefront", "--from", ""])).values).toEqual(["applied", "approval", "plan"]);
+    expect((await complete(["diff", "storefront", "--to", ""])).values).toEqual(["current", "plan"]);
+    expect((await complete(["diff", "storefront", "--from=ap"])).values).toEqual(["applied", "approval"]);
+  });
+
+  it("offers approval names after --from approval and plan names after --from plan or --to plan", async () => {
+    expect((await complete(["diff", "storefront", "--from", "approval", ""], withApprovals())).values).toEqual(["storefront-v1", "storefront-v2"]);
+    expect((await complete(["diff", "storefront", "--from=approval", "storefront-v"], withApprovals())).values).toEqual(["storefront-v1", "storefront-v2"]);
+    const r = withApprovals();
+    await complete(["diff", "storefront", "--to", "plan", ""], r);
+    expect(r.requests).toEqual(["list PtahSchemaPlan app"]);
+  });
+
+  it("offers schema names for the diff's one positional", async () => {
+    expect((await complete(["diff", ""])).values).toEqual(["storefront", "orders"]);
   });
 });
 

@@ -43,6 +43,7 @@ describe("explain (live diagnosis)", () => {
     expect(r.stdout).toContain("is Stale (PlanNoLongerCurrent) after it was Consumed (DispatchCommitted)");
     expect(r.stdout).toContain("kubectl ptah approve storefront -n app | kubectl create -f -");
     expect(r.stdout).toContain("Warning ApprovalStale");
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("What moved: kubectl ptah diff storefront -n app --from approval storefront-v1");
   });
 
   it("says which condition holds a blocked schema and what would unblock it", async () => {
@@ -55,6 +56,7 @@ describe("explain (live diagnosis)", () => {
   it("diagnoses a schema awaiting approval with a stale approval around", async () => {
     const r = await runCliWith(["explain", "storefront", "-n", "app"], cluster());
     await expectGolden(r.stdout, "explain-live/schema-awaiting.txt");
+    expect(r.stdout).toContain("Next:       see what changed since approval storefront-v1 with: kubectl ptah diff storefront -n app, then approve it");
   });
 
   it("diagnoses a migration with an unresolved run", async () => {

@@ -82,6 +82,15 @@ describe("status <schema>", () => {
     expect(r.stdout).toContain("Next: read the plan with: kubectl ptah plan storefront -n app, then approve it with: kubectl ptah approve storefront -n app | kubectl create -f -");
   });
 
+  it("points at diff when a stale or consumed approval exists for an earlier plan", async () => {
+    const reader = cluster();
+    reader.put("PtahSchemaApproval", anApproval({ name: "storefront-v0", plan: "ptah-plan-000000000000000000000000", conditions: CONSUMED_AND_STALE, created: "2026-11-30T11:50:00Z" }));
+    const r = await runCliWith(["status", "storefront", "-n", "app"], reader);
+    expect(r.stdout).toContain(
+      "Next: see what changed since approval storefront-v0 with: kubectl ptah diff storefront -n app, then approve it with: kubectl ptah approve storefront -n app | kubectl create -f -",
+    );
+  });
+
   it("shows an in-sync schema with its consumed approval and last apply", async () => {
     const r = await runCliWith(["status", "orders", "-n", "shop"], cluster());
     await expectGolden(r.stdout, "status/detail-in-sync.txt");

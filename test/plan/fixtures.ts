@@ -106,3 +106,48 @@ export function clusterState(options: StateOptions = {}): State {
   ];
   return { reader: new FakeReader(objects), current: current!, applied: applied!, schema };
 }
+
+export interface ApprovalOptions {
+  readonly name: string;
+  /** planRef and planFingerprint; default the plan's own. */
+  readonly record?: { readonly name: unknown; readonly uid: unknown; readonly fingerprint: unknown };
+  readonly created?: string;
+  readonly conditions?: Record<string, unknown>[];
+  /** Older generations: binding copies in the spec. */
+  readonly copies?: Record<string, unknown>;
+  readonly schemaUID?: string;
+}
+
+/** A PtahSchemaApproval of the fixture schema naming `plan` (or a record of it). */
+export function approvalOf(plan: PublishedPlan | undefined, o: ApprovalOptions): FakeObject {
+  const meta = plan?.plan.metadata as Record<string, unknown> | undefined;
+  const record = o.record ?? { name: plan?.name, uid: meta?.uid, fingerprint: plan?.fingerprint };
+  const created = o.created ?? "2026-09-13T08:04:10Z";
+  return {
+    kind: "PtahSchemaApproval",
+    raw: {
+      apiVersion: "operator.ptah.run/v1alpha1",
+      kind: "PtahSchemaApproval",
+      metadata: { name: o.name, namespace: NS, uid: `approval-uid-${o.name}`, generation: 1, creationTimestamp: created },
+      spec: {
+        schemaRef: { name: SCHEMA, uid: o.schemaUID ?? SCHEMA_UID },
+        planRef: { name: record.name, uid: record.uid },
+        planFingerprint: record.fingerprint,
+        approver: { username: "alice@example.com", uid: "u-1", groups: ["system:authenticated"] },
+        approvedAt: created,
+        mutationRequestUID: `m-${o.name}`,
+        ...o.copies,
+      },
+      status: { observedGeneration: 1, conditions: o.conditions ?? [] },
+    },
+  };
+}
+
+const T = "2026-09-13T08:04:24Z";
+/** Consumed at dispatch, then stale once its plan was no longer current (the seed's story). */
+export const CONSUMED_THEN_STALE: Record<string, unknown>[] = [
+  { type: "Accepted", status: "False", reason: "PlanNoLongerCurrent", message: "The approved plan no longer matches the current database state", lastTransitionTime: T },
+  { type: "Stale", status: "True", reason: "PlanNoLongerCurrent", message: "The approved plan no longer matches the current database state", lastTransitionTime: T },
+  { type: "Consumed", status: "True", reason: "DispatchCommitted", message: "The exact plan was committed to one Apply Job dispatch", lastTransitionTime: T },
+];
+export const STALE: Record<string, unknown>[] = CONSUMED_THEN_STALE.slice(0, 2);

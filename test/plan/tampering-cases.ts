@@ -1,11 +1,11 @@
-// The tampering table of issue 5: a current plan of three chunks and every way to tamper with
-// it (or its record, its chunks, its size), each with the refusal message plan must give.
+// The tampering cases of issue 5, shared by `plan` and `diff`: each one tampers with a published
+// plan (or builds a whole state) and names the message the refusal must carry.
 import { expect } from "vitest";
 import { CHUNK_SIZE, MAX_PLAN_BYTES } from "../../src/plan/verify.ts";
 import { appliedStatus, currentPlanStatus, fakeObjectsOf, publishSchemaPlan, type PublishedPlan } from "../support/publish-plan.ts";
 import { clusterState, CURRENT_STATEMENTS, NS, publishCurrent } from "./fixtures.ts";
 
-type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** A current plan of three chunks (the last one short). */
 export function threeChunkPlan(extra: Parameters<typeof publishCurrent>[0] = {}): PublishedPlan {
@@ -30,6 +30,11 @@ export interface Case {
   /** Builds the whole state when a case needs more than a changed plan. */
   readonly state?: () => ReturnType<typeof clusterState>;
   readonly applied?: boolean;
+  /**
+   * The tampering is in a binding copy of the schema's own record (status.plan, or status.applied
+   * with `applied`), so only a command that reads that record meets it: diff's side that does.
+   */
+  readonly recordCopy?: boolean;
   readonly message: string | ((p: PublishedPlan) => string);
 }
 
@@ -181,6 +186,7 @@ export const CASES: Case[] = [
   },
   {
     name: "a record whose binding copy is not the plan's (status.plan.artifactDigest)",
+    recordCopy: true,
     state: () => {
       const p = threeChunkPlan();
       return clusterState({ current: p, currentRecord: { ...currentPlanStatus(p), artifactDigest: `sha256:${"ab".repeat(32)}` } });
@@ -190,6 +196,7 @@ export const CASES: Case[] = [
   {
     name: "an applied record whose binding copy is not the plan's (status.applied.executionBindingID)",
     applied: true,
+    recordCopy: true,
     state: () => {
       const p = threeChunkPlan();
       return clusterState({ applied: p, appliedRecord: { ...appliedStatus(p), executionBindingID: `v1-${"0".repeat(32)}` } });

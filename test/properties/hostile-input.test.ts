@@ -265,12 +265,21 @@ function planInvocations(h: HostilePlan): Invocation[] {
     { label: "explain SCHEMA (verified)", argv: ["explain", ...ns, ...name], expect: { kind: "text" } },
     { label: "history SCHEMA (verified)", argv: ["history", ...ns, ...name], expect: { kind: "text" } },
   ];
-  if (h.applied) list.push({ label: "plan SCHEMA --applied (verified)", argv: ["plan", ...ns, "--applied", ...name], expect: { kind: "text", allowTab: true } });
+  if (h.applied) {
+    list.push(
+      { label: "plan SCHEMA --applied (verified)", argv: ["plan", ...ns, "--applied", ...name], expect: { kind: "text", allowTab: true } },
+      { label: "diff SCHEMA --from applied (verified)", argv: ["diff", ...ns, "--from", "applied", ...name], expect: { kind: "text" } },
+      { label: "diff SCHEMA --from applied on a terminal (verified)", argv: ["diff", ...ns, "--from", "applied", "--color", "always", ...name], expect: { kind: "text", color: true }, tty: true },
+      { label: "diff SCHEMA --stat (verified)", argv: ["diff", ...ns, "--from", "applied", "--stat", ...name], expect: { kind: "text" } },
+      { label: "diff SCHEMA -o json on a terminal (verified)", argv: ["diff", ...ns, "--from", "applied", "-o", "json", ...name], expect: { kind: "json" }, tty: true },
+      { label: "diff SCHEMA -o sql on a terminal (verified)", argv: ["diff", ...ns, "--from", "applied", "-o", "sql", ...name], expect: { kind: "text", allowTab: true }, tty: true },
+    );
+  }
   return list;
 }
 
 /** The views that must succeed on a verified plan (the others may refuse, e.g. a hostile explain word). */
-const MUST_PRINT = /^(plan|approve)/u;
+const MUST_PRINT = /^(plan|approve|diff)/u;
 
 async function runPlanWorld(h: HostilePlan): Promise<void> {
   const { objects } = planWorld(h);

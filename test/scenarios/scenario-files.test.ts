@@ -25,6 +25,14 @@ describe("scenario files", () => {
     expect(s.steps[5]!.await?.condition).toEqual({ type: "ApprovalRequired", status: "True", reason: "Waiting" });
     expect(s.steps[6]!.expect.stdout_absent).toEqual(["signed_up_at"]);
   });
+
+  it("asks diff, after the new plan waits, what changed since storefront-v1 was approved", () => {
+    const s = loadScenario(files.find((f) => f.endsWith("stale-approval.yaml"))!);
+    const step = s.steps.find((x) => x.run.includes("kubectl ptah diff"))!;
+    expect(s.steps.indexOf(step)).toBeGreaterThan(5);
+    expect(step.run).toContain("--from approval storefront-v1");
+    expect(step.expect.stdout_contains).toEqual(expect.arrayContaining([expect.stringContaining('+ALTER TABLE "customers" ADD COLUMN "signed_up_at"')]));
+  });
 });
 
 describe("variablesRead", () => {
