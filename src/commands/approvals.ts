@@ -10,6 +10,8 @@ import { renderMachine } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
 import { noResources, parseViewOutput, type ViewOutput } from "./output.ts";
+import type { ListResult } from "../kube/types.ts";
+import { rejectedWarnings, servedObjects } from "./tolerance.ts";
 import type { Command, RunContext } from "./types.ts";
 
 export interface ApprovalsOptions {
@@ -124,15 +126,23 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
     const t = options.target;
     const wantSchemas = t.kind !== "migration";
     const wantMigrations = t.kind !== "schema";
-    const none = Promise.resolve({ items: [] as Parsed<never>[], resourceVersion: "" });
+    const none = Promise.resolve<ListResult<never>>({ items: [], resourceVersion: "" });
     // Only machine output prints the served approvals; schemas and migrations are never printed.
     const keepRaw = options.output.kind !== "human";
     const [sApprovals, schemas, mApprovals, migrations] = await Promise.all([
-      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector, keepRaw }) : none,
-      wantSchemas ? reader.list("PtahSchema", { namespace, keepRaw: false }) : none,
-      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector, keepRaw }) : none,
-      wantMigrations ? reader.list("PtahMigration", { namespace, keepRaw: false }) : none,
+      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector, keepRaw, tolerant: true }) : none,
+      wantSchemas ? reader.list("PtahSchema", { namespace, keepRaw: false, tolerant: true }) : none,
+      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector, keepRaw, tolerant: true }) : none,
+      wantMigrations ? reader.list("PtahMigration", { namespace, keepRaw: false, tolerant: true }) : none,
     ]);
+    const lists = [sApprovals, schemas, mApprovals, migrations];
+    // Approvals that do not fit the model: left out of the table; in -o json|yaml as served
+    // (for a named target, those whose reference names it).
+    const refName = (raw: Record<string, unknown>, field: string): unknown => ((raw.spec as Record<string, { name?: unknown } | undefined> | undefined)?.[field])?.name;
+    const unfit = [
+      ...(t.kind === "all" ? [] : (sApprovals.rejected ?? []).filter((r) => t.kind === "schema" && refName(r.raw, "schemaRef") === t.name)),
+      ...(t.kind === "all" ? [] : (mApprovals.rejected ?? []).filter((r) => t.kind === "migration" && refName(r.raw, "migrationRef") === t.name)),
+    ].map((r) => r.raw);
     let schemaItems = sApprovals.items as readonly Parsed<PtahSchemaApproval>[];
     let migrationItems = mApprovals.items as readonly Parsed<PtahMigrationApproval>[];
     if (t.kind === "schema") {
@@ -145,12 +155,13 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
       if (!m) throw new NotFoundError(`no PtahMigration by that name: ${contextNamespace}/${t.name}`);
       migrationItems = migrationItems.filter((a) => a.object.spec.migrationRef?.name === t.name);
     }
-    if (schemaItems.length === 0 && migrationItems.length === 0) {
-      if (options.output.kind !== "json" && options.output.kind !== "yaml") return { stdout: "", stderr: noResources(namespace) };
-    }
     if (options.output.kind !== "human") {
-      return { stdout: renderMachine(options.output, [...schemaItems, ...migrationItems].map((i) => i.raw), false) };
+      const served = t.kind === "all" ? [...servedObjects(sApprovals), ...servedObjects(mApprovals)] : [...[...schemaItems, ...migrationItems].map((i) => i.raw), ...unfit];
+      if (served.length === 0 && options.output.kind !== "json" && options.output.kind !== "yaml") return { stdout: "", stderr: noResources(namespace) };
+      return { stdout: renderMachine(options.output, served, false) };
     }
+    const warnings = rejectedWarnings(lists);
+    if (schemaItems.length === 0 && migrationItems.length === 0) return { stdout: "", stderr: warnings + noResources(namespace) };
     const both = schemaItems.length > 0 && migrationItems.length > 0;
     const parts: string[] = [];
     if (schemaItems.length > 0) {
@@ -161,6 +172,6 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
       const rows = migrationApprovalRows(migrationItems.map((i) => i.object), (migrations.items as readonly Parsed<PtahMigration>[]).map((m) => m.object));
       parts.push(renderRows(rows, "MIGRATION", ctx, both ? "ptahmigrationapproval/" : ""));
     }
-    return { stdout: parts.join("\n") };
+    return { stdout: parts.join("\n"), ...(warnings ? { stderr: warnings } : {}) };
   },
 };

@@ -9,6 +9,8 @@ import { buildTimeline, entryKey, renderTimeline, timelineRows, type TimelineEnt
 import { renderTable } from "../render/table.ts";
 import { parseTarget } from "./arguments.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
+import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./tolerance.ts";
+import type { ListResult } from "../kube/types.ts";
 import type { Command, CommandOutput, Connection, RunContext } from "./types.ts";
 
 export interface HistoryOptions {
@@ -22,7 +24,12 @@ export interface HistoryOptions {
 interface Loaded {
   readonly objects: TimelineObject[];
   readonly events: KubeEvent[];
+  /** Sections whose read was forbidden, with why: printed in place, warned on stderr. */
+  readonly gaps: readonly { readonly section: string; readonly gap: string }[];
+  readonly warnings: string;
 }
+
+const NOTHING: Secondary<ListResult<unknown>> = { value: { items: [], resourceVersion: "" } };
 
 function obj(kind: string, p: Parsed<{ metadata: { name: string; uid?: string }; status: { conditions: TimelineObject["conditions"] } }>): TimelineObject {
   return { kind, name: p.object.metadata.name, uid: p.object.metadata.uid, conditions: p.object.status.conditions };
@@ -32,16 +39,32 @@ async function loadHistory(options: HistoryOptions, c: Connection): Promise<Load
   const ns = c.namespace;
   const isSchema = options.target === "schema";
   const rootKind: KindName = isSchema ? "PtahSchema" : "PtahMigration";
-  const [root, plans, approvals, acks, events] = await Promise.all([
+  const [root, plansRead, approvalsRead, acksRead, eventsRead] = await Promise.all([
     getOrNotFound(c.reader, rootKind, ns, options.name, isSchema ? noSuchSchema(ns, options.name) : noSuchMigration(ns, options.name)),
-    c.reader.list(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", {
-      namespace: ns,
-      labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`,
-    }),
-    c.reader.list(isSchema ? "PtahSchemaApproval" : "PtahMigrationApproval", { namespace: ns }),
-    isSchema ? Promise.resolve(undefined) : c.reader.list("PtahMigrationRunAcknowledgment", { namespace: ns }),
-    c.reader.list("Event", { namespace: ns }),
+    readSecondary<ListResult<unknown>>(
+      c.reader.list(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", {
+        namespace: ns,
+        labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`,
+        tolerant: true,
+      }),
+    ),
+    readSecondary<ListResult<unknown>>(c.reader.list(isSchema ? "PtahSchemaApproval" : "PtahMigrationApproval", { namespace: ns, tolerant: true })),
+    isSchema ? NOTHING : readSecondary<ListResult<unknown>>(c.reader.list("PtahMigrationRunAcknowledgment", { namespace: ns, tolerant: true })),
+    readSecondary<ListResult<unknown>>(c.reader.list("Event", { namespace: ns, tolerant: true })),
   ]);
+  const sections = [
+    { section: "plans", read: plansRead },
+    { section: "approvals", read: approvalsRead },
+    { section: "run acknowledgments", read: acksRead },
+    { section: "events", read: eventsRead },
+  ];
+  const gaps = sections.flatMap((s) => (s.read.gap !== undefined ? [{ section: s.section, gap: s.read.gap }] : []));
+  const lists = sections.flatMap((s) => (s.read.value ? [s.read.value] : []));
+  const warnings = rejectedWarnings(lists) + gaps.map((g) => gapWarning(g.section, g.gap)).join("");
+  const plans = plansRead.value ?? NOTHING.value!;
+  const approvals = approvalsRead.value ?? NOTHING.value!;
+  const acks = acksRead.value;
+  const events = eventsRead.value ?? NOTHING.value!;
   const objects: TimelineObject[] = [obj(rootKind, root as never)];
   for (const p of plans.items) objects.push(obj(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", p as never));
   for (const a of approvals.items) {
@@ -55,7 +78,7 @@ async function loadHistory(options: HistoryOptions, c: Connection): Promise<Load
     const ref = (k.object as { spec: { migrationRef?: { name?: string } } }).spec.migrationRef;
     if (ref?.name === options.name) objects.push(obj("PtahMigrationRunAcknowledgment", k as never));
   }
-  return { objects, events: events.items.map((e) => e.object as KubeEvent) };
+  return { objects, events: events.items.map((e) => e.object as KubeEvent), gaps, warnings };
 }
 
 async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, seen: Set<string>): Promise<void> {
@@ -117,12 +140,19 @@ export const historyCommand: Command<HistoryOptions> = {
     const c = await ctx.connect();
     const loaded = await loadHistory(options, c);
     const entries: TimelineEntry[] = buildTimeline(loaded.objects, loaded.events);
-    const text = options.json
-      ? options.watch
-        ? entries.map((e) => formatJson(e, 0)).join("")
-        : formatJson(entries, 2)
-      : renderTimeline(entries, { now: ctx.now, absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: ctx.global.noHeaders });
-    if (!options.watch) return entries.length === 0 && !options.json ? { stdout: "", stderr: "No history recorded yet.\n" } : { stdout: text };
+    // Forbidden sections are named in place, after the timeline (text only; JSON stays a list).
+    const gapLines = options.json ? "" : loaded.gaps.map((g) => `${g.section.charAt(0).toUpperCase()}${g.section.slice(1)}: not shown: ${g.gap}\n`).join("");
+    const text =
+      (options.json
+        ? options.watch
+          ? entries.map((e) => formatJson(e, 0)).join("")
+          : formatJson(entries, 2)
+        : renderTimeline(entries, { now: ctx.now, absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: ctx.global.noHeaders })) + gapLines;
+    const warnings = loaded.warnings ? { stderr: loaded.warnings } : {};
+    if (!options.watch) {
+      if (entries.length === 0 && !options.json) return { stdout: gapLines, stderr: loaded.warnings + "No history recorded yet.\n" };
+      return { stdout: text, ...warnings };
+    }
     ctx.emit(text);
     await follow(options, ctx, c, new Set(entries.map(entryKey)));
     return { stdout: "" };

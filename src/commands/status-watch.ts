@@ -86,6 +86,7 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
         namespace,
         labelSelector: kind === "PtahSchemaApproval" ? undefined : ctx.global.selector,
         fieldSelector: options.name !== undefined && kind === "PtahSchema" ? `metadata.name=${options.name}` : undefined,
+        tolerant: true,
         signal: ctx.signal,
         onList: (items) => {
           const store = stores[kind]!;

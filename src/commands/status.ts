@@ -8,8 +8,12 @@ import { renderSchemaDetail } from "../views/schema-detail.ts";
 import { renderStatusList } from "../views/status-list.ts";
 import { namespaceFlag, noResources, parseViewOutput, type ViewOutput } from "./output.ts";
 import { getOrNotFound, noSuchSchema } from "./read.ts";
-import type { Command, Connection, RunContext } from "./types.ts";
+import { gapWarning, readSecondary, rejectedWarnings, servedObjects, type Secondary } from "./tolerance.ts";
+import type { ListResult } from "../kube/types.ts";
+import type { Command, CommandOutput, Connection, RunContext } from "./types.ts";
 import { watchStatus } from "./status-watch.ts";
+
+const NO_APPROVALS: Secondary<ListResult<PtahSchemaApproval>> = { value: { items: [], resourceVersion: "" } };
 
 export interface StatusOptions {
   readonly name: string | undefined;
@@ -21,20 +25,23 @@ export function loadSchema(connection: Connection, name: string): Promise<Parsed
   return getOrNotFound(connection.reader, "PtahSchema", connection.namespace, name, noSuchSchema(connection.namespace, name));
 }
 
-async function runDetail(options: StatusOptions, name: string, ctx: RunContext, connection: Connection): Promise<string> {
+async function runDetail(options: StatusOptions, name: string, ctx: RunContext, connection: Connection): Promise<CommandOutput> {
   // Machine output is the schema alone: no need to list the namespace's approvals.
-  if (options.output.kind !== "human") return renderMachine(options.output, [(await loadSchema(connection, name)).raw], true);
+  if (options.output.kind !== "human") return { stdout: renderMachine(options.output, [(await loadSchema(connection, name)).raw], true) };
   const [schema, approvals] = await Promise.all([
     loadSchema(connection, name),
-    connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false }),
+    readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, tolerant: true })),
   ]);
-  return renderSchemaDetail({
+  const stdout = renderSchemaDetail({
     schema: schema.object,
-    approvals: approvals.items.map((a: Parsed<PtahSchemaApproval>) => a.object),
+    approvals: (approvals.value?.items ?? []).map((a: Parsed<PtahSchemaApproval>) => a.object),
+    approvalsGap: approvals.gap,
     now: ctx.now,
     color: ctx.global.color,
     nsFlag: namespaceFlag(ctx.global, connection.namespace),
   });
+  const stderr = approvals.gap !== undefined ? gapWarning("approvals", approvals.gap) : rejectedWarnings([approvals.value]);
+  return stderr ? { stdout, stderr } : { stdout };
 }
 
 export const statusCommand: Command<StatusOptions> = {
@@ -58,29 +65,32 @@ export const statusCommand: Command<StatusOptions> = {
   async run(options, ctx) {
     const connection = await ctx.connect();
     if (options.watch) return watchStatus(options, ctx, connection);
-    if (options.name !== undefined) return { stdout: await runDetail(options, options.name, ctx, connection) };
+    if (options.name !== undefined) return runDetail(options, options.name, ctx, connection);
     const namespace = ctx.global.allNamespaces ? undefined : connection.namespace;
     const labelSelector = ctx.global.selector;
     // Only machine output prints the served objects (schemas and migrations, never approvals).
     const keepRaw = options.output.kind !== "human";
     const [schemas, migrations, approvals] = await Promise.all([
-      connection.reader.list("PtahSchema", { namespace, labelSelector, keepRaw }),
-      connection.reader.list("PtahMigration", { namespace, labelSelector, keepRaw }),
-      connection.reader.list("PtahSchemaApproval", { namespace, keepRaw: false }),
+      connection.reader.list("PtahSchema", { namespace, labelSelector, keepRaw, tolerant: true }),
+      connection.reader.list("PtahMigration", { namespace, labelSelector, keepRaw, tolerant: true }),
+      // Approvals only fill the APPROVAL column: without them it still says waiting/reserved.
+      options.output.kind === "human"
+        ? readSecondary(connection.reader.list("PtahSchemaApproval", { namespace, keepRaw: false, tolerant: true }))
+        : NO_APPROVALS,
     ]);
-    if (schemas.items.length === 0 && migrations.items.length === 0) {
-      if (options.output.kind === "human" || options.output.kind === "name" || options.output.kind === "jsonpath") {
-        return { stdout: "", stderr: noResources(namespace) };
-      }
-    }
     if (options.output.kind !== "human") {
-      return { stdout: renderMachine(options.output, [...schemas.items, ...migrations.items].map((i) => i.raw), false) };
+      const served = [...servedObjects(schemas), ...servedObjects(migrations)];
+      if (served.length === 0 && (options.output.kind === "name" || options.output.kind === "jsonpath")) return { stdout: "", stderr: noResources(namespace) };
+      return { stdout: renderMachine(options.output, served, false) };
     }
+    const warnings = rejectedWarnings([schemas, migrations, ...(approvals.value ? [approvals.value] : [])]) + (approvals.gap !== undefined ? gapWarning("approvals (APPROVAL column from the schemas' status only)", approvals.gap) : "");
+    if (schemas.items.length === 0 && migrations.items.length === 0) return { stdout: "", stderr: warnings + noResources(namespace) };
     return {
+      ...(warnings ? { stderr: warnings } : {}),
       stdout: renderStatusList({
         schemas: schemas.items.map((s) => s.object),
         migrations: migrations.items.map((m) => m.object),
-        approvals: approvals.items.map((a) => a.object),
+        approvals: (approvals.value?.items ?? []).map((a) => a.object),
         allNamespaces: ctx.global.allNamespaces,
         wide: options.output.wide,
         noHeaders: ctx.global.noHeaders,
