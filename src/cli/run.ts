@@ -1,5 +1,6 @@
 // The shell: parse → toOptions → run → { stdout, stderr, status }. stdout is returned only
 // on success, so nothing unverified can reach it; every failure is one `error: …` line.
+import fs from "node:fs";
 import { NotFoundError, UsageError, exitStatusOf, formatError } from "../errors.ts";
 import { COMMANDS, findCommand } from "../commands/index.ts";
 import type { Connection, RunContext } from "../commands/types.ts";
@@ -29,6 +30,16 @@ export interface RunResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly status: number;
+}
+
+/** A file the command line names (kubectl's wording when it cannot be read). */
+function readFile(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : (err as Error).message;
+    throw new UsageError(`error reading template ${file}, open ${file}: ${reason}`);
+  }
 }
 
 export async function runCli(environment: Environment): Promise<RunResult> {
@@ -80,6 +91,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
       emit: environment.emit,
       clock: environment.clock,
       version: environment.version,
+      readFile,
       connect: () => {
         connection ??= environment.connect
           ? environment.connect({ global })
@@ -89,7 +101,14 @@ export async function runCli(environment: Environment): Promise<RunResult> {
         return connection;
       },
     };
-    const output = await command.run(options, ctx);
+    let output;
+    try {
+      output = await command.run(options, ctx);
+    } catch (err) {
+      // A flag found wrong only when the command runs (--sort-by's field, a custom-columns file).
+      if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, command.name);
+      throw err;
+    }
     return { stdout: output.stdout, stderr: output.stderr ? sanitizeMultiline(output.stderr) : "", status: 0 };
   } catch (err) {
     if (environment.env.PTAH_DEBUG && err instanceof Error && !(err instanceof NotFoundError)) {

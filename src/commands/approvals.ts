@@ -9,7 +9,9 @@ import { paintWord } from "../render/color.ts";
 import { renderMachine } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
-import { noResources, parseViewOutput, type ViewOutput } from "./output.ts";
+import { labelCells, labelHeaders, sortByField } from "../render/columns.ts";
+import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "./output.ts";
+import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions } from "./printing.ts";
 import type { ListResult } from "../kube/types.ts";
 import { rejectedWarnings, servedObjects } from "./tolerance.ts";
 import type { Command, RunContext } from "./types.ts";
@@ -17,6 +19,7 @@ import type { Command, RunContext } from "./types.ts";
 export interface ApprovalsOptions {
   readonly target: { readonly kind: "all" } | { readonly kind: "schema"; readonly name: string } | { readonly kind: "migration"; readonly name: string };
   readonly output: ViewOutput;
+  readonly print: PrintOptions;
 }
 
 interface Row {
@@ -27,6 +30,7 @@ interface Row {
   readonly approver: string;
   readonly state: DerivedApprovalState;
   readonly created: string | undefined;
+  readonly labels: Readonly<Record<string, string>> | undefined;
 }
 
 function byKey(ns: string, name: string): string {
@@ -37,9 +41,9 @@ function sortRows(rows: Row[]): Row[] {
   return rows.sort((a, b) => a.namespace.localeCompare(b.namespace) || (a.created ?? "").localeCompare(b.created ?? "") || a.name.localeCompare(b.name));
 }
 
-function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, prefix: string): string {
+function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, prefix: string, print: PrintOptions): string {
   const all = ctx.global.allNamespaces;
-  const headers = [...(all ? ["NAMESPACE"] : []), "NAME", ownerHeader, "PLAN", "APPROVER", "STATE", "REASON", "AGE"];
+  const headers = [...(all ? ["NAMESPACE"] : []), "NAME", ownerHeader, "PLAN", "APPROVER", "STATE", "REASON", "AGE", ...labelHeaders(print.labelColumns, print.showLabels)];
   const body = rows.map((r) => {
     const state = paintWord(r.state.state, ctx.global.color) + (r.state.state === "Consumed" && r.state.alsoStale ? ", stale" : "");
     return [
@@ -51,6 +55,7 @@ function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, 
       state,
       sanitize(r.state.reason || "-"),
       formatAge(r.created, ctx.now),
+      ...labelCells(r.labels, print.labelColumns, print.showLabels),
     ];
   });
   return renderTable(headers, body, { noHeaders: ctx.global.noHeaders });
@@ -68,10 +73,10 @@ function approvalRows<A extends AnyApproval, O extends Owner>(
   owners: readonly O[],
   refOf: (a: A) => { name?: string; uid?: string } | undefined,
   derive: (a: A, owner: O | undefined) => DerivedApprovalState,
+  ordered: boolean,
 ): Row[] {
   const index = new Map(owners.map((o) => [byKey(o.metadata.namespace ?? "", o.metadata.name), o]));
-  return sortRows(
-    approvals.map((a) => {
+  const rows = approvals.map((a) => {
       const ns = a.metadata.namespace ?? "";
       const ref = refOf(a);
       const owner = index.get(byKey(ns, ref?.name ?? ""));
@@ -84,43 +89,49 @@ function approvalRows<A extends AnyApproval, O extends Owner>(
         approver: a.spec.approver?.username ?? "-",
         state: derive(a, bound),
         created: a.metadata.creationTimestamp,
+        labels: a.metadata.labels,
       };
-    }),
-  );
+    });
+  return ordered ? rows : sortRows(rows);
 }
 
-export function schemaApprovalRows(approvals: readonly PtahSchemaApproval[], schemas: readonly PtahSchema[]): Row[] {
-  return approvalRows(approvals, schemas, (a) => a.spec.schemaRef, deriveSchemaApprovalState);
+/** `ordered`: the approvals are already in the order to print (--sort-by). */
+export function schemaApprovalRows(approvals: readonly PtahSchemaApproval[], schemas: readonly PtahSchema[], ordered = false): Row[] {
+  return approvalRows(approvals, schemas, (a) => a.spec.schemaRef, deriveSchemaApprovalState, ordered);
 }
 
-export function migrationApprovalRows(approvals: readonly PtahMigrationApproval[], migrations: readonly PtahMigration[]): Row[] {
-  return approvalRows(approvals, migrations, (a) => a.spec.migrationRef, deriveMigrationApprovalState);
+export function migrationApprovalRows(approvals: readonly PtahMigrationApproval[], migrations: readonly PtahMigration[], ordered = false): Row[] {
+  return approvalRows(approvals, migrations, (a) => a.spec.migrationRef, deriveMigrationApprovalState, ordered);
 }
 
 export const approvalsCommand: Command<ApprovalsOptions> = {
   name: "approvals",
   summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded",
-  usage: "kubectl ptah approvals [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-o wide|json|yaml|name|jsonpath=TEMPLATE]",
+  usage:
+    "kubectl ptah approvals [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels]",
   examples: [
     { comment: "Every schema and migration approval in the namespace", command: "kubectl ptah approvals" },
     { comment: "The approvals that bind one schema", command: "kubectl ptah approvals storefront -n app" },
     { comment: "The approvals of one migration", command: "kubectl ptah approvals migration billing" },
     { comment: "Everything, everywhere, as a kubectl List", command: "kubectl ptah approvals -A -o yaml" },
   ],
-  flags: [],
+  flags: PRINT_FLAGS,
   toOptions(args) {
     const p = args.positionals;
     const output = parseViewOutput(args.global.output, "approvals");
-    if (p.length === 0) return { target: { kind: "all" }, output };
+    const print = toPrintOptions(args.flags, output, "approvals");
+    if (p.length === 0) return { target: { kind: "all" }, output, print };
     if (args.global.allNamespaces) throw new UsageError("a name cannot be combined with --all-namespaces", "approvals");
     if (p[0] === "migration") {
       if (p.length !== 2) throw new UsageError("name one PtahMigration: kubectl ptah approvals migration <name>", "approvals");
-      return { target: { kind: "migration", name: p[1]! }, output };
+      return { target: { kind: "migration", name: p[1]! }, output, print };
     }
     if (p.length !== 1) throw new UsageError("name at most one PtahSchema", "approvals");
-    return { target: { kind: "schema", name: p[0]! }, output };
+    return { target: { kind: "schema", name: p[0]! }, output, print };
   },
   async run(options, ctx) {
+    const output = resolveViewOutput(options.output, ctx);
+    const print = options.print;
     const { reader, namespace: contextNamespace } = await ctx.connect();
     const namespace = ctx.global.allNamespaces ? undefined : contextNamespace;
     const t = options.target;
@@ -128,11 +139,12 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
     const wantMigrations = t.kind !== "schema";
     const none = Promise.resolve<ListResult<never>>({ items: [], resourceVersion: "" });
     // Only machine output prints the served approvals; schemas and migrations are never printed.
-    const keepRaw = options.output.kind !== "human";
+    const keepRaw = output.kind !== "human" || needsRaw(print);
+    const fieldSelector = print.fieldSelector;
     const [sApprovals, schemas, mApprovals, migrations] = await Promise.all([
-      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector, keepRaw, tolerant: true }) : none,
+      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector, fieldSelector, keepRaw, tolerant: true }) : none,
       wantSchemas ? reader.list("PtahSchema", { namespace, keepRaw: false, tolerant: true }) : none,
-      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector, keepRaw, tolerant: true }) : none,
+      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector, fieldSelector, keepRaw, tolerant: true }) : none,
       wantMigrations ? reader.list("PtahMigration", { namespace, keepRaw: false, tolerant: true }) : none,
     ]);
     const lists = [sApprovals, schemas, mApprovals, migrations];
@@ -155,22 +167,25 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
       if (!m) throw new NotFoundError(`no PtahMigration by that name: ${contextNamespace}/${t.name}`);
       migrationItems = migrationItems.filter((a) => a.object.spec.migrationRef?.name === t.name);
     }
-    if (options.output.kind !== "human") {
-      const served = t.kind === "all" ? [...servedObjects(sApprovals), ...servedObjects(mApprovals)] : [...[...schemaItems, ...migrationItems].map((i) => i.raw), ...unfit];
-      if (served.length === 0 && options.output.kind !== "json" && options.output.kind !== "yaml") return { stdout: "", stderr: noResources(namespace) };
-      return { stdout: renderMachine(options.output, served, false) };
+    if (output.kind !== "human") {
+      let served = t.kind === "all" ? [...servedObjects(sApprovals), ...servedObjects(mApprovals)] : [...[...schemaItems, ...migrationItems].map((i) => i.raw), ...unfit];
+      if (print.sortBy !== undefined) served = sortByField(served, (o) => o, print.sortBy);
+      if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { stdout: "", stderr: noResources(namespace) };
+      return { stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }) };
     }
+    const ordered = print.sortBy !== undefined;
+    const inOrder = <T>(items: readonly Parsed<T>[]): T[] => (print.sortBy === undefined ? items : sortByField(items, (i) => i.raw, print.sortBy)).map((i) => i.object);
     const warnings = rejectedWarnings(lists);
     if (schemaItems.length === 0 && migrationItems.length === 0) return { stdout: "", stderr: warnings + noResources(namespace) };
     const both = schemaItems.length > 0 && migrationItems.length > 0;
     const parts: string[] = [];
     if (schemaItems.length > 0) {
-      const rows = schemaApprovalRows(schemaItems.map((i) => i.object), (schemas.items as readonly Parsed<PtahSchema>[]).map((s) => s.object));
-      parts.push(renderRows(rows, "SCHEMA", ctx, both ? "ptahschemaapproval/" : ""));
+      const rows = schemaApprovalRows(inOrder(schemaItems), (schemas.items as readonly Parsed<PtahSchema>[]).map((s) => s.object), ordered);
+      parts.push(renderRows(rows, "SCHEMA", ctx, both ? "ptahschemaapproval/" : "", print));
     }
     if (migrationItems.length > 0) {
-      const rows = migrationApprovalRows(migrationItems.map((i) => i.object), (migrations.items as readonly Parsed<PtahMigration>[]).map((m) => m.object));
-      parts.push(renderRows(rows, "MIGRATION", ctx, both ? "ptahmigrationapproval/" : ""));
+      const rows = migrationApprovalRows(inOrder(migrationItems), (migrations.items as readonly Parsed<PtahMigration>[]).map((m) => m.object), ordered);
+      parts.push(renderRows(rows, "MIGRATION", ctx, both ? "ptahmigrationapproval/" : "", print));
     }
     return { stdout: parts.join("\n"), ...(warnings ? { stderr: warnings } : {}) };
   },

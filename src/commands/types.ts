@@ -39,6 +39,8 @@ export interface RunContext {
   readonly version: string;
   /** The current time, for long-running (watch) commands. */
   clock(): Date;
+  /** A file named on the command line (-o custom-columns-file); throws UsageError with kubectl's wording. */
+  readFile?(path: string): string;
 }
 
 export interface CommandOutput {
