@@ -109,7 +109,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
       if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, command.name);
       throw err;
     }
-    return { stdout: output.stdout, stderr: output.stderr ? sanitizeMultiline(output.stderr) : "", status: 0 };
+    return { stdout: output.stdout, stderr: output.stderr ? sanitizeMultiline(output.stderr) : "", status: output.status ?? 0 };
   } catch (err) {
     if (environment.env.PTAH_DEBUG && err instanceof Error && !(err instanceof NotFoundError)) {
       return { stdout: "", stderr: sanitizeMultiline(formatError(err)) + (err.stack ?? "") + "\n", status: exitStatusOf(err) };

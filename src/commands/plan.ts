@@ -103,7 +103,7 @@ export const planCommand: Command<PlanOptions> = {
     }
     switch (options.output) {
       case "text":
-        return { stdout: renderPlanText(verified, { statements: options.statements }) };
+        return { stdout: renderPlanText(verified, { statements: options.statements, width: ctx.isTTY ? ctx.width : 0 }) };
       case "sql": {
         // Byte-exact when piped (scripts feed it to a database client); on a terminal, control
         // characters are made visible so that no statement can be hidden from the reader.

@@ -109,7 +109,15 @@ export const statusCommand: Command<StatusOptions> = {
     const output = parseViewOutput(args.global.output, "status");
     const print = toPrintOptions(args.flags, output, "status");
     if (name !== undefined && print.fieldSelector) throw new UsageError("a schema name cannot be combined with --field-selector", "status");
-    return { name, output, watch: args.flags.watch === true, print };
+    const watch = args.flags.watch === true;
+    // A table whose columns are the user's has no change-record form; kubectl's header-then-rows is not offered.
+    if (watch && (output.kind === "custom-columns" || output.kind === "custom-columns-file")) {
+      throw new UsageError("--watch cannot be combined with -o custom-columns; use -o name, -o yaml or -o jsonpath=TEMPLATE", "status");
+    }
+    if (watch && (print.sortBy !== undefined || print.labelColumns.length > 0 || print.showLabels)) {
+      throw new UsageError("--watch cannot be combined with --sort-by, -L or --show-labels", "status");
+    }
+    return { name, output, watch, print };
   },
   async run(options, ctx) {
     const output = resolveViewOutput(options.output, ctx);

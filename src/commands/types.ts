@@ -47,6 +47,11 @@ export interface CommandOutput {
   readonly stdout: string;
   /** Informational lines for stderr (e.g. kubectl's "No resources found in … namespace."). */
   readonly stderr?: string;
+  /**
+   * A non-zero exit status with output on both streams, for the one command that prints what it
+   * knows before failing (`version`: the client's version, then the connection error). Default 0.
+   */
+  readonly status?: 1 | 2 | 3;
 }
 
 export type FlagType = "string" | "boolean" | "number";

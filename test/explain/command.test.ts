@@ -35,7 +35,7 @@ describe("kubectl ptah explain", () => {
     const run = await runExplain(["PlanNoLongerCurent"]);
     expect(run).toEqual({
       stdout: "",
-      stderr: 'error: no topic "PlanNoLongerCurent"; did you mean reason/plan-no-longer-current?\n',
+      stderr: 'error: no topic "PlanNoLongerCurent"; did you mean PlanNoLongerCurrent?\n',
       status: 3,
       connects: 0,
     });
@@ -110,7 +110,7 @@ describe("kubectl ptah explain", () => {
       const run = await runExplain(["plannolongercurent"], { diagnose });
       expect(diagnose).toHaveBeenCalledTimes(1);
       expect(run.status).toBe(3);
-      expect(run.stderr).toContain("did you mean reason/plan-no-longer-current?");
+      expect(run.stderr).toContain("did you mean PlanNoLongerCurrent?");
     });
 
     it("is not called for a topic, nor for words that cannot be object names", async () => {

@@ -10,6 +10,8 @@ export interface CliOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly now?: Date;
   readonly tty?: boolean;
+  /** For watches: an aborted signal makes them list, print and return. */
+  readonly signal?: AbortSignal;
 }
 
 export async function runCliWith(argv: readonly string[], reader: ClusterReader | undefined, options: CliOptions = {}): Promise<RunResult & { emitted: string }> {
@@ -24,7 +26,7 @@ export async function runCliWith(argv: readonly string[], reader: ClusterReader 
     now: options.now ?? FIXED_NOW,
     clock: () => options.now ?? FIXED_NOW,
     version: "v0.0.0-test",
-    signal: controller.signal,
+    signal: options.signal ?? controller.signal,
     emit: (t) => {
       emitted += t;
     },
