@@ -155,6 +155,6 @@ export const historyCommand: Command<HistoryOptions> = {
     }
     ctx.emit(text);
     await follow(options, ctx, c, new Set(entries.map(entryKey)));
-    return { stdout: "" };
+    return { stdout: "", ...warnings };
   },
 };

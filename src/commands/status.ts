@@ -49,7 +49,8 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
 
 async function runList(options: StatusOptions, output: ResolvedOutput, ctx: RunContext, connection: Connection): Promise<CommandOutput> {
   const namespace = ctx.global.allNamespaces ? undefined : connection.namespace;
-  const { labelSelector, print } = { labelSelector: ctx.global.selector, print: options.print };
+  const print = options.print;
+  const { selector: labelSelector } = ctx.global;
   const fieldSelector = print.fieldSelector;
   // Only machine output (and --sort-by) reads the served objects (schemas and migrations, never approvals).
   const keepRaw = output.kind !== "human" || needsRaw(print);
