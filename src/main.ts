@@ -38,8 +38,9 @@ async function main(): Promise<void> {
   await write(process.stdout, result.stdout);
   await write(process.stderr, result.stderr);
   // Exit now: a request still retrying in the background (one of several parallel reads,
-  // after another failed) must not hold the process once the answer is written.
-  process.exit(result.status);
+  // after another failed) must not hold the process once the answer is written. Interrupted
+  // (Ctrl-C ends a watch or wait by design): 128 + SIGINT, as a shell reports it.
+  process.exit(controller.signal.aborted ? 130 : result.status);
 }
 
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {

@@ -12,6 +12,7 @@ export interface ApprovalRow<A, O> {
   readonly approver: string;
   readonly state: DerivedApprovalState;
   readonly created: string | undefined;
+  readonly labels: Readonly<Record<string, string>> | undefined;
   readonly approval: A;
   /** The owner the approval binds, when it was read and its UID still matches. */
   readonly bound: O | undefined;
@@ -38,10 +39,15 @@ export function ownerIndex<O extends Owner>(owners: readonly O[]): (namespace: s
   };
 }
 
-function approvalRows<A extends AnyApproval, O extends Owner>(approvals: readonly A[], owners: readonly O[], refOf: (a: A) => Ref, derive: (a: A, owner: O | undefined) => DerivedApprovalState): ApprovalRow<A, O>[] {
+function approvalRows<A extends AnyApproval, O extends Owner>(
+  approvals: readonly A[],
+  owners: readonly O[],
+  refOf: (a: A) => Ref,
+  derive: (a: A, owner: O | undefined) => DerivedApprovalState,
+  ordered: boolean,
+): ApprovalRow<A, O>[] {
   const find = ownerIndex(owners);
-  return sortRows(
-    approvals.map((a) => {
+  const rows = approvals.map((a) => {
       const ns = a.metadata.namespace ?? "";
       const ref = refOf(a);
       const bound = find(ns, ref);
@@ -53,17 +59,19 @@ function approvalRows<A extends AnyApproval, O extends Owner>(approvals: readonl
         approver: a.spec.approver?.username ?? "-",
         state: derive(a, bound),
         created: a.metadata.creationTimestamp,
+        labels: a.metadata.labels,
         approval: a,
         bound,
       };
-    }),
-  );
+    });
+  return ordered ? rows : sortRows(rows);
 }
 
-export function schemaApprovalRows(approvals: readonly PtahSchemaApproval[], schemas: readonly PtahSchema[]): ApprovalRow<PtahSchemaApproval, PtahSchema>[] {
-  return approvalRows(approvals, schemas, (a) => a.spec.schemaRef, deriveSchemaApprovalState);
+/** `ordered`: the approvals are already in the order to print (--sort-by); else sorted by namespace, age, name. */
+export function schemaApprovalRows(approvals: readonly PtahSchemaApproval[], schemas: readonly PtahSchema[], ordered = false): ApprovalRow<PtahSchemaApproval, PtahSchema>[] {
+  return approvalRows(approvals, schemas, (a) => a.spec.schemaRef, deriveSchemaApprovalState, ordered);
 }
 
-export function migrationApprovalRows(approvals: readonly PtahMigrationApproval[], migrations: readonly PtahMigration[]): ApprovalRow<PtahMigrationApproval, PtahMigration>[] {
-  return approvalRows(approvals, migrations, (a) => a.spec.migrationRef, deriveMigrationApprovalState);
+export function migrationApprovalRows(approvals: readonly PtahMigrationApproval[], migrations: readonly PtahMigration[], ordered = false): ApprovalRow<PtahMigrationApproval, PtahMigration>[] {
+  return approvalRows(approvals, migrations, (a) => a.spec.migrationRef, deriveMigrationApprovalState, ordered);
 }

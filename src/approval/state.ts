@@ -66,7 +66,22 @@ export type SchemaApprovalSummary =
   | { readonly kind: "not-required" }
   | { readonly kind: "waiting" }
   | { readonly kind: "reserved"; readonly by: string; readonly name: string }
-  | { readonly kind: "consumed"; readonly by: string; readonly name: string };
+  | { readonly kind: "consumed"; readonly by: string; readonly name: string }
+  /** A plan no approval can unblock (ApprovalRequired=False for a refusal): `why` is short. */
+  | { readonly kind: "blocked"; readonly why: string };
+
+/** ApprovalRequired=False reasons that mean "no approval helps", as the APPROVAL column words them. */
+const BLOCKED_WHY: Readonly<Record<string, string>> = {
+  DestructiveChangesDisabled: "destructive",
+  PolicyBlocked: "policy",
+  ApplyDisabled: "apply disabled",
+  RealmConflict: "realm conflict",
+  RealmNotAuthorized: "realm not authorized",
+  PlanNoLongerCurrent: "plan no longer current",
+};
+
+/** Reasons of ApprovalRequired=False that are not refusals. */
+const NOT_BLOCKING = new Set(["NotRequired", "Satisfied"]);
 
 /** The APPROVAL column of a schema: not required / waiting / reserved by <user> / consumed. */
 export function summariseSchemaApproval(schema: PtahSchema, approvals: readonly PtahSchemaApproval[]): SchemaApprovalSummary {
@@ -79,6 +94,10 @@ export function summariseSchemaApproval(schema: PtahSchema, approvals: readonly 
   }
   if (isTrue(schema.status.conditions, "ApprovalRequired")) return { kind: "waiting" };
   if (!schema.status.plan?.name) return { kind: "none" };
+  const required = findCondition(schema.status.conditions, "ApprovalRequired");
+  if (required?.status === "False" && required.reason && !NOT_BLOCKING.has(required.reason)) {
+    return { kind: "blocked", why: BLOCKED_WHY[required.reason] ?? required.reason };
+  }
   return { kind: "not-required" };
 }
 
@@ -94,6 +113,8 @@ export function formatApprovalSummary(s: SchemaApprovalSummary): string {
       return s.by ? `reserved by ${s.by}` : "reserved";
     case "consumed":
       return "consumed";
+    case "blocked":
+      return `blocked: ${s.why}`;
   }
 }
 

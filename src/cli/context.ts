@@ -1,7 +1,9 @@
 // What the shell is given (the process, or a test) and the one RunContext it builds from it.
 // runCli and completion both use shellContext, so a command sees the same clock, signal,
 // streams and connection however it was reached.
+import fs from "node:fs";
 import type { Connection, GlobalOptions, LocalFacts, RunContext } from "../commands/types.ts";
+import { UsageError } from "../errors.ts";
 
 export interface Environment {
   readonly argv: readonly string[];
@@ -21,6 +23,16 @@ export interface Environment {
   readonly machine?: () => Promise<LocalFacts>;
 }
 
+/** A file named on the command line (-o custom-columns-file), with kubectl's wording when unreadable. */
+function readFile(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : (err as Error).message;
+    throw new UsageError(`error reading template ${file}, open ${file}: ${reason}`);
+  }
+}
+
 /** The context a command runs in; it connects at most once, and only when asked. */
 export function shellContext(environment: Environment, global: GlobalOptions): RunContext {
   let connection: Promise<Connection> | undefined;
@@ -33,6 +45,7 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
     emit: environment.emit,
     clock: environment.clock,
     version: environment.version,
+    readFile,
     machine: environment.machine ?? (() => import("./local.ts").then((m) => m.inspectMachine(environment.env))),
     connect: () => {
       connection ??= environment.connect

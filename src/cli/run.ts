@@ -58,7 +58,14 @@ export async function runCli(environment: Environment): Promise<RunResult> {
       throw err;
     }
     const options = command.toOptions({ positionals: line.positionals, flags: line.values, global });
-    const result = await command.run(options, shellContext(environment, global));
+    let result;
+    try {
+      result = await command.run(options, shellContext(environment, global));
+    } catch (err) {
+      // A flag found wrong only when the command runs (--sort-by's field, a custom-columns file).
+      if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, command.name);
+      throw err;
+    }
     if (result.kind === "refused") return refusal(result.error, environment, result.report ?? "");
     return { stdout: result.stdout, stderr: result.stderr ? sanitizeMultiline(result.stderr) : "", status: result.exitStatus ?? 0 };
   } catch (err) {

@@ -10,20 +10,25 @@ import { paintWord } from "../render/color.ts";
 import { renderMachine } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
+import { labelCells, labelHeaders, sortByField } from "../render/columns.ts";
 import { parseOptionalTarget, type OptionalTarget } from "./arguments.ts";
-import { noResources, parseViewOutput, type ViewOutput } from "./output.ts";
+import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "./output.ts";
+import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions } from "./printing.ts";
+import type { ListResult } from "../kube/types.ts";
+import { rejectedWarnings, servedObjects } from "./tolerance.ts";
 import type { Command, RunContext } from "./types.ts";
 
 export interface ApprovalsOptions {
   readonly target: OptionalTarget;
   readonly output: ViewOutput;
+  readonly print: PrintOptions;
 }
 
 type Row = ApprovalRow<unknown, unknown>;
 
-function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, prefix: string): string {
+function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, prefix: string, print: PrintOptions): string {
   const all = ctx.global.allNamespaces;
-  const headers = [...(all ? ["NAMESPACE"] : []), "NAME", ownerHeader, "PLAN", "APPROVER", "STATE", "REASON", "AGE"];
+  const headers = [...(all ? ["NAMESPACE"] : []), "NAME", ownerHeader, "PLAN", "APPROVER", "STATE", "REASON", "AGE", ...labelHeaders(print.labelColumns, print.showLabels)];
   const body = rows.map((r) => {
     const state = paintWord(r.state.state, ctx.global.color) + (r.state.state === "Consumed" && r.state.alsoStale ? ", stale" : "");
     return [
@@ -35,6 +40,7 @@ function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, 
       state,
       sanitize(r.state.reason || "-"),
       formatAge(r.created, ctx.now),
+      ...labelCells(r.labels, print.labelColumns, print.showLabels),
     ];
   });
   return renderTable(headers, body, { noHeaders: ctx.global.noHeaders });
@@ -43,33 +49,46 @@ function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, 
 export const approvalsCommand: Command<ApprovalsOptions> = {
   name: "approvals",
   summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded",
-  usage: "kubectl ptah approvals [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-o wide|json|yaml|name|jsonpath=TEMPLATE]",
+  usage:
+    "kubectl ptah approvals [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels]",
   examples: [
     { comment: "Every schema and migration approval in the namespace", command: "kubectl ptah approvals" },
     { comment: "The approvals that bind one schema", command: "kubectl ptah approvals storefront -n app" },
     { comment: "The approvals of one migration", command: "kubectl ptah approvals migration billing" },
     { comment: "Everything, everywhere, as a kubectl List", command: "kubectl ptah approvals -A -o yaml" },
   ],
-  flags: [],
+  flags: PRINT_FLAGS,
   toOptions(args) {
     const output = parseViewOutput(args.global.output, "approvals");
-    return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "approvals"), output };
+    const print = toPrintOptions(args.flags, output, "approvals");
+    return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "approvals"), output, print };
   },
   async run(options, ctx) {
+    const output = resolveViewOutput(options.output, ctx);
+    const print = options.print;
     const { reader, namespace: contextNamespace } = await ctx.connect();
     const namespace = ctx.global.allNamespaces ? undefined : contextNamespace;
     const t = options.target;
     const wantSchemas = t.kind !== "migration";
     const wantMigrations = t.kind !== "schema";
-    const none = Promise.resolve({ items: [] as Parsed<never>[], resourceVersion: "" });
+    const none = Promise.resolve<ListResult<never>>({ items: [], resourceVersion: "" });
     // Only machine output prints the served approvals; schemas and migrations are never printed.
-    const keepRaw = options.output.kind !== "human";
+    const keepRaw = output.kind !== "human" || needsRaw(print);
+    const fieldSelector = print.fieldSelector;
     const [sApprovals, schemas, mApprovals, migrations] = await Promise.all([
-      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector, keepRaw }) : none,
-      wantSchemas ? reader.list("PtahSchema", { namespace, keepRaw: false }) : none,
-      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector, keepRaw }) : none,
-      wantMigrations ? reader.list("PtahMigration", { namespace, keepRaw: false }) : none,
+      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector, fieldSelector, keepRaw, tolerant: true }) : none,
+      wantSchemas ? reader.list("PtahSchema", { namespace, keepRaw: false, tolerant: true }) : none,
+      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector, fieldSelector, keepRaw, tolerant: true }) : none,
+      wantMigrations ? reader.list("PtahMigration", { namespace, keepRaw: false, tolerant: true }) : none,
     ]);
+    const lists = [sApprovals, schemas, mApprovals, migrations];
+    // Approvals that do not fit the model: left out of the table; in -o json|yaml as served
+    // (for a named target, those whose reference names it).
+    const refName = (raw: Record<string, unknown>, field: string): unknown => ((raw.spec as Record<string, { name?: unknown } | undefined> | undefined)?.[field])?.name;
+    const unfit = [
+      ...(t.kind === "all" ? [] : (sApprovals.rejected ?? []).filter((r) => t.kind === "schema" && refName(r.raw, "schemaRef") === t.name)),
+      ...(t.kind === "all" ? [] : (mApprovals.rejected ?? []).filter((r) => t.kind === "migration" && refName(r.raw, "migrationRef") === t.name)),
+    ].map((r) => r.raw);
     let schemaItems = sApprovals.items as readonly Parsed<PtahSchemaApproval>[];
     let migrationItems = mApprovals.items as readonly Parsed<PtahMigrationApproval>[];
     if (t.kind === "schema") {
@@ -82,22 +101,26 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
       if (!m) throw new NotFoundError(`no PtahMigration by that name: ${contextNamespace}/${t.name}`);
       migrationItems = migrationItems.filter((a) => a.object.spec.migrationRef?.name === t.name);
     }
-    if (schemaItems.length === 0 && migrationItems.length === 0) {
-      if (options.output.kind !== "json" && options.output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: noResources(namespace) };
+    if (output.kind !== "human") {
+      let served = t.kind === "all" ? [...servedObjects(sApprovals), ...servedObjects(mApprovals)] : [...[...schemaItems, ...migrationItems].map((i) => i.raw), ...unfit];
+      if (print.sortBy !== undefined) served = sortByField(served, (o) => o, print.sortBy);
+      if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: noResources(namespace) };
+      return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }) };
     }
-    if (options.output.kind !== "human") {
-      return { kind: "printed", stdout: renderMachine(options.output, [...schemaItems, ...migrationItems].map((i) => i.raw), false) };
-    }
+    const ordered = print.sortBy !== undefined;
+    const inOrder = <T>(items: readonly Parsed<T>[]): T[] => (print.sortBy === undefined ? items : sortByField(items, (i) => i.raw, print.sortBy)).map((i) => i.object);
+    const warnings = rejectedWarnings(lists);
+    if (schemaItems.length === 0 && migrationItems.length === 0) return { kind: "printed", stdout: "", stderr: warnings + noResources(namespace) };
     const both = schemaItems.length > 0 && migrationItems.length > 0;
     const parts: string[] = [];
     if (schemaItems.length > 0) {
-      const rows = schemaApprovalRows(schemaItems.map((i) => i.object), (schemas.items as readonly Parsed<PtahSchema>[]).map((s) => s.object));
-      parts.push(renderRows(rows, "SCHEMA", ctx, both ? "ptahschemaapproval/" : ""));
+      const rows = schemaApprovalRows(inOrder(schemaItems), (schemas.items as readonly Parsed<PtahSchema>[]).map((s) => s.object), ordered);
+      parts.push(renderRows(rows, "SCHEMA", ctx, both ? "ptahschemaapproval/" : "", print));
     }
     if (migrationItems.length > 0) {
-      const rows = migrationApprovalRows(migrationItems.map((i) => i.object), (migrations.items as readonly Parsed<PtahMigration>[]).map((m) => m.object));
-      parts.push(renderRows(rows, "MIGRATION", ctx, both ? "ptahmigrationapproval/" : ""));
+      const rows = migrationApprovalRows(inOrder(migrationItems), (migrations.items as readonly Parsed<PtahMigration>[]).map((m) => m.object), ordered);
+      parts.push(renderRows(rows, "MIGRATION", ctx, both ? "ptahmigrationapproval/" : "", print));
     }
-    return { kind: "printed", stdout: parts.join("\n") };
+    return { kind: "printed", stdout: parts.join("\n"), ...(warnings ? { stderr: warnings } : {}) };
   },
 };

@@ -59,14 +59,14 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
   let c: Connection;
   try {
     c = await ctx.connect();
-  } catch {
-    return undefined; // no cluster: treat the word as a (mistyped) topic
+  } catch (err) {
+    // No cluster configured at all: the word is a (mistyped) topic. A configured cluster that
+    // cannot be reached is reported as what it is (issue 14), by explain with the topic hint.
+    if (err instanceof ReadError && !/^no kubeconfig found/u.test(err.message)) throw err;
+    return undefined;
   }
-  const [schema, approvals] = await Promise.all([getOptional(c.reader, "PtahSchema", c.namespace, schemaName), c.reader.list("PtahSchemaApproval", { namespace: c.namespace })]).catch((err: unknown) => {
-    if (err instanceof ReadError && err.httpStatus === undefined) return [undefined, undefined] as const;
-    throw err;
-  });
-  if (!schema || !approvals) return undefined;
+  const [schema, approvals] = await Promise.all([getOptional(c.reader, "PtahSchema", c.namespace, schemaName), c.reader.list("PtahSchemaApproval", { namespace: c.namespace })]);
+  if (!schema) return undefined;
   return {
     kind: "printed",
     stdout: diagnoseSchema({

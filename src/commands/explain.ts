@@ -2,7 +2,7 @@
 // outcome, event or concept means and what to do next, from the knowledge base alone —
 // no cluster, no kubeconfig, no Kubernetes client. Words that name no topic may be handed to
 // an optional live diagnosis of objects (`explain <schema>`, `explain approval <name>`).
-import { NotFoundError, UsageError } from "../errors.ts";
+import { NotFoundError, ReadError, UsageError } from "../errors.ts";
 import { KNOWLEDGE, type KnowledgeEntry } from "../explain/knowledge.ts";
 import { lookupTopic } from "../explain/lookup.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
@@ -82,7 +82,18 @@ async function runExplain(options: ExplainOptions, ctx: RunContext, diagnose: Di
       return print(result.candidates, options.output, (candidates) => renderCandidates(query, candidates));
     case "unknown": {
       if (diagnose && couldNameObjects(options.words)) {
-        const diagnosis = await diagnose(options.words, ctx);
+        let diagnosis: Printed | undefined;
+        try {
+          diagnosis = await diagnose(options.words, ctx);
+        } catch (err) {
+          // The cluster failed (unreachable, timeout, forbidden): that is the answer, not "no
+          // topic"; the topic lookup's result follows in the same line.
+          // (`approval NAME` and the like name an object explicitly: the error alone.)
+          if (err instanceof ReadError && options.words.length === 1) {
+            throw new ReadError(`${err.message}; and ${formatUnknownTopic(query, result.suggestions)}`, err.httpStatus);
+          }
+          throw err;
+        }
         if (diagnosis) return diagnosis;
       }
       throw new NotFoundError(formatUnknownTopic(query, result.suggestions));

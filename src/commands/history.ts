@@ -11,6 +11,8 @@ import { buildTimeline, entryKey, historyNote, renderTimeline, timelineRows, typ
 import { renderTable } from "../render/table.ts";
 import { parseTarget } from "./arguments.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
+import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./tolerance.ts";
+import type { ListResult } from "../kube/types.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
 
 export interface HistoryOptions {
@@ -27,6 +29,11 @@ interface Loaded {
   readonly ledger: LedgerEntry[];
   /** The earliest time of any Event the API server still holds in the namespace. */
   readonly oldestEvent: string | undefined;
+  /** Whether the Events could be read at all (a forbidden read is a gap, not "none held"). */
+  readonly eventsRead: boolean;
+  /** Sections whose read was forbidden, with why: printed in place, warned on stderr. */
+  readonly gaps: readonly { readonly section: string; readonly gap: string }[];
+  readonly warnings: string;
 }
 
 function oldestOf(events: readonly KubeEvent[]): string | undefined {
@@ -39,6 +46,8 @@ function oldestOf(events: readonly KubeEvent[]): string | undefined {
   return oldest?.text;
 }
 
+const NOTHING: Secondary<ListResult<unknown>> = { value: { items: [], resourceVersion: "" } };
+
 function obj(kind: string, p: Parsed<{ metadata: { name: string; uid?: string }; status: { conditions: TimelineObject["conditions"] } }>): TimelineObject {
   return { kind, name: p.object.metadata.name, uid: p.object.metadata.uid, conditions: p.object.status.conditions };
 }
@@ -47,16 +56,32 @@ async function loadHistory(options: HistoryOptions, c: Connection): Promise<Load
   const ns = c.namespace;
   const isSchema = options.target === "schema";
   const rootKind: KindName = isSchema ? "PtahSchema" : "PtahMigration";
-  const [root, plans, approvals, acks, events] = await Promise.all([
+  const [root, plansRead, approvalsRead, acksRead, eventsRead] = await Promise.all([
     getOrNotFound(c.reader, rootKind, ns, options.name, isSchema ? noSuchSchema(ns, options.name) : noSuchMigration(ns, options.name)),
-    c.reader.list(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", {
-      namespace: ns,
-      labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`,
-    }),
-    c.reader.list(isSchema ? "PtahSchemaApproval" : "PtahMigrationApproval", { namespace: ns }),
-    isSchema ? Promise.resolve(undefined) : c.reader.list("PtahMigrationRunAcknowledgment", { namespace: ns }),
-    c.reader.list("Event", { namespace: ns }),
+    readSecondary<ListResult<unknown>>(
+      c.reader.list(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", {
+        namespace: ns,
+        labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`,
+        tolerant: true,
+      }),
+    ),
+    readSecondary<ListResult<unknown>>(c.reader.list(isSchema ? "PtahSchemaApproval" : "PtahMigrationApproval", { namespace: ns, tolerant: true })),
+    isSchema ? NOTHING : readSecondary<ListResult<unknown>>(c.reader.list("PtahMigrationRunAcknowledgment", { namespace: ns, tolerant: true })),
+    readSecondary<ListResult<unknown>>(c.reader.list("Event", { namespace: ns, tolerant: true })),
   ]);
+  const sections = [
+    { section: "plans", read: plansRead },
+    { section: "approvals", read: approvalsRead },
+    { section: "run acknowledgments", read: acksRead },
+    { section: "events", read: eventsRead },
+  ];
+  const gaps = sections.flatMap((s) => (s.read.gap !== undefined ? [{ section: s.section, gap: s.read.gap }] : []));
+  const lists = sections.flatMap((s) => (s.read.value ? [s.read.value] : []));
+  const warnings = rejectedWarnings(lists) + gaps.map((g) => gapWarning(g.section, g.gap)).join("");
+  const plans = plansRead.value ?? NOTHING.value!;
+  const approvals = approvalsRead.value ?? NOTHING.value!;
+  const acks = acksRead.value;
+  const events = eventsRead.value ?? NOTHING.value!;
   const objects: TimelineObject[] = [obj(rootKind, root as never)];
   for (const p of plans.items) objects.push(obj(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", p as never));
   const bound = approvals.items.filter((a) => {
@@ -79,7 +104,7 @@ async function loadHistory(options: HistoryOptions, c: Connection): Promise<Load
         [root.object as PtahMigration],
       );
   const held = events.items.map((e) => e.object as KubeEvent);
-  return { objects, events: held, ledger, oldestEvent: oldestOf(held) };
+  return { objects, events: held, ledger, oldestEvent: oldestOf(held), eventsRead: eventsRead.gap === undefined, gaps, warnings };
 }
 
 async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, seen: Set<string>): Promise<void> {
@@ -142,12 +167,19 @@ export const historyCommand: Command<HistoryOptions> = {
     const loaded = await loadHistory(options, c);
     const entries: TimelineEntry[] = buildTimeline(loaded.objects, loaded.events, loaded.ledger);
     const render = { now: ctx.now, absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: ctx.global.noHeaders };
-    // The header says what Kubernetes still keeps; machine output and --no-headers leave it out.
-    const note = options.json || ctx.global.noHeaders ? "" : historyNote(c.namespace, loaded.oldestEvent, render);
-    const text = options.json ? (options.watch ? entries.map((e) => formatJson(e, 0)).join("") : formatJson(entries, 2)) : note + renderTimeline(entries, render);
-    if (!options.watch) return entries.length === 0 && !options.json ? { kind: "printed", stdout: "", stderr: "No history recorded yet.\n" } : { kind: "printed", stdout: text };
+    // The header says what Kubernetes still keeps (only when the Events could be read); machine
+    // output and --no-headers leave it out. Forbidden sections are named in place, after the
+    // timeline (text only; JSON stays a list).
+    const note = options.json || ctx.global.noHeaders || !loaded.eventsRead ? "" : historyNote(c.namespace, loaded.oldestEvent, render);
+    const gapLines = options.json ? "" : loaded.gaps.map((g) => `${g.section.charAt(0).toUpperCase()}${g.section.slice(1)}: not shown: ${g.gap}\n`).join("");
+    const text = (options.json ? (options.watch ? entries.map((e) => formatJson(e, 0)).join("") : formatJson(entries, 2)) : note + renderTimeline(entries, render)) + gapLines;
+    const warnings = loaded.warnings ? { stderr: loaded.warnings } : {};
+    if (!options.watch) {
+      if (entries.length === 0 && !options.json) return { kind: "printed", stdout: gapLines, stderr: loaded.warnings + "No history recorded yet.\n" };
+      return { kind: "printed", stdout: text, ...warnings };
+    }
     ctx.emit(text);
     await follow(options, ctx, c, new Set(entries.map(entryKey)));
-    return { kind: "printed", stdout: "" };
+    return { kind: "printed", stdout: "", ...warnings };
   },
 };

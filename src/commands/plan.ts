@@ -105,7 +105,7 @@ export const planCommand: Command<PlanOptions> = {
     // The header's Destructive line is the plan's own flag, as upstream prints it; SQL that reads
     // as destructive although the plan does not record it is said on stderr, whatever the format.
     const stderr = verified.document.destructiveRead && verified.plan.object.spec.destructive !== true ? undestructiveWarning(verified.plan.object.metadata.name) : undefined;
-    return { kind: "printed", stdout: renderVerified(verified, options, ctx.isTTY), ...(stderr ? { stderr } : {}) };
+    return { kind: "printed", stdout: renderVerified(verified, options, ctx.isTTY, ctx.width), ...(stderr ? { stderr } : {}) };
   },
 };
 
@@ -113,10 +113,10 @@ function undestructiveWarning(planName: string): string {
   return `Warning: the SQL of ${planName} reads as destructive (read by this plugin), but the plan does not record it as destructive\n`;
 }
 
-function renderVerified(verified: VerifiedPlan, options: PlanOptions, isTTY: boolean): string {
+function renderVerified(verified: VerifiedPlan, options: PlanOptions, isTTY: boolean, width: number): string {
   switch (options.output) {
     case "text":
-      return renderPlanText(verified, { statements: options.statements });
+      return renderPlanText(verified, { statements: options.statements, width: isTTY ? width : 0 });
     case "sql": {
       // Byte-exact when piped (scripts feed it to a database client); on a terminal, control
       // characters are made visible so that no statement can be hidden from the reader.

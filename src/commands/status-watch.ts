@@ -4,7 +4,7 @@
 import { findCondition } from "../approval/state.ts";
 import type { KindName, Parsed } from "../model/parse.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { formatJson } from "../render/formats.ts";
+import { formatJson, renderMachine } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderSchemaDetail } from "../views/schema-detail.ts";
 import { renderStatusList } from "../views/status-list.ts";
@@ -73,9 +73,15 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
     const wait = Math.max(0, REDRAW_MS - (ctx.clock().getTime() - lastDraw));
     pending = setTimeout(draw, wait);
   };
+  // Machine formats as `kubectl get -w -o …`: one YAML document per change (`---` between them),
+  // one name per change, the template per change; -o json stays NDJSON of {type, object}.
+  let documents = 0;
   const record = (kind: string, type: string, p: Parsed<unknown>): void => {
     if (kind === "PtahSchemaApproval") return;
-    if (options.output.kind === "json") ctx.emit(formatJson({ type, object: p.raw }, 0));
+    const output = options.output;
+    if (output.kind === "json") ctx.emit(formatJson({ type, object: p.raw }, 0));
+    else if (output.kind === "yaml") ctx.emit(`${documents++ > 0 ? "---\n" : ""}${renderMachine(output, [p.raw], true)}`);
+    else if (output.kind === "name" || output.kind === "jsonpath") ctx.emit(renderMachine(output, [p.raw], true));
     else ctx.emit(changeRecord(kind, type, p, ctx.clock()));
   };
 
@@ -85,7 +91,15 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
       connection.reader.watch(kind, {
         namespace,
         labelSelector: kind === "PtahSchemaApproval" ? undefined : ctx.global.selector,
-        fieldSelector: options.name !== undefined && kind === "PtahSchema" ? `metadata.name=${options.name}` : undefined,
+        fieldSelector:
+          options.name !== undefined
+            ? kind === "PtahSchema"
+              ? `metadata.name=${options.name}`
+              : undefined
+            : kind === "PtahSchemaApproval"
+              ? undefined
+              : options.print.fieldSelector,
+        tolerant: true,
         signal: ctx.signal,
         onList: (items) => {
           const store = stores[kind]!;

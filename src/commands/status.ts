@@ -1,93 +1,131 @@
 // `kubectl ptah status [SCHEMA]`: every PtahSchema and PtahMigration as a table, or one
 // schema in detail. Reads: one paginated LIST per kind, or GET schema + LIST approvals.
 import { UsageError } from "../errors.ts";
+import type { ListResult } from "../kube/types.ts";
 import type { Parsed } from "../model/parse.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+import { sortByField } from "../render/columns.ts";
 import { renderMachine } from "../render/formats.ts";
 import { renderSchemaDetail } from "../views/schema-detail.ts";
 import { renderStatusList } from "../views/status-list.ts";
-import { namespaceFlag, noResources, parseViewOutput, type ViewOutput } from "./output.ts";
+import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "./output.ts";
+import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions } from "./printing.ts";
 import { getOrNotFound, noSuchSchema } from "./read.ts";
-import type { Command, Connection, RunContext } from "./types.ts";
+import { gapWarning, readSecondary, rejectedWarnings, servedObjects, type Secondary } from "./tolerance.ts";
+import type { Command, Printed, Connection, RunContext } from "./types.ts";
 import { watchStatus } from "./status-watch.ts";
+
+const NO_APPROVALS: Secondary<ListResult<PtahSchemaApproval>> = { value: { items: [], resourceVersion: "" } };
 
 export interface StatusOptions {
   readonly name: string | undefined;
   readonly output: ViewOutput;
   readonly watch: boolean;
+  readonly print: PrintOptions;
 }
 
 export function loadSchema(connection: Connection, name: string): Promise<Parsed<PtahSchema>> {
   return getOrNotFound(connection.reader, "PtahSchema", connection.namespace, name, noSuchSchema(connection.namespace, name));
 }
 
-async function runDetail(options: StatusOptions, name: string, ctx: RunContext, connection: Connection): Promise<string> {
+async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, connection: Connection): Promise<Printed> {
   // Machine output is the schema alone: no need to list the namespace's approvals.
-  if (options.output.kind !== "human") return renderMachine(options.output, [(await loadSchema(connection, name)).raw], true);
+  if (output.kind !== "human") return { kind: "printed", stdout: renderMachine(output, [(await loadSchema(connection, name)).raw], true, { noHeaders: ctx.global.noHeaders }) };
   const [schema, approvals] = await Promise.all([
     loadSchema(connection, name),
-    connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false }),
+    readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, tolerant: true })),
   ]);
-  return renderSchemaDetail({
+  const stdout = renderSchemaDetail({
     schema: schema.object,
-    approvals: approvals.items.map((a: Parsed<PtahSchemaApproval>) => a.object),
+    approvals: (approvals.value?.items ?? []).map((a: Parsed<PtahSchemaApproval>) => a.object),
+    approvalsGap: approvals.gap,
     now: ctx.now,
     color: ctx.global.color,
     nsFlag: namespaceFlag(ctx.global, connection.namespace),
   });
+  const stderr = approvals.gap !== undefined ? gapWarning("approvals", approvals.gap) : rejectedWarnings([approvals.value]);
+  return stderr ? { kind: "printed", stdout, stderr } : { kind: "printed", stdout };
+}
+
+async function runList(options: StatusOptions, output: ResolvedOutput, ctx: RunContext, connection: Connection): Promise<Printed> {
+  const namespace = ctx.global.allNamespaces ? undefined : connection.namespace;
+  const print = options.print;
+  const { selector: labelSelector } = ctx.global;
+  const fieldSelector = print.fieldSelector;
+  // Only machine output (and --sort-by) reads the served objects (schemas and migrations, never approvals).
+  const keepRaw = output.kind !== "human" || needsRaw(print);
+  const [schemas, migrations, approvals] = await Promise.all([
+    connection.reader.list("PtahSchema", { namespace, labelSelector, fieldSelector, keepRaw, tolerant: true }),
+    connection.reader.list("PtahMigration", { namespace, labelSelector, fieldSelector, keepRaw, tolerant: true }),
+    // Approvals only fill the APPROVAL column: without them it still says waiting/reserved.
+    output.kind === "human" ? readSecondary(connection.reader.list("PtahSchemaApproval", { namespace, keepRaw: false, tolerant: true })) : NO_APPROVALS,
+  ]);
+  if (output.kind !== "human") {
+    let served = [...servedObjects(schemas), ...servedObjects(migrations)];
+    if (print.sortBy !== undefined) served = sortByField(served, (o) => o, print.sortBy);
+    if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: noResources(namespace) };
+    return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }) };
+  }
+  const warnings =
+    rejectedWarnings([schemas, migrations, ...(approvals.value ? [approvals.value] : [])]) +
+    (approvals.gap !== undefined ? gapWarning("approvals (APPROVAL column from the schemas' status only)", approvals.gap) : "");
+  if (schemas.items.length === 0 && migrations.items.length === 0) return { kind: "printed", stdout: "", stderr: warnings + noResources(namespace) };
+  const ordered = <T>(items: readonly Parsed<T>[]): T[] => (print.sortBy === undefined ? items : sortByField(items, (i) => i.raw, print.sortBy)).map((i) => i.object);
+  return {
+    kind: "printed",
+    ...(warnings ? { stderr: warnings } : {}),
+    stdout: renderStatusList({
+      schemas: ordered(schemas.items),
+      migrations: ordered(migrations.items),
+      approvals: (approvals.value?.items ?? []).map((a) => a.object),
+      allNamespaces: ctx.global.allNamespaces,
+      wide: output.wide,
+      noHeaders: ctx.global.noHeaders,
+      color: ctx.global.color,
+      now: ctx.now,
+      ordered: print.sortBy !== undefined,
+      labelColumns: print.labelColumns,
+      showLabels: print.showLabels,
+    }),
+  };
 }
 
 export const statusCommand: Command<StatusOptions> = {
   name: "status",
   summary: "Show every PtahSchema and PtahMigration, or one schema in detail, with what to do next",
-  usage: "kubectl ptah status [SCHEMA] [-n NAMESPACE | -A] [-l SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE] [--watch]",
+  usage:
+    "kubectl ptah status [SCHEMA] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels] [--watch]",
   examples: [
     { comment: "Schemas and migrations in the current namespace", command: "kubectl ptah status" },
     { comment: "Everything, in every namespace, with digests, drift and last apply", command: "kubectl ptah status -A -o wide" },
     { comment: "One schema: conditions, current plan, approvals, last apply and the next command", command: "kubectl ptah status storefront -n app" },
     { comment: "The phase and fingerprint, as the seed's jsonpath line prints them", command: "kubectl ptah status storefront -o jsonpath='{.status.phase}{\"\\n\"}{.status.plan.fingerprint}{\"\\n\"}'" },
+    { comment: "Newest first is the last line; your own columns", command: "kubectl ptah status --sort-by=.metadata.creationTimestamp -o custom-columns=NAME:.metadata.name,PHASE:.status.phase" },
   ],
-  flags: [{ name: "watch", alias: "w", type: "boolean", describe: "Keep watching: redraw on a terminal, one record per change otherwise" }],
+  flags: [{ name: "watch", alias: "w", type: "boolean", describe: "Keep watching: redraw on a terminal, one record per change otherwise" }, ...PRINT_FLAGS],
   toOptions(args) {
     if (args.positionals.length > 1) throw new UsageError("name at most one PtahSchema", "status");
     const name = args.positionals[0];
     if (name !== undefined && args.global.allNamespaces) throw new UsageError("a schema name cannot be combined with --all-namespaces", "status");
     if (name !== undefined && args.global.selector) throw new UsageError("a schema name cannot be combined with --selector", "status");
-    return { name, output: parseViewOutput(args.global.output, "status"), watch: args.flags.watch === true };
+    const output = parseViewOutput(args.global.output, "status");
+    const print = toPrintOptions(args.flags, output, "status");
+    if (name !== undefined && print.fieldSelector) throw new UsageError("a schema name cannot be combined with --field-selector", "status");
+    const watch = args.flags.watch === true;
+    // A table whose columns are the user's has no change-record form; kubectl's header-then-rows is not offered.
+    if (watch && (output.kind === "custom-columns" || output.kind === "custom-columns-file")) {
+      throw new UsageError("--watch cannot be combined with -o custom-columns; use -o name, -o yaml or -o jsonpath=TEMPLATE", "status");
+    }
+    if (watch && (print.sortBy !== undefined || print.labelColumns.length > 0 || print.showLabels)) {
+      throw new UsageError("--watch cannot be combined with --sort-by, -L or --show-labels", "status");
+    }
+    return { name, output, watch, print };
   },
   async run(options, ctx) {
+    const output = resolveViewOutput(options.output, ctx);
     const connection = await ctx.connect();
     if (options.watch) return watchStatus(options, ctx, connection);
-    if (options.name !== undefined) return { kind: "printed", stdout: await runDetail(options, options.name, ctx, connection) };
-    const namespace = ctx.global.allNamespaces ? undefined : connection.namespace;
-    const labelSelector = ctx.global.selector;
-    // Only machine output prints the served objects (schemas and migrations, never approvals).
-    const keepRaw = options.output.kind !== "human";
-    const [schemas, migrations, approvals] = await Promise.all([
-      connection.reader.list("PtahSchema", { namespace, labelSelector, keepRaw }),
-      connection.reader.list("PtahMigration", { namespace, labelSelector, keepRaw }),
-      connection.reader.list("PtahSchemaApproval", { namespace, keepRaw: false }),
-    ]);
-    if (schemas.items.length === 0 && migrations.items.length === 0) {
-      if (options.output.kind === "human" || options.output.kind === "name" || options.output.kind === "jsonpath") {
-        return { kind: "printed", stdout: "", stderr: noResources(namespace) };
-      }
-    }
-    if (options.output.kind !== "human") {
-      return { kind: "printed", stdout: renderMachine(options.output, [...schemas.items, ...migrations.items].map((i) => i.raw), false) };
-    }
-    return {
-      kind: "printed",
-      stdout: renderStatusList({
-        schemas: schemas.items.map((s) => s.object),
-        migrations: migrations.items.map((m) => m.object),
-        approvals: approvals.items.map((a) => a.object),
-        allNamespaces: ctx.global.allNamespaces,
-        wide: options.output.wide,
-        noHeaders: ctx.global.noHeaders,
-        color: ctx.global.color,
-        now: ctx.now,
-      }),
-    };
+    if (options.name !== undefined) return runDetail(output, options.name, ctx, connection);
+    return runList(options, output, ctx, connection);
   },
 };

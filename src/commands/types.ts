@@ -45,6 +45,8 @@ export interface RunContext {
   clock(): Date;
   /** This machine's kubectl and kubectl-ptah executables on PATH (doctor). */
   readonly machine?: () => Promise<LocalFacts>;
+  /** A file named on the command line (-o custom-columns-file); throws UsageError with kubectl's wording. */
+  readFile?(path: string): string;
 }
 
 /** The command printed: stdout is what was verified and rendered. */
@@ -53,7 +55,11 @@ export interface Printed {
   readonly stdout: string;
   /** Informational lines for stderr (e.g. kubectl's "No resources found in … namespace."). */
   readonly stderr?: string;
-  /** A status other than 0 for output that was printed (`diff --exit-code`); never 1–3. */
+  /**
+   * A non-zero exit status for output that was printed: doctor with a problem (1), `version`
+   * after a connection error (its client version first, then the error; 1), `diff --exit-code`
+   * when the plans differ (4). Default 0.
+   */
   readonly exitStatus?: number;
 }
 

@@ -1,6 +1,6 @@
 // `kubectl ptah version`: the plugin's version and, when a cluster answers, the server's
 // version and which Ptah kinds it serves.
-import { UsageError } from "../errors.ts";
+import { UsageError, exitStatusOf, formatError } from "../errors.ts";
 import { PTAH_GROUP, PTAH_KIND_NAMES, PTAH_VERSION } from "../model/api.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import type { Command } from "./types.ts";
@@ -33,8 +33,14 @@ export const versionCommand: Command<VersionOptions> = {
       if (options.clientOnly) {
         return { kind: "printed", stdout: options.output === "text" ? `Client Version: ${client}\n` : render(options.output, { clientVersion: client }) };
       }
-      const { reader } = await ctx.connect();
-      const info = await reader.serverInfo();
+      let info;
+      try {
+        info = await (await ctx.connect()).reader.serverInfo();
+      } catch (err) {
+        // kubectl prints the client's version before the connection error, exit 1.
+        const known = options.output === "text" ? `Client Version: ${client}\n` : render(options.output, { clientVersion: client });
+        return { kind: "printed", stdout: known, stderr: formatError(err), exitStatus: exitStatusOf(err) };
+      }
       const missing = PTAH_KINDS.filter((k) => !info.ptahKinds.includes(k));
       const data = {
         clientVersion: client,

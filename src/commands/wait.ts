@@ -79,6 +79,7 @@ export const waitCommand: Command<WaitOptions> = {
   examples: [
     { comment: "Wait until the plan waits for a person", command: "kubectl ptah wait storefront --for=condition=ApprovalRequired" },
     { comment: "Wait until the approved plan has been applied and proven", command: "kubectl ptah wait storefront --for=phase=InSync --timeout=10m" },
+    { comment: "Check once, without waiting (--timeout=0, as kubectl wait): exit 0 if it holds now, else 1", command: "kubectl ptah wait storefront --for=phase=InSync --timeout=0" },
     { comment: "Wait until the reserved approval was dispatched", command: "kubectl ptah wait storefront --for=approval=consumed" },
   ],
   flags: [{ name: "for", type: "string", value: "WHAT", describe: "condition=Type[=Status] (Status defaults to True), phase=Phase, or approval=consumed|reserved" }],
@@ -106,6 +107,12 @@ export const waitCommand: Command<WaitOptions> = {
       }
     };
     const timer = options.timeoutMs > 0 ? setTimeout(stop, options.timeoutMs) : undefined;
+    // --timeout=0 checks once, as `kubectl wait --timeout=0` does: after the first list of every
+    // watched kind (the check runs on each), the wait ends.
+    let unlisted = options.for.kind === "approval" ? 2 : 1;
+    const listed = (): void => {
+      if (options.timeoutMs === 0 && --unlisted === 0) stop();
+    };
     try {
       const watches: Promise<void>[] = [
         connection.reader.watch(kind, {
@@ -115,6 +122,7 @@ export const waitCommand: Command<WaitOptions> = {
           onList: (items) => {
             target = (items[0] as Parsed<Target> | undefined)?.object;
             check();
+            listed();
           },
           onEvent: (type, item) => {
             target = type === "DELETED" ? undefined : (item as Parsed<Target>).object;
@@ -131,6 +139,7 @@ export const waitCommand: Command<WaitOptions> = {
               approvals.clear();
               for (const i of items) approvals.set((i.object as PtahSchemaApproval).metadata.name, i.object as PtahSchemaApproval);
               check();
+              listed();
             },
             onEvent: (type, item) => {
               const a = item.object as PtahSchemaApproval;

@@ -4,11 +4,11 @@
 // dryRun=All that `approve --dry-run=server` may send, and reviewAccess, a
 // SelfSubjectAccessReview (it persists nothing) that `inbox` asks.
 import { NotFoundError, ReadError } from "../errors.ts";
-import { KINDS, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
+import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
 import { sleep, type Transport } from "./http.ts";
-import type { ClusterReader, DryRunResult, ListOptions, ListResult, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
+import type { ClusterReader, DryRunResult, ListOptions, ListResult, RejectedItem, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
 /** How long a reconnecting watch retries 401/403/404 answers of a server that is starting. */
 export const RECONNECT_GRACE_MS = 60_000;
@@ -64,6 +64,8 @@ export class HttpClusterReader implements ClusterReader {
     const info = KINDS[kind];
     const d: RequestDescription = { verb: "list", resource: resourceName(info), namespace: options.namespace };
     const items: Parsed<ObjectOf<K>>[] = [];
+    const rejected: RejectedItem[] = [];
+    let served = 0;
     let continueToken: string | undefined;
     let resourceVersion = "";
     do {
@@ -88,13 +90,15 @@ export class HttpClusterReader implements ClusterReader {
         // List items omit kind/apiVersion; restore them so -o json/yaml print complete objects.
         const obj = raw as Record<string, unknown>;
         const complete = { apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: pageKind, ...obj };
-        const parsed = parseObject(kind, complete);
-        items.push(options.keepRaw === false ? { object: parsed.object, raw: NOT_KEPT } : parsed);
+        const parsed = options.tolerant ? parseListItem(kind, complete) : parseObject(kind, complete);
+        if (parsed instanceof Error) rejected.push({ raw: complete, problem: parsed.message, index: served });
+        else items.push(options.keepRaw === false ? { object: parsed.object, raw: NOT_KEPT } : parsed);
+        served++;
       }
       continueToken = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     } while (continueToken);
-    return { items, resourceVersion };
+    return { items, resourceVersion, rejected };
   }
 
   async watch<K extends KindName>(kind: K, options: WatchOptions): Promise<void> {

@@ -19,12 +19,29 @@ export interface ListOptions {
    * Default true (machine output prints `raw`).
    */
   readonly keepRaw?: boolean;
+  /**
+   * true: an item that does not fit the model is returned in `rejected` instead of failing the
+   * whole list (list views show the others and warn). Default false: a ModelError.
+   */
+  readonly tolerant?: boolean;
+}
+
+/** A served list item that does not fit the model (only with ListOptions.tolerant). */
+export interface RejectedItem {
+  /** The object as served (for -o json/yaml, which print every served object). */
+  readonly raw: Record<string, unknown>;
+  /** "ptahschema app/odd does not fit the PtahSchema model: status.phase: …" */
+  readonly problem: string;
+  /** Its position among all served items, so machine output keeps the server's order. */
+  readonly index: number;
 }
 
 export interface ListResult<T> {
   readonly items: readonly Parsed<T>[];
   /** The list's resourceVersion, for a watch that follows it. */
   readonly resourceVersion: string;
+  /** Items that did not fit the model (tolerant lists only; absent or empty otherwise). */
+  readonly rejected?: readonly RejectedItem[];
 }
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";

@@ -112,6 +112,19 @@ export function parseObject<K extends KindName>(kindName: K, raw: unknown): Pars
   return { object: result.data as ObjectOf<K>, raw: raw as Record<string, unknown> };
 }
 
+/**
+ * One served object of a list: parsed, or — when it does not fit the model — the ModelError
+ * naming it and its field, for a list view that shows the others and warns (issue 14).
+ */
+export function parseListItem<K extends KindName>(kindName: K, raw: unknown): Parsed<ObjectOf<K>> | ModelError {
+  try {
+    return parseObject(kindName, raw);
+  } catch (err) {
+    if (err instanceof ModelError) return err;
+    throw err;
+  }
+}
+
 function objectLabel(kindName: KindName, raw: unknown): string {
   const meta = (raw as { metadata?: { name?: unknown; namespace?: unknown } } | null)?.metadata;
   const name = typeof meta?.name === "string" ? meta.name : "<unnamed>";

@@ -125,3 +125,18 @@ function renderNodes(nodes: readonly Node[], current: unknown, root: unknown): s
 export function renderJsonPath(template: string, data: unknown): string {
   return renderNodes(parseJsonPathTemplate(template), data, data);
 }
+
+/**
+ * kubectl's relaxed field expression (`--sort-by`, custom columns): `a.b`, `.a.b`, `{a.b}` and
+ * `{.a.b}` all mean the template `{.a.b}`.
+ */
+export function relaxedJsonPath(expression: string): string {
+  const t = expression.trim();
+  if (t.startsWith("{")) return t;
+  return `{${t.startsWith(".") || t.startsWith("[") ? t : `.${t}`}}`;
+}
+
+/** The raw results of each `{…}` expression of a template over one object (no formatting). */
+export function jsonPathResults(template: string, data: unknown): unknown[][] {
+  return parseJsonPathTemplate(template).flatMap((n) => (n.t === "expr" ? [evaluate(n.path, data, data)] : []));
+}

@@ -9,6 +9,30 @@ export interface TableOptions {
   readonly noHeaders?: boolean;
   /** Left indent for every line (used inside detail views). */
   readonly indent?: string;
+  /**
+   * A terminal's width: the last column's cells are cut to fit it, ending in `…` (the other
+   * columns keep their width; at least 8 characters of the last column are always shown). 0 or
+   * absent: no limit (piped output is never cut).
+   */
+  readonly maxWidth?: number;
+}
+
+/** Cuts the last cell of each row (not the header) so that the lines fit in `maxWidth`. */
+function fitLastColumn(headers: readonly string[], rows: readonly (readonly string[])[], maxWidth: number, indent: string): (readonly string[])[] {
+  const last = headers.length - 1;
+  if (last < 0) return [...rows];
+  let prefix = indent.length;
+  for (let i = 0; i < last; i++) {
+    let w = visibleWidth(headers[i]!);
+    for (const row of rows) w = Math.max(w, visibleWidth(String(row[i] ?? "")));
+    prefix += w + NO_BORDERS.middle.length;
+  }
+  const budget = Math.max(maxWidth - prefix, 8);
+  return rows.map((row) => {
+    const cell = String(row[last] ?? "");
+    if (visibleWidth(cell) <= budget) return row;
+    return [...row.slice(0, last), `${[...cell].slice(0, budget - 1).join("")}…`];
+  });
 }
 
 const NO_BORDERS = {
@@ -87,6 +111,7 @@ function renderDirect(all: readonly (readonly string[])[], indent: string): stri
 }
 
 export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[], options: TableOptions = {}): string {
+  if (options.maxWidth) rows = fitLastColumn(headers, rows, options.maxWidth, options.indent ?? "");
   const all = options.noHeaders ? rows : [headers, ...rows];
   if (all.length === 0) return "";
   const indent = options.indent ?? "";

@@ -73,8 +73,12 @@ export function renderCandidates(query: string, candidates: readonly KnowledgeEn
 }
 
 /** The one-line refusal for a query that matches nothing (no `error: ` prefix, no period). */
+/**
+ * Suggestions in the vocabulary the user types: the wire word or concept name (`explain
+ * PlanNoLongerCurent` → `PlanNoLongerCurrent`), each once, never an internal slug.
+ */
 export function formatUnknownTopic(query: string, suggestions: readonly KnowledgeEntry[]): string {
-  const ids = suggestions.map((s) => s.id);
+  const ids = [...new Set(suggestions.map((s) => s.title))];
   if (ids.length === 0) return `no topic ${quote(query)}; run 'kubectl ptah explain' to list topics`;
   const last = ids.pop();
   const choices = ids.length === 0 ? `${last}` : `${ids.join(", ")} or ${last}`;

@@ -72,6 +72,8 @@ function planLine(record: PlanRecord, planName: string): string {
 export interface PlanTextOptions {
   /** Adds the `--statements` table between the header and the SQL. */
   readonly statements: boolean;
+  /** On a terminal, its width: a long first line of SQL is cut to fit, ending in `…`. */
+  readonly width?: number;
 }
 
 /** The header fields, in upstream's order (go-client §1.3). */
@@ -98,18 +100,18 @@ export function planHeader(v: VerifiedPlan): string {
 /** `-o text`: the header, a blank line, optionally the statements table, then the SQL. */
 export function renderPlanText(v: VerifiedPlan, options: PlanTextOptions): string {
   let out = planHeader(v) + "\n";
-  if (options.statements) out += renderStatementsTable(v.document) + "\n";
+  if (options.statements) out += renderStatementsTable(v.document, options.width) + "\n";
   out += sanitizeSqlForTerminal(renderPlanSql(v.document));
   return out;
 }
 
 /** `--statements`: #, SEVERITY, REASON and the first line of each statement's SQL. */
-export function renderStatementsTable(doc: PlanDocument): string {
+export function renderStatementsTable(doc: PlanDocument, width = 0): string {
   const rows = doc.statements.map((s, i) => {
     const firstLine = trimSpace(s.sql).split("\n")[0] ?? "";
     return [String(i + 1), sanitize(s.severity), sanitize(s.reason) || "<none>", sanitize(trimSpace(firstLine))];
   });
-  return renderTable(["#", "SEVERITY", "REASON", "SQL"], rows);
+  return renderTable(["#", "SEVERITY", "REASON", "SQL"], rows, { maxWidth: width });
 }
 
 export interface VerifyReportInput {

@@ -12,6 +12,8 @@ import { schemaNextStep } from "./next-step.ts";
 export interface SchemaDetailInput {
   readonly schema: PtahSchema;
   readonly approvals: readonly PtahSchemaApproval[];
+  /** Why the approvals could not be listed (403), shown in the Approval section instead of them. */
+  readonly approvalsGap?: string | undefined;
   readonly now: Date;
   readonly color: boolean;
   readonly nsFlag: string;
@@ -101,6 +103,7 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
     out.push("  Recorded:      none");
   }
   const binding = input.approvals.filter((a) => bindsSchema(a, schema));
+  if (input.approvalsGap !== undefined) out.push(`  Approvals:     not shown: ${sanitize(input.approvalsGap)}`);
   if (binding.length > 0) {
     const rows = [...binding]
       .sort((a, b) => (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") || a.metadata.name.localeCompare(b.metadata.name))

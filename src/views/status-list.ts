@@ -4,6 +4,7 @@ import type { Condition } from "../model/meta.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import { formatAge } from "../render/age.ts";
 import { paint, paintWord } from "../render/color.ts";
+import { labelCells, labelHeaders } from "../render/columns.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
 
@@ -16,6 +17,11 @@ export interface StatusListInput {
   readonly noHeaders: boolean;
   readonly color: boolean;
   readonly now: Date;
+  /** The items are already in the order to print (--sort-by); otherwise by namespace and name. */
+  readonly ordered?: boolean;
+  /** -L/--label-columns keys and --show-labels: columns after every other one, as kubectl adds them. */
+  readonly labelColumns?: readonly string[];
+  readonly showLabels?: boolean;
 }
 
 /** READY column: status and reason of the Ready condition, e.g. `False (AwaitingApproval)`. */
@@ -32,6 +38,18 @@ function phase(p: string | undefined, color: boolean): string {
 
 function orderKey(o: { metadata: { namespace?: string; name: string } }): string {
   return `${o.metadata.namespace ?? ""}\u0000${o.metadata.name}`;
+}
+
+function inOrder<T extends { metadata: { namespace?: string; name: string } }>(items: readonly T[], input: StatusListInput): readonly T[] {
+  return input.ordered ? items : byNamespaceAndName(items);
+}
+
+function labelHeadersOf(input: StatusListInput): string[] {
+  return labelHeaders(input.labelColumns ?? [], input.showLabels === true);
+}
+
+function labelCellsOf(o: { metadata: { labels?: Record<string, string> } }, input: StatusListInput): string[] {
+  return labelCells(o.metadata.labels, input.labelColumns ?? [], input.showLabels === true);
 }
 
 function byNamespaceAndName<T extends { metadata: { namespace?: string; name: string } }>(items: readonly T[]): T[] {
@@ -53,6 +71,7 @@ export function renderSchemaRows(input: StatusListInput, prefix: string): string
     "APPROVAL",
     "AGE",
     ...(input.wide ? ["DIGEST", "DRIFT", "LAST APPLIED"] : []),
+    ...labelHeadersOf(input),
   ];
   // Approvals grouped by namespace once: filtering the whole list per schema is quadratic
   // (5,000 schemas × 15,000 approvals in issue 9's benchmark).
@@ -63,7 +82,7 @@ export function renderSchemaRows(input: StatusListInput, prefix: string): string
     if (group) group.push(a);
     else approvalsByNamespace.set(ns, [a]);
   }
-  const rows = byNamespaceAndName(input.schemas).map((s) => {
+  const rows = inOrder(input.schemas, input).map((s) => {
     const plan = s.status.plan;
     const ns = s.metadata.namespace ?? "";
     const approvals = approvalsByNamespace.get(ns) ?? [];
@@ -85,6 +104,7 @@ export function renderSchemaRows(input: StatusListInput, prefix: string): string
             applied ? `${formatAge(applied, input.now)} ago` : "-",
           ]
         : []),
+      ...labelCellsOf(s, input),
     ];
   });
   return renderTable(headers, rows, { noHeaders: input.noHeaders });
@@ -112,8 +132,9 @@ export function renderMigrationRows(input: StatusListInput, prefix: string): str
     "APPROVAL",
     "AGE",
     ...(input.wide ? ["DIGEST", "UNRESOLVED RUN"] : []),
+    ...labelHeadersOf(input),
   ];
-  const rows = byNamespaceAndName(input.migrations).map((m) => {
+  const rows = inOrder(input.migrations, input).map((m) => {
     const h = m.status.history;
     const outcome = m.status.lastRun?.outcome;
     return [
@@ -128,6 +149,7 @@ export function renderMigrationRows(input: StatusListInput, prefix: string): str
       migrationApproval(m),
       formatAge(m.metadata.creationTimestamp, input.now),
       ...(input.wide ? [sanitize(m.status.artifact?.digest ?? "-"), sanitize(m.status.unresolvedRun?.outcome ?? "-")] : []),
+      ...labelCellsOf(m, input),
     ];
   });
   return renderTable(headers, rows, { noHeaders: input.noHeaders });

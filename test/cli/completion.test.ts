@@ -78,7 +78,7 @@ describe("__complete: commands and flags", () => {
 describe("__complete: flag values", () => {
   it("completes -o with the command's formats, without a space after jsonpath=", async () => {
     const r = await complete(["status", "-o", ""]);
-    expect(r.values).toEqual(["wide", "json", "yaml", "name", "jsonpath="]);
+    expect(r.values).toEqual(["wide", "json", "yaml", "name", "jsonpath=", "custom-columns=", "custom-columns-file="]);
     expect(r.directive).toBe(4 | 2);
     expect((await complete(["plan", "x", "--output", "s"])).values).toEqual(["sql"]);
     expect((await complete(["ledger", "-o", ""])).values).toEqual(["json", "yaml", "csv"]);

@@ -295,14 +295,14 @@ describe("fault matrix: bodies", () => {
     covered.push("invalid JSON");
   });
 
-  it("an object that does not fit the model names the object and the field", async () => {
+  it("an object that does not fit the model names the object and the field, and the list shows the others (issue 14)", async () => {
     const broken = awaitingSchema();
     (broken.metadata as Record<string, unknown>).name = 42;
-    server.reset(healthy([broken]));
+    server.reset(healthy([broken, awaitingSchema({ name: "fine", uid: "schema-uid-fine" })]));
     const r = await run(["status"]);
-    expect(r.status).toBe(1);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^error: ptahschema app\/<unnamed> does not fit the PtahSchema model: metadata\.name: [^\n]+\n$/u);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^NAME +PHASE[^\n]*\nfine +AwaitingApproval/u);
+    expect(r.stderr).toMatch(/^Warning: not shown: ptahschema app\/<unnamed> does not fit the PtahSchema model: metadata\.name: [^\n]+\n$/u);
   });
 });
 

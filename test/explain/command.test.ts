@@ -50,7 +50,7 @@ describe("kubectl ptah explain", () => {
     const run = await runExplain(["PlanNoLongerCurent"]);
     expect(run).toEqual({
       stdout: "",
-      stderr: 'error: no topic "PlanNoLongerCurent"; did you mean reason/plan-no-longer-current?\n',
+      stderr: 'error: no topic "PlanNoLongerCurent"; did you mean PlanNoLongerCurrent?\n',
       status: 3,
       connects: 0,
     });
@@ -127,13 +127,13 @@ describe("kubectl ptah explain", () => {
       expect(reader.requests).toContain("get PtahSchema app/plannolongercurent");
       expect(run.status).toBe(3);
       expect(run.stdout).toBe("");
-      expect(run.stderr).toContain("did you mean reason/plan-no-longer-current?");
+      expect(run.stderr).toContain("did you mean PlanNoLongerCurrent?");
     });
 
     it("falls back to the topic refusal when there is no cluster at all", async () => {
       const run = await runExplain(["plannolongercurent"]);
       expect(run).toMatchObject({ status: 3, stdout: "", connects: 1 });
-      expect(run.stderr).toMatch(/^error: no topic "plannolongercurent"; did you mean reason\/plan-no-longer-current\?\n$/u);
+      expect(run.stderr).toMatch(/^error: no topic "plannolongercurent"; did you mean PlanNoLongerCurrent\?\n$/u);
     });
 
     it("is not asked for a topic, nor for words that cannot be object names: no connection, no request", async () => {

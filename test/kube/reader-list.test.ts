@@ -53,4 +53,22 @@ describe("HttpClusterReader.list", () => {
     for (const item of slim.items) expect(item.raw).toEqual({});
     expect(slim.resourceVersion).toBe(kept.resourceVersion);
   });
+
+  it("tolerant: an item that does not fit the model is returned in rejected (with its served position); strict: a ModelError", async () => {
+    const odd = approval("odd", { spec: { schemaRef: "storefront" } });
+    const pages = [
+      { metadata: { continue: "next-1" }, items: [approval("a"), odd] },
+      { metadata: {}, items: [approval("c")] },
+    ];
+    const r = await new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app", tolerant: true });
+    expect(r.items.map((i) => i.object.metadata.name)).toEqual(["a", "c"]);
+    expect(r.rejected).toEqual([
+      {
+        raw: { apiVersion: "operator.ptah.run/v1alpha1", kind: "PtahSchemaApproval", ...odd },
+        problem: "ptahschemaapproval app/odd does not fit the PtahSchemaApproval model: spec.schemaRef: invalid input: expected object, received string",
+        index: 1,
+      },
+    ]);
+    await expect(new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app" })).rejects.toThrow(/ptahschemaapproval app\/odd does not fit/u);
+  });
 });

@@ -2,7 +2,7 @@
 // answer against the plugin's output contract (issue 10 item 1):
 // - runCli resolves; the exit status is 0, 1, 2 or 3; nothing is an internal error;
 // - a failure is exactly one `error: …` line on stderr and an empty stdout;
-// - a success writes nothing to stderr but kubectl's informational lines;
+// - a success writes nothing to stderr but kubectl's informational lines and `Warning:` lines;
 // - human output (text views, -o name, -o jsonpath, stderr, streamed watch output) holds no raw
 //   control character: no C0 but the line break (and the tab inside SQL), no DEL, no C1, no ESC,
 //   no bidi override or isolate, no line or paragraph separator — with --color=always, only the
@@ -52,6 +52,13 @@ export interface Outcome {
 export class ContractViolation extends Error {}
 
 const INFO_LINES = [/^No resources found\n$/u, /^No resources found in .* namespace\.\n$/u, /^No history recorded yet\.\n$/u, /^Nothing is waiting for approval in .* namespace\.\n$/u, /^Warning: the SQL of \S+ reads as destructive \(read by this plugin\), but the plan does not record it as destructive\n$/u];
+/** Tolerant list views (issue 14) warn once per object that does not fit, before any info line. */
+const WARNING_LINES = /^(?:Warning: [^\n]*\n)*/u;
+
+function informational(stderr: string): boolean {
+  const rest = stderr.replace(WARNING_LINES, "");
+  return rest === "" || INFO_LINES.some((re) => re.test(rest));
+}
 
 export async function invoke(inv: Invocation, reader: ClusterReader, namespace: string): Promise<Outcome> {
   const controller = new AbortController();
@@ -99,7 +106,7 @@ export function check(inv: Invocation, out: Outcome): boolean {
     } else if (out.stdout !== "") fail(inv, out, "stdout is not empty after a failure");
     if (!/^error: [^\n]*\n$/u.test(out.stderr)) fail(inv, out, "stderr is not exactly one `error: ` line");
     if (out.stderr.startsWith("error: internal:")) fail(inv, out, "an uncaught exception (internal error)");
-  } else if (out.stderr !== "" && !INFO_LINES.some((re) => re.test(out.stderr))) {
+  } else if (!informational(out.stderr)) {
     fail(inv, out, "unexpected stderr after a success");
   }
   const e = inv.expect;

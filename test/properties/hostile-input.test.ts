@@ -98,6 +98,11 @@ function invocations(world: World): Invocation[] {
   add("status -A -o jsonpath", ["status", "-A", "-o", JSONPATH], { kind: "text" });
   add("status --watch", ["status", "-A", "--watch"], { kind: "text" }, { aborted: true });
   add("status --watch -o json", ["status", ...nsArgs(ns0), "--watch", "-o", "json"], { kind: "json", lines: true }, { aborted: true });
+  add("status --watch -o name", ["status", ...nsArgs(ns0), "--watch", "-o", "name"], { kind: "text" }, { aborted: true });
+  add("status -A -L app --show-labels", ["status", "-A", "-L", "app,app.kubernetes.io/name", "--show-labels"], { kind: "text" });
+  add("status -A --sort-by", ["status", "-A", "--sort-by=.metadata.name"], { kind: "text" });
+  add("status -A -o custom-columns", ["status", "-A", "-o", "custom-columns=NAME:.metadata.name,LABELS:.metadata.labels.*,STATUS:.status"], { kind: "text" });
+  add("approvals -A --show-labels", ["approvals", "-A", "--show-labels", "-L", "team"], { kind: "text" });
   add("approvals", ["approvals", "-A"], { kind: "text" });
   add("approvals --color=always", ["approvals", ...nsArgs(ns0), "--color=always"], { kind: "text", color: true });
   add("approvals -o json", ["approvals", "-A", "-o", "json"], { kind: "json", equals: () => asList(raws(["PtahSchemaApproval", "PtahMigrationApproval"])) });

@@ -1,8 +1,8 @@
 // In-memory ClusterReader over fixture objects. Records every call as
 // "verb Kind namespace/name" so tests can assert exactly what a command read.
 import { NotFoundError, ReadError } from "../../src/errors.ts";
-import type { ClusterReader, DryRunResult, ListOptions, ListResult, ServerInfo, WatchOptions } from "../../src/kube/types.ts";
-import { KINDS, parseObject, type KindName, type ObjectOf, type Parsed } from "../../src/model/parse.ts";
+import type { ClusterReader, DryRunResult, ListOptions, ListResult, RejectedItem, ServerInfo, WatchOptions } from "../../src/kube/types.ts";
+import { KINDS, parseListItem, parseObject, type KindName, type ObjectOf, type Parsed } from "../../src/model/parse.ts";
 
 export interface FakeObject {
   kind: KindName;
@@ -55,12 +55,19 @@ export class FakeReader implements ClusterReader {
 
   async list<K extends KindName>(kind: K, options: ListOptions): Promise<ListResult<ObjectOf<K>>> {
     this.record(`list ${kind} ${options.namespace ?? "*"}`, `list ${kind}`);
-    const items = this.objects
+    const served = this.objects
       .filter((o) => o.kind === kind && (options.namespace === undefined || nsOf(o.raw) === options.namespace))
       .filter((o) => matchesLabels(o.raw, options.labelSelector))
-      .filter((o) => matchesFields(o.raw, options.fieldSelector))
-      .map((o) => parseObject(kind, structuredClone(o.raw)));
-    return { items, resourceVersion: "1" };
+      .filter((o) => matchesFields(o.raw, options.fieldSelector));
+    const items: Parsed<ObjectOf<K>>[] = [];
+    const rejected: RejectedItem[] = [];
+    served.forEach((o, index) => {
+      const raw = structuredClone(o.raw);
+      const parsed = options.tolerant ? parseListItem(kind, raw) : parseObject(kind, raw);
+      if (parsed instanceof Error) rejected.push({ raw, problem: parsed.message, index });
+      else items.push(parsed);
+    });
+    return { items, resourceVersion: "1", rejected };
   }
 
   async watch<K extends KindName>(kind: K, options: WatchOptions): Promise<void> {

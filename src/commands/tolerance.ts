@@ -1,0 +1,40 @@
+// Tolerance rules of list views (README "Tolerance"): an object that does not fit the model is
+// left out with one warning line, machine output still prints every served object, and a
+// secondary read the caller may not make becomes a named gap instead of failing the command.
+import { ReadError } from "../errors.ts";
+import type { ListResult } from "../kube/types.ts";
+
+/** The served objects in the server's order, the ones that did not fit the model included. */
+export function servedObjects(list: ListResult<unknown>): Record<string, unknown>[] {
+  const out = list.items.map((i) => i.raw);
+  for (const r of list.rejected ?? []) out.splice(r.index, 0, r.raw);
+  return out;
+}
+
+/** One `Warning:` line per object left out of a human view. */
+export function rejectedWarnings(lists: readonly ListResult<unknown>[]): string {
+  let out = "";
+  for (const list of lists) for (const r of list.rejected ?? []) out += `Warning: not shown: ${r.problem}\n`;
+  return out;
+}
+
+/** A secondary read that may be forbidden: its value, or why it is missing (one line). */
+export type Secondary<T> = { readonly value: T; readonly gap?: undefined } | { readonly value?: undefined; readonly gap: string };
+
+/**
+ * Reads something a view shows beside its primary object. 403 Forbidden is not a failure of the
+ * command: the view prints what was read and names the missing section and permission in place.
+ */
+export async function readSecondary<T>(read: Promise<T>): Promise<Secondary<T>> {
+  try {
+    return { value: await read };
+  } catch (err) {
+    if (err instanceof ReadError && err.httpStatus === 403) return { gap: err.message };
+    throw err;
+  }
+}
+
+/** The stderr line for a section left out because its read was forbidden. */
+export function gapWarning(section: string, gap: string): string {
+  return `Warning: ${section} not shown: ${gap}\n`;
+}
