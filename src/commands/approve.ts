@@ -4,7 +4,7 @@
 // schema and refuse if its plan moved. The only write the plugin may send is the create
 // with dryRun=All of --dry-run=server.
 import { commentBlock, defaultName, migrationApprovalManifest, schemaApprovalManifest } from "../approval/manifest.ts";
-import { migrationApprovable, schemaApprovable, type Precondition } from "../approval/preconditions.ts";
+import { migrationApprovable, planContractApprovable, schemaApprovable, type Precondition } from "../approval/preconditions.ts";
 import { ReadError, RefusalError, UsageError, VerificationError } from "../errors.ts";
 import type { PtahMigration, PtahMigrationPlan, PtahSchema } from "../model/kinds.ts";
 import type { KindName } from "../model/parse.ts";
@@ -59,6 +59,7 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
   // Approve only what was verified: chunks, content digest, recomputed fingerprint.
   const verified = await loadVerifiedPlan(c.reader, ns, o.name, "current");
   const plan = verified.plan.object;
+  refuse(planContractApprovable("schema", o.name, plan.spec.contractVersion, nsFlag), `approve ${ns}/${o.name}`);
   // The schema is read last: its plan must not have moved while the plan was verified.
   const last = (await getOrNotFound(c.reader, "PtahSchema", ns, o.name, noSuchSchema(ns, o.name))).object as PtahSchema;
   const before = first.object.status.plan;
@@ -105,6 +106,7 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
   const first = (await getOrNotFound(c.reader, "PtahMigration", ns, o.name, notFound)).object;
   refuse(migrationApprovable(first, nsFlag), `approve migration ${ns}/${o.name}`);
   const plan = await loadMigrationPlan(c, first);
+  refuse(planContractApprovable("migration", o.name, plan.spec.contractVersion, nsFlag), `approve migration ${ns}/${o.name}`);
   const last = (await getOrNotFound(c.reader, "PtahMigration", ns, o.name, notFound)).object;
   if (last.status.plan?.uid !== first.status.plan?.uid || last.metadata.uid !== first.metadata.uid) {
     throw new VerificationError(`the current plan of migration ${ns}/${o.name} moved while it was being read; run the command again`);
