@@ -69,7 +69,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
       if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, command.name);
       throw err;
     }
-    const options = command.toOptions({ positionals: line.positionals, flags: line.values, global });
+    const options: unknown = command.toOptions({ positionals: line.positionals, flags: line.values, global });
     let connection: Promise<Connection> | undefined;
     const ctx: RunContext = {
       global,

@@ -7,7 +7,7 @@ import { runCommand } from "../support/run-command.ts";
 import { appliedStatus, currentPlanStatus, fakeObjectsOf, publishSchemaPlan, type PublishedPlan } from "../support/publish-plan.ts";
 import { clusterState, CURRENT_STATEMENTS, NS, publishCurrent, SCHEMA } from "./fixtures.ts";
 
-type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Raw = Record<string, any>;
 
 /** A current plan of three chunks (the last one short). */
 function threeChunkPlan(extra: Parameters<typeof publishCurrent>[0] = {}): PublishedPlan {
