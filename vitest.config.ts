@@ -11,6 +11,8 @@ export default defineConfig({
     env: { TZ: "UTC", NO_COLOR: "1" },
     restoreMocks: true,
     update: "none",
+    // The read-only proof fails the run from a reporter (see test/e2e/read-only-reporter.ts).
+    reporters: ["default", "./test/e2e/read-only-reporter.ts"],
     projects: [
       {
         extends: true,

@@ -3,6 +3,7 @@
 // (3 = nothing to approve, 1 = not approvable now) and what to do instead.
 import { findCondition, isTrue } from "./state.ts";
 import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
+import { CURRENT_PLAN_CONTRACT_VERSION } from "../plan/fingerprint.ts";
 
 export type Precondition =
   | { readonly ok: true }
@@ -84,4 +85,22 @@ export function migrationApprovable(m: PtahMigration, nsFlag: string): Precondit
     return { ok: false, exitStatus: 1, why: `the migration's plan reference names no UID, so nothing binds an approval to it`, todo: `kubectl ptah migration ${name}${nsFlag}` };
   }
   return { ok: true };
+}
+
+/**
+ * The current operator admits an approval only for a plan of its own contract version (operator-api
+ * §5.2: "contract version must equal the current one"; §4.2 gives admission's words). `plan` still
+ * reads and verifies a plan of an earlier generation (contract 3); `approve` refuses it, because
+ * admission would. A plan without a version is refused too.
+ */
+export function planContractApprovable(target: "schema" | "migration", name: string, contractVersion: number | undefined, nsFlag: string): Precondition {
+  const current = CURRENT_PLAN_CONTRACT_VERSION;
+  if (contractVersion === current) return { ok: true };
+  const shown = contractVersion === undefined ? "(none)" : String(contractVersion);
+  const why =
+    target === "migration"
+      ? `referenced plan contract version ${shown} is not the one this manager publishes (${current})`
+      : `referenced plan contract is not supported: contract version ${shown} is not the current one (${current})`;
+  const read = target === "migration" ? `kubectl ptah migration ${name}${nsFlag}` : `kubectl ptah plan ${name}${nsFlag}`;
+  return { ok: false, exitStatus: 1, why, todo: `${read} still reads it; the operator publishes a new plan under contract version ${current}` };
 }

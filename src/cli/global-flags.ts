@@ -46,7 +46,7 @@ export interface Terminal {
 function str(v: unknown, name: string): string | undefined {
   if (v === undefined) return undefined;
   if (Array.isArray(v)) throw new UsageError(`flag --${name} given more than once`);
-  if (typeof v !== "string") return String(v);
+  if (typeof v !== "string") return String(v as number | boolean);
   return v;
 }
 

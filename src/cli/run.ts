@@ -57,7 +57,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
       if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, command.name);
       throw err;
     }
-    const options = command.toOptions({ positionals: line.positionals, flags: line.values, global });
+    const options: unknown = command.toOptions({ positionals: line.positionals, flags: line.values, global });
     let result;
     try {
       result = await command.run(options, shellContext(environment, global));

@@ -4,7 +4,7 @@
 // names → the second and last schema read, which must name exactly the verified plan. The only write the plugin may send is the create
 // with dryRun=All of --dry-run=server.
 import { commentBlock, defaultName, migrationApprovalManifest, schemaApprovalManifest } from "../approval/manifest.ts";
-import { migrationApprovable, schemaApprovable, type Precondition } from "../approval/preconditions.ts";
+import { migrationApprovable, planContractApprovable, schemaApprovable, type Precondition } from "../approval/preconditions.ts";
 import { ReadError, RefusalError, UsageError, VerificationError } from "../errors.ts";
 import type { PtahMigration, PtahMigrationPlan, PtahSchema } from "../model/kinds.ts";
 import type { KindName } from "../model/parse.ts";
@@ -63,6 +63,7 @@ export async function buildSchemaApproval(c: Connection, nsFlag: string, schemaN
   // this very read names (the loader does not read the schema again).
   const verified = await loadVerifiedPlan(c.reader, ns, schemaName, "current", { schema: first });
   const plan = verified.plan.object;
+  refuse(planContractApprovable("schema", schemaName, plan.spec.contractVersion, nsFlag), `approve ${ns}/${schemaName}`);
   // The second and last read of the schema: the manifest binds what was verified only if that is
   // still the schema's current plan. Comparing with this read (not with the first) also refuses
   // a plan that moved away and back while its pieces were read.
@@ -116,6 +117,7 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
   const first = (await getOrNotFound(c.reader, "PtahMigration", ns, o.name, notFound)).object;
   refuse(migrationApprovable(first, nsFlag), `approve migration ${ns}/${o.name}`);
   const plan = await loadMigrationPlan(c, first);
+  refuse(planContractApprovable("migration", o.name, plan.spec.contractVersion, nsFlag), `approve migration ${ns}/${o.name}`);
   const last = (await getOrNotFound(c.reader, "PtahMigration", ns, o.name, notFound)).object;
   if (last.status.plan?.uid !== first.status.plan?.uid || last.metadata.uid !== first.metadata.uid) {
     throw new VerificationError(`the current plan of migration ${ns}/${o.name} moved while it was being read; run the command again`);

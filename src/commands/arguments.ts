@@ -33,7 +33,7 @@ export function parseTarget(positionals: readonly string[], command: string): Ta
 export function parseDryRun(value: unknown, command: string): "none" | "server" {
   if (value === undefined || value === "none" || value === "client") return "none";
   if (value === "server") return "server";
-  throw new UsageError(`invalid --dry-run=${String(value)}: use server, client or none`, command);
+  throw new UsageError(`invalid --dry-run=${String(value as string | number | boolean)}: use server, client or none`, command);
 }
 
 /** -o for printed manifests (approve, acknowledge): YAML by default, or JSON. */

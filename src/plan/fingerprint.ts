@@ -2,7 +2,7 @@
 // published plan spec alone, with the operator's validation before hashing. Pure.
 import { VerificationError } from "../errors.ts";
 import type { PtahSchemaPlan } from "../model/kinds.ts";
-import { digestCanonicalJSON, struct } from "./canonical.ts";
+import { digestCanonicalJSON, struct, type CanonicalValue } from "./canonical.ts";
 
 /** The newest operator's `CurrentPlanContractVersion` ("Version 1 is the only one"). */
 export const CURRENT_PLAN_CONTRACT_VERSION = 1;
@@ -39,11 +39,17 @@ export interface SchemaPlanBinding {
   readonly statementCount: number;
 }
 
-/** Trimmed, empties dropped, de-duplicated, sorted; `[]` when empty (never null). */
+/**
+ * Go's strings.TrimSpace (unicode.IsSpace), which the operator trims with: unlike String#trim it
+ * strips U+0085 and keeps U+FEFF. Found by the Go oracle (test/properties/fingerprint-oracle.test.ts).
+ */
+const GO_SPACE_AT_ENDS = /^[\t\n\v\f\r\u0085\p{Z}]+|[\t\n\v\f\r\u0085\p{Z}]+$/gu;
+
+/** Trimmed (as Go trims), empties dropped, de-duplicated, sorted by bytes; `[]` when empty (never null). */
 export function normalizePrivilegeChanges(kinds: readonly string[] | undefined): string[] {
   const set = new Set<string>();
   for (const k of kinds ?? []) {
-    const t = k.trim();
+    const t = k.replace(GO_SPACE_AT_ENDS, "");
     if (t) set.add(t);
   }
   return [...set].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
@@ -120,31 +126,34 @@ function isPositiveInteger(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 1;
 }
 
-/** The hash alone, without validation: canonical JSON of the fields in the contract's order. */
+/** The hashed object: the fields in the contract's order (canonicalJSON of it is what is hashed). */
+export function schemaPlanBindingStruct(b: SchemaPlanBinding): CanonicalValue {
+  return struct([
+    ["contract_version", b.contractVersion],
+    ["schema_uid", b.schemaUID],
+    ["plan_content_digest", b.planContentDigest],
+    ["artifact_digest", b.artifactDigest],
+    ["coordination_digest", b.coordinationDigest],
+    ["target_identity_digest", b.targetIdentityDigest],
+    ["actual_state_fingerprint", b.actualStateFingerprint],
+    ["desired_state_fingerprint", b.desiredStateFingerprint],
+    ["policy_fingerprint", b.policyFingerprint],
+    ["verification_policy_uid", b.verificationPolicyUID],
+    ["verification_policy_digest", b.verificationPolicyDigest],
+    ["execution_binding_id", b.executionBindingID],
+    ["controller_state_version", b.controllerStateVersion],
+    ["ptah_version", b.ptahVersion],
+    ["executor_image", b.executorImage],
+    ["runner_protocol_version", b.runnerProtocolVersion],
+    ["destructive", b.destructive],
+    ["privilege_changes", normalizePrivilegeChanges(b.privilegeChanges)],
+    ["statement_count", b.statementCount],
+  ]);
+}
+
+/** The hash alone, without validation. */
 export function digestSchemaPlanBinding(b: SchemaPlanBinding): string {
-  return digestCanonicalJSON(
-    struct([
-      ["contract_version", b.contractVersion],
-      ["schema_uid", b.schemaUID],
-      ["plan_content_digest", b.planContentDigest],
-      ["artifact_digest", b.artifactDigest],
-      ["coordination_digest", b.coordinationDigest],
-      ["target_identity_digest", b.targetIdentityDigest],
-      ["actual_state_fingerprint", b.actualStateFingerprint],
-      ["desired_state_fingerprint", b.desiredStateFingerprint],
-      ["policy_fingerprint", b.policyFingerprint],
-      ["verification_policy_uid", b.verificationPolicyUID],
-      ["verification_policy_digest", b.verificationPolicyDigest],
-      ["execution_binding_id", b.executionBindingID],
-      ["controller_state_version", b.controllerStateVersion],
-      ["ptah_version", b.ptahVersion],
-      ["executor_image", b.executorImage],
-      ["runner_protocol_version", b.runnerProtocolVersion],
-      ["destructive", b.destructive],
-      ["privilege_changes", normalizePrivilegeChanges(b.privilegeChanges)],
-      ["statement_count", b.statementCount],
-    ]),
-  );
+  return digestCanonicalJSON(schemaPlanBindingStruct(b));
 }
 
 /**

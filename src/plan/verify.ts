@@ -125,6 +125,7 @@ const PINNED_IMAGE = /^[^\s@]+@sha256:[0-9a-f]{64}$/;
 function isValidRevision(rev: string | undefined): boolean {
   if (rev === undefined || rev.length < 1 || rev.length > 128) return false;
   if (rev.trim() !== rev) return false;
+  // eslint-disable-next-line no-control-regex -- a revision must not carry control characters
   return !/[\u0000-\u001f\u007f]/.test(rev);
 }
 

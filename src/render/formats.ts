@@ -39,7 +39,6 @@ export function parseMachineFormat(output: string | undefined): MachineFormat | 
 }
 
 // Escapes JSON.stringify leaves raw: DEL, C1 controls, bidi controls, line separators.
-// eslint-disable-next-line no-control-regex
 const JSON_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/gu;
 
 /**

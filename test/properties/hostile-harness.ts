@@ -15,12 +15,9 @@ import type { ClusterReader } from "../../src/kube/types.ts";
 import { runCliWith } from "../support/cli.ts";
 
 /** What a human may see: the line break only (and the tab where `allowTab`). */
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
-// eslint-disable-next-line no-control-regex
 const UNSAFE_NO_TAB = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
 /** The plugin's own palette (src/render/color.ts): the only escape sequences --color=always may add. */
-// eslint-disable-next-line no-control-regex
 const PALETTE = /\u001b\[(?:31|32|33|36|90|1|22|39)m/gu;
 
 export type Expect =

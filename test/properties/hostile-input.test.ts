@@ -198,7 +198,6 @@ const sql = fc.array(sqlLine, { minLength: 1, maxLength: 5 }).map((lines) => lin
 // What the plan contract validates stays valid (a severity from the list, a revision without C0
 // controls, a named document); everything else is hostile, C1 controls and bidi included.
 const severity = fc.constantFrom("safe", "warning", "destructive", "info");
-// eslint-disable-next-line no-control-regex
 const revision = hostileString.map((x) => x.replace(/[\u0000-\u001f\u007f]/gu, "").slice(0, 128).trim()).filter((x) => x !== "");
 const documentName = hostileString.filter((x) => x.trim() !== "");
 

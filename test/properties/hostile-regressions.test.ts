@@ -16,7 +16,6 @@ import { sanitize } from "../../src/render/sanitize.ts";
 import { paint } from "../../src/render/color.ts";
 import { hostileString } from "./hostile-arbitraries.ts";
 
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
 
 describe("hostile-input counterexamples", () => {

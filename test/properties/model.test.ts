@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ModelError, formatError } from "../../src/errors.ts";
 import { isTerminalSafe, sanitizeMultiline } from "../../src/render/sanitize.ts";
 import { KINDS, PTAH_API_VERSION, parseObject, type KindName } from "../../src/model/parse.ts";
-import { AWAITING_CONDITIONS, CONSUMED_AND_STALE, aMigration, anApproval, awaitingSchema, blockedSchema, cond, inSyncSchema } from "../support/builders.ts";
+import { CONSUMED_AND_STALE, aMigration, anApproval, awaitingSchema, blockedSchema, cond, inSyncSchema } from "../support/builders.ts";
 import { Tally, runs } from "./runs.ts";
 
 const tally = new Tally("model parsing");

@@ -55,7 +55,7 @@ export async function observe(o: Observation, namespace: string): Promise<Observ
     const c = (obj.status?.conditions ?? []).find((x) => x.type === o.condition!.type);
     if (!c) problems.push(`no ${o.condition.type} condition`);
     else {
-      seen.push(`${o.condition.type}=${String(c.status)} (${String(c.reason)})${c.observedGeneration !== undefined ? ` at generation ${String(c.observedGeneration)}` : ""}`);
+      seen.push(`${o.condition.type}=${String(c.status)} (${String(c.reason)})${c.observedGeneration !== undefined ? ` at generation ${String(c.observedGeneration as number)}` : ""}`);
       if (c.status !== o.condition.status || c.reason !== o.condition.reason) problems.push(`${o.condition.type} is ${String(c.status)} (${String(c.reason)})`);
       if (o.generation === "current" && c.observedGeneration !== obj.metadata.generation) {
         problems.push(`${o.condition.type} observed generation ${String(c.observedGeneration)}, object is at ${String(obj.metadata.generation)}`);
@@ -79,7 +79,7 @@ export async function observe(o: Observation, namespace: string): Promise<Observ
 export async function awaitObservation(o: Observation, namespace: string, log?: (l: string) => void): Promise<Observed> {
   const deadline = Date.now() + parseDuration(o.timeout, 120_000);
   log?.(`awaiting ${observationClaim(o)}`);
-  let last: Observed = { held: false, detail: "not checked" };
+  let last: Observed;
   for (;;) {
     last = await observe(o, namespace);
     if (last.held || Date.now() > deadline) break;

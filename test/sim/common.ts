@@ -161,7 +161,7 @@ export abstract class KindController {
       status: { ...status, observedGeneration: o.metadata.generation, conditions: c.list },
     });
     if (status.phase && status.phase !== o.status?.phase) {
-      this.log(`${this.kind.toLowerCase()} ${o.metadata.namespace}/${o.metadata.name}: ${o.status?.phase ?? "-"} → ${String(status.phase)}`);
+      this.log(`${this.kind.toLowerCase()} ${o.metadata.namespace}/${o.metadata.name}: ${o.status?.phase ?? "-"} → ${String(status.phase as string)}`);
     }
     return updated;
   }

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { coordinationDigest, canonicalEngine, policyFingerprint, readVerificationPolicy, targetIdentityDigest } from "./binding.ts";
 import { execute, resolveMigrations, sha256, type MigrationArtifact } from "./catalog.ts";
-import { Conditions, KindController, MANAGER, digestOf, emitEvent, executionBindingStatus, isCond, nowISO, randomHex } from "./common.ts";
+import { Conditions, KindController, MANAGER, digestOf, executionBindingStatus, isCond, nowISO, randomHex } from "./common.ts";
 import { readDatabase, writeDatabase, type Database } from "./database.ts";
 import { resourcePath, type Kube, type Obj } from "./kube.ts";
 import { publishLiveMigrationPlan, type MigrationStep } from "./plans.ts";

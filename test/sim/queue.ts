@@ -44,7 +44,7 @@ export class WorkQueue {
       const n = (this.failures.get(key) ?? 0) + 1;
       this.failures.set(key, n);
       requeue = Math.min(250 * 2 ** n, 10_000);
-      this.log(`reconcile ${key} failed (attempt ${n}, retry in ${requeue}ms): ${(err as Error).stack ?? err}`);
+      this.log(`reconcile ${key} failed (attempt ${n}, retry in ${requeue}ms): ${(err as Error).stack ?? String(err)}`);
     } finally {
       this.running.delete(key);
     }

@@ -217,7 +217,6 @@ export class SchemaController extends KindController {
   }
 
   private async plan(s: Obj, c: Conditions): Promise<Step> {
-    const ns = s.metadata.namespace!;
     const { art, db, statements, touchedProtected } = await this.survey(s);
     if (touchedProtected.length > 0) {
       c.set("PlanReady", "False", "ProtectedTable", "No plan may change a table spec.policy.protectedTables fences off");

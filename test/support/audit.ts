@@ -1,8 +1,10 @@
 // Reading the lab's kube-apiserver audit log (JSON lines, level Metadata; see lab/audit-policy.yaml).
 //
-// The e2e tier uses this to prove the plugin is read-only: every request whose user agent starts
-// with `kubectl-ptah/` must be a get, list or watch — except a create with `dryRun`, which only
-// `approve --dry-run=server` may send and which a caller allows explicitly.
+// The e2e tier uses this to prove the plugin is read-only (readOnlyVerdict, applied after the tier
+// by test/e2e/read-only-reporter.ts): every request whose user agent starts with `kubectl-ptah/`
+// must be a get, list or watch of anything but Secrets and PtahResultRecords; the only other
+// requests allowed are a `dryRun=All` create of one of the three approval kinds and a create of
+// a SelfSubjectAccessReview or SelfSubjectRulesReview (which the API server never stores).
 import fs from "node:fs";
 
 export const PLUGIN_USER_AGENT_PREFIX = "kubectl-ptah/";
@@ -90,11 +92,12 @@ export function readAuditLog(file: string, fromOffset = 0): AuditEvent[] {
   }
 }
 
-/** True when the request asked for a server-side dry run (`?dryRun=All`). */
+/** True when the request asked for a server-side dry run: `dryRun=All`, the only value the API server defines. */
 export function isDryRun(ev: AuditEvent): boolean {
   const q = ev.requestURI.indexOf("?");
   if (q < 0) return false;
-  return new URLSearchParams(ev.requestURI.slice(q + 1)).getAll("dryRun").some((v) => v !== "");
+  const values = new URLSearchParams(ev.requestURI.slice(q + 1)).getAll("dryRun");
+  return values.length > 0 && values.every((v) => v === "All");
 }
 
 export function isPluginRequest(ev: AuditEvent, userAgentPrefix = PLUGIN_USER_AGENT_PREFIX): boolean {
@@ -135,4 +138,76 @@ export function pluginWrites(events: readonly AuditEvent[], opts: WriteCheckOpti
 export function formatAuditEvent(ev: AuditEvent): string {
   const code = ev.responseStatus?.code;
   return `${ev.verb} ${ev.requestURI} user=${ev.user?.username ?? "?"} ua=${ev.userAgent ?? "?"}${code ? ` code=${code}` : ""}`;
+}
+
+/** The approval kinds `approve`/`acknowledge --dry-run=server` may create with dryRun=All. */
+export const DRY_RUN_CREATE_RESOURCES: ReadonlySet<string> = new Set(["ptahschemaapprovals", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments"]);
+/** Reviews the API server answers without storing anything (authorization.k8s.io). */
+export const REVIEW_RESOURCES: ReadonlySet<string> = new Set(["selfsubjectaccessreviews", "selfsubjectrulesreviews"]);
+/** Never read, not even listed: they may hold credentials, SQL or key material. */
+export const FORBIDDEN_READ_RESOURCES: ReadonlySet<string> = new Set(["secrets", "ptahresultrecords"]);
+
+/** Why a plugin request breaks the read-only promise, or undefined when it keeps it. */
+export function readOnlyViolation(ev: AuditEvent): string | undefined {
+  const ref = ev.objectRef ?? {};
+  const resource = ref.resource ?? "";
+  if (READ_VERBS.has(ev.verb)) {
+    return FORBIDDEN_READ_RESOURCES.has(resource) ? `a ${ev.verb} of ${resource}` : undefined;
+  }
+  if (ev.verb === "create" && !ref.subresource) {
+    if (ref.apiGroup === "operator.ptah.run" && DRY_RUN_CREATE_RESOURCES.has(resource)) {
+      return isDryRun(ev) ? undefined : `a create of ${resource} without dryRun=All`;
+    }
+    if (ref.apiGroup === "authorization.k8s.io" && REVIEW_RESOURCES.has(resource)) return undefined;
+    return isDryRun(ev) ? `a dry-run create of ${resource || ev.requestURI}, which is not an approval kind` : `a create of ${resource || ev.requestURI}`;
+  }
+  return `a ${ev.verb}${resource ? ` of ${resource}${ref.subresource ? `/${ref.subresource}` : ""}` : ""}`;
+}
+
+export interface ReadOnlyVerdict {
+  /** The plugin requests judged (user agent `kubectl-ptah/`, the sentinel excluded). */
+  readonly requests: readonly AuditEvent[];
+  readonly offending: readonly { readonly event: AuditEvent; readonly why: string }[];
+  readonly dryRunCreates: number;
+  readonly reviews: number;
+  /** Problems with the run as a whole (too few requests); empty when none. */
+  readonly problems: readonly string[];
+}
+
+export interface VerdictOptions {
+  /** Requests whose user agent starts with this are the proof's own probes: left out. */
+  readonly sentinel?: string;
+  /** The tier must have sent at least this many plugin requests (0: no floor). */
+  readonly floor?: number;
+}
+
+/**
+ * The read-only proof over a stretch of the audit log: every plugin request judged by
+ * readOnlyViolation, and the floor on their number (a tier whose plugin sent nothing proves nothing).
+ */
+export function readOnlyVerdict(events: readonly AuditEvent[], opts: VerdictOptions = {}): ReadOnlyVerdict {
+  const sentinel = opts.sentinel;
+  const requests = events.filter((e) => isPluginRequest(e) && !(sentinel && (e.userAgent ?? "").startsWith(sentinel)));
+  const offending = requests.flatMap((event) => {
+    const why = readOnlyViolation(event);
+    return why ? [{ event, why }] : [];
+  });
+  const problems: string[] = [];
+  const floor = opts.floor ?? 0;
+  if (requests.length < floor) {
+    problems.push(`the plugin sent ${requests.length} requests, fewer than the ${floor} the end-to-end tier is known to send: the tier did not exercise the plugin`);
+  }
+  const dryRunCreates = requests.filter((e) => e.verb === "create" && DRY_RUN_CREATE_RESOURCES.has(e.objectRef?.resource ?? "") && isDryRun(e)).length;
+  const reviews = requests.filter((e) => e.verb === "create" && REVIEW_RESOURCES.has(e.objectRef?.resource ?? "")).length;
+  return { requests, offending, dryRunCreates, reviews, problems };
+}
+
+/** The lines a failed proof prints: one per offending request, then the run's problems. */
+export function verdictFailures(v: ReadOnlyVerdict): string[] {
+  return [...v.offending.map((o) => `read-only proof: forbidden plugin request (${o.why}): ${formatAuditEvent(o.event)}`), ...v.problems.map((p) => `read-only proof: ${p}`)];
+}
+
+/** The one summary line of a verdict. */
+export function verdictSummary(v: ReadOnlyVerdict): string {
+  return `read-only proof: ${v.requests.length} plugin requests in the audit log, ${v.offending.length} forbidden, ${v.dryRunCreates} dry-run approval creates, ${v.reviews} access reviews`;
 }

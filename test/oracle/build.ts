@@ -1,0 +1,33 @@
+// Builds a Go oracle under test/oracle/<name>/ (stdlib only, its own go.mod) with the Go
+// toolchain the lab already needs, once per source: the binary is cached in
+// $XDG_CACHE_HOME (or ~/.cache)/kubectl-ptah/oracle/<name>-<sha256 of its sources>, so an edited
+// oracle is rebuilt and an unchanged one costs nothing.
+import { createHash } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ORACLES = import.meta.dirname;
+
+export function hasGo(): boolean {
+  return spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
+}
+
+/** The path of the built oracle `name`; builds it when the cache has no binary for these sources. */
+export function buildOracle(name: string): string {
+  const dir = path.join(ORACLES, name);
+  const hash = createHash("sha256");
+  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".go") || f === "go.mod").sort()) {
+    hash.update(f).update("\0").update(fs.readFileSync(path.join(dir, f))).update("\0");
+  }
+  const cache = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "kubectl-ptah", "oracle");
+  const bin = path.join(cache, `${name}-${hash.digest("hex").slice(0, 16)}`);
+  if (fs.existsSync(bin)) return bin;
+  fs.mkdirSync(cache, { recursive: true });
+  const tmp = `${bin}.${process.pid}.tmp`;
+  const r = spawnSync("go", ["build", "-trimpath", "-o", tmp, "."], { cwd: dir, encoding: "utf8", env: { ...process.env, GOWORK: "off", GOFLAGS: "-mod=mod", CGO_ENABLED: "0" } });
+  if (r.status !== 0) throw new Error(`go build of test/oracle/${name} failed: ${r.error?.message ?? r.stderr}`);
+  fs.renameSync(tmp, bin);
+  return bin;
+}

@@ -1,0 +1,3 @@
+module kubectl-ptah.test/oracle/fingerprint
+
+go 1.22

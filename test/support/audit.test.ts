@@ -1,0 +1,77 @@
+// The read-only verdict (test/support/audit.ts) as a table: which plugin requests it passes,
+// which it names, and the floor. test/e2e/read-only-proof.e2e.test.ts proves the same on the
+// lab's real audit log.
+import { describe, expect, it } from "vitest";
+import { parseAuditLog, readOnlyVerdict, readOnlyViolation, verdictFailures, type AuditEvent } from "./audit.ts";
+
+let n = 0;
+function ev(verb: string, uri: string, ref: AuditEvent["objectRef"], userAgent = "kubectl-ptah/0.1.0 (linux/amd64)"): AuditEvent {
+  n++;
+  return { level: "Metadata", auditID: `id-${n}`, stage: "ResponseComplete", requestURI: uri, verb, user: { username: "u" }, userAgent, objectRef: ref };
+}
+const ptah = (resource: string, extra: Partial<NonNullable<AuditEvent["objectRef"]>> = {}) => ({ apiGroup: "operator.ptah.run", apiVersion: "v1alpha1", namespace: "ns", resource, ...extra });
+const P = "/apis/operator.ptah.run/v1alpha1/namespaces/ns";
+
+describe("readOnlyViolation", () => {
+  it.each([
+    ["get", `${P}/ptahschemas/s`, ptah("ptahschemas", { name: "s" })],
+    ["list", `${P}/ptahschemaplans?limit=500`, ptah("ptahschemaplans")],
+    ["watch", `${P}/ptahschemas?watch=true`, ptah("ptahschemas")],
+    ["list", "/api/v1/namespaces/ns/events", { apiVersion: "v1", namespace: "ns", resource: "events" }],
+    ["create", `${P}/ptahschemaapprovals?dryRun=All`, ptah("ptahschemaapprovals")],
+    ["create", `${P}/ptahmigrationapprovals?dryRun=All`, ptah("ptahmigrationapprovals")],
+    ["create", `${P}/ptahmigrationrunacknowledgments?dryRun=All&fieldManager=x`, ptah("ptahmigrationrunacknowledgments")],
+    ["create", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "selfsubjectaccessreviews" }],
+    ["create", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "selfsubjectrulesreviews" }],
+  ])("passes %s %s", (verb, uri, ref) => {
+    expect(readOnlyViolation(ev(verb, uri, ref))).toBeUndefined();
+  });
+
+  it.each([
+    ["patch", `${P}/ptahschemas/s`, ptah("ptahschemas", { name: "s" }), "a patch of ptahschemas"],
+    ["update", `${P}/ptahschemas/s/status`, ptah("ptahschemas", { name: "s", subresource: "status" }), "a update of ptahschemas/status"],
+    ["delete", `${P}/ptahschemaapprovals/a`, ptah("ptahschemaapprovals", { name: "a" }), "a delete of ptahschemaapprovals"],
+    ["deletecollection", `${P}/ptahschemaapprovals`, ptah("ptahschemaapprovals"), "a deletecollection of ptahschemaapprovals"],
+    ["create", `${P}/ptahschemaapprovals`, ptah("ptahschemaapprovals"), "a create of ptahschemaapprovals without dryRun=All"],
+    ["create", `${P}/ptahschemaapprovals?dryRun=Nope`, ptah("ptahschemaapprovals"), "a create of ptahschemaapprovals without dryRun=All"],
+    ["create", `${P}/ptahschemas?dryRun=All`, ptah("ptahschemas"), "a dry-run create of ptahschemas, which is not an approval kind"],
+    ["create", "/api/v1/namespaces/ns/configmaps?dryRun=All", { apiVersion: "v1", namespace: "ns", resource: "configmaps" }, "a dry-run create of configmaps"],
+    ["create", `${P}/ptahschemaapprovals?dryRun=All`, { apiGroup: "other.example", apiVersion: "v1", resource: "ptahschemaapprovals" }, "a dry-run create of ptahschemaapprovals, which is not an approval kind"],
+    ["create", "/apis/authorization.k8s.io/v1/subjectaccessreviews", { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "subjectaccessreviews" }, "a create of subjectaccessreviews"],
+    ["create", "/api/v1/namespaces/ns/serviceaccounts/default/token", { apiVersion: "v1", namespace: "ns", resource: "serviceaccounts", subresource: "token" }, "a create of serviceaccounts/token"],
+    ["get", "/api/v1/namespaces/ns/secrets/db", { apiVersion: "v1", namespace: "ns", resource: "secrets", name: "db" }, "a get of secrets"],
+    ["list", `${P}/ptahresultrecords`, ptah("ptahresultrecords"), "a list of ptahresultrecords"],
+    ["watch", "/api/v1/secrets?watch=true", { apiVersion: "v1", resource: "secrets" }, "a watch of secrets"],
+  ])("names %s %s", (verb, uri, ref, why) => {
+    expect(readOnlyViolation(ev(verb, uri, ref))).toContain(why);
+  });
+});
+
+describe("readOnlyVerdict", () => {
+  const reads = Array.from({ length: 5 }, () => ev("get", `${P}/ptahschemas/s`, ptah("ptahschemas")));
+
+  it("judges only plugin requests, the sentinel's left out, and prints each offending one", () => {
+    const patch = ev("patch", `${P}/ptahschemas/s`, ptah("ptahschemas"));
+    const sentinel = ev("patch", `${P}/ptahschemas/t`, ptah("ptahschemas"), "kubectl-ptah/0.0.0-e2e (linux/amd64)");
+    const kubectl = ev("patch", `${P}/ptahschemas/u`, ptah("ptahschemas"), "kubectl/v1.32.0 (linux/amd64)");
+    const v = readOnlyVerdict([...reads, patch, sentinel, kubectl], { sentinel: "kubectl-ptah/0.0.0-e2e" });
+    expect(v.requests).toHaveLength(6);
+    expect(verdictFailures(v)).toEqual([`read-only proof: forbidden plugin request (a patch of ptahschemas): patch ${P}/ptahschemas/s user=u ua=kubectl-ptah/0.1.0 (linux/amd64)`]);
+    expect(readOnlyVerdict([sentinel]).offending).toHaveLength(1);
+  });
+
+  it("fails a run that sent fewer plugin requests than the floor, and passes one that sent enough", () => {
+    expect(verdictFailures(readOnlyVerdict(reads, { floor: 6 }))).toEqual([
+      "read-only proof: the plugin sent 5 requests, fewer than the 6 the end-to-end tier is known to send: the tier did not exercise the plugin",
+    ]);
+    expect(verdictFailures(readOnlyVerdict(reads, { floor: 5 }))).toEqual([]);
+    expect(verdictFailures(readOnlyVerdict([], { floor: 1 }))).toHaveLength(1);
+  });
+
+  it("reads one event per request from the log's stages", () => {
+    const line = (stage: string) => JSON.stringify({ ...ev("create", `${P}/ptahschemaapprovals?dryRun=All`, ptah("ptahschemaapprovals")), auditID: "same", stage });
+    const events = parseAuditLog(`${line("RequestReceived")}\n${line("ResponseComplete")}\n{"partial`);
+    expect(events.map((e) => e.stage)).toEqual(["ResponseComplete"]);
+    expect(readOnlyVerdict(events).dryRunCreates).toBe(1);
+  });
+});
