@@ -12,6 +12,8 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error -- plain .mjs release tooling, no type declarations
 import { inspectBinary } from "../../krew/inspect-binary.mjs";
 // @ts-expect-error -- plain .mjs release tooling, no type declarations
+import { NODE_BUILDS, fetchNodeBuild } from "../../krew/node-builds.mjs";
+// @ts-expect-error -- plain .mjs release tooling, no type declarations
 import { PLATFORMS, archiveName, binaryName, completeHelperName, releaseVersion } from "../../krew/platforms.mjs";
 // @ts-expect-error -- plain .mjs release tooling, no type declarations
 import { findQemuArm64, findRcodesign, findWine64 } from "../../krew/release-tools.mjs";
@@ -148,6 +150,17 @@ describe("windows/amd64 under wine", () => {
 describe("windows/arm64 (structure only: nothing here runs an arm64 PE)", () => {
   it("is an arm64 console PE with the NODE_SEA_BLOB resource and the fuse flipped", () => {
     expect(inspectBinary(fs.readFileSync(binaryOf({ os: "windows", arch: "arm64" })), "windows", "arm64")).toEqual([]);
+  });
+});
+
+// The structural check can fail: the very Node builds the binaries were made from, before injection.
+describe.each(["windows/arm64", "windows/amd64", "darwin/amd64", "darwin/arm64", "linux/arm64"])("the structural check on %s's plain node", (key) => {
+  it("finds no blob and an unflipped fuse", () => {
+    const [os_, arch] = key.split("/") as [string, string];
+    const node = fetchNodeBuild(NODE_BUILDS[key]) as string;
+    const problems = inspectBinary(fs.readFileSync(node), os_, arch, 1) as string[];
+    expect(problems).toContain("the SEA fuse is not flipped (no blob was injected)");
+    expect(problems.join("\n")).toMatch(/no NODE_SEA/u);
   });
 });
 
