@@ -3,6 +3,7 @@
 // node looks for it (Mach-O: segment NODE_SEA, section __NODE_SEA_BLOB; PE: an RT_RCDATA
 // resource named NODE_SEA_BLOB; ELF: a note), and that the SEA fuse is flipped. Pure: bytes in,
 // findings out (an empty list is a pass).
+import { createHash } from "node:crypto";
 import { SEA_FUSE } from "./sea.mjs";
 
 const MACHO_CPU = { amd64: 0x01000007, arm64: 0x0100000c };
@@ -41,6 +42,47 @@ export function readMachO(buf) {
     at += size;
   }
   return { cpu, filetype, segments, codeSignature };
+}
+
+const HASHES = { 1: "sha1", 2: "sha256" };
+
+/**
+ * The ad-hoc signature macOS checks on arm64: the embedded signature's CodeDirectory (no CMS
+ * content, flag adhoc) and, for every page up to its codeLimit, the page's hash in the
+ * directory equal to the file's bytes. rcodesign's own `verify` cannot read an ad-hoc CMS slot
+ * (it stops at the empty blob), so the check is made here.
+ */
+export function verifyAdHocSignature(buf) {
+  const m = readMachO(buf);
+  if (!m.codeSignature) return ["no code signature (LC_CODE_SIGNATURE)"];
+  const sb = m.codeSignature.offset;
+  if (buf.readUInt32BE(sb) !== 0xfade0cc0) return ["the code signature is not an embedded-signature superblob"];
+  const count = buf.readUInt32BE(sb + 8);
+  let cd;
+  for (let i = 0; i < count; i++) {
+    if (buf.readUInt32BE(sb + 12 + i * 8) === 0) cd = sb + buf.readUInt32BE(sb + 16 + i * 8);
+  }
+  if (cd === undefined || buf.readUInt32BE(cd) !== 0xfade0c02) return ["no CodeDirectory in the signature"];
+  const problems = [];
+  const flags = buf.readUInt32BE(cd + 12);
+  if ((flags & 0x2) === 0) problems.push("the CodeDirectory is not marked ad hoc");
+  const hashOffset = buf.readUInt32BE(cd + 16);
+  const nCodeSlots = buf.readUInt32BE(cd + 28);
+  const codeLimit = buf.readUInt32BE(cd + 32);
+  const hashSize = buf[cd + 36];
+  const algorithm = HASHES[buf[cd + 37]];
+  const pageSize = 2 ** buf[cd + 39];
+  if (!algorithm) return [...problems, `unknown hash type ${buf[cd + 37]}`];
+  if (codeLimit !== sb) problems.push(`codeLimit ${codeLimit} does not end where the signature starts (${sb})`);
+  if (nCodeSlots !== Math.ceil(codeLimit / pageSize)) problems.push(`${nCodeSlots} code slots for ${codeLimit} bytes of ${pageSize}-byte pages`);
+  let bad = 0;
+  for (let i = 0; i < nCodeSlots; i++) {
+    const page = buf.subarray(i * pageSize, Math.min((i + 1) * pageSize, codeLimit));
+    const want = buf.subarray(cd + hashOffset + i * hashSize, cd + hashOffset + (i + 1) * hashSize);
+    if (!createHash(algorithm).update(page).digest().subarray(0, hashSize).equals(want)) bad++;
+  }
+  if (bad > 0) problems.push(`${bad} of ${nCodeSlots} pages do not match their hash in the CodeDirectory`);
+  return problems;
 }
 
 export function inspectMachO(buf, arch, blobSize) {
@@ -84,12 +126,33 @@ export function inspectPe(buf, arch) {
   return [...problems, ...fuseProblems(buf)];
 }
 
+/** The names of the ELF file's notes (every PT_NOTE segment), e.g. "GNU", "NODE_SEA_BLOB". */
+export function elfNoteNames(buf) {
+  const phoff = Number(buf.readBigUInt64LE(0x20));
+  const phentsize = buf.readUInt16LE(0x36);
+  const phnum = buf.readUInt16LE(0x38);
+  const names = [];
+  for (let i = 0; i < phnum; i++) {
+    const ph = phoff + i * phentsize;
+    if (buf.readUInt32LE(ph) !== 4) continue; // PT_NOTE
+    const start = Number(buf.readBigUInt64LE(ph + 8));
+    const end = start + Number(buf.readBigUInt64LE(ph + 32));
+    for (let at = start; at + 12 <= end; ) {
+      const namesz = buf.readUInt32LE(at);
+      const descsz = buf.readUInt32LE(at + 4);
+      names.push(buf.toString("latin1", at + 12, at + 12 + namesz).replace(/\0+$/u, ""));
+      at += 12 + Math.ceil(namesz / 4) * 4 + Math.ceil(descsz / 4) * 4;
+    }
+  }
+  return names;
+}
+
 export function inspectElf(buf, arch) {
   const problems = [];
   if (buf.toString("latin1", 0, 4) !== "\x7fELF") throw new Error("not an ELF file");
   const machine = buf.readUInt16LE(18);
   if (machine !== ELF_MACHINE[arch]) problems.push(`machine ${machine}, expected ${arch}`);
-  if (!buf.includes(Buffer.from("NODE_SEA_BLOB"))) problems.push("no NODE_SEA_BLOB note");
+  if (!elfNoteNames(buf).includes("NODE_SEA_BLOB")) problems.push("no NODE_SEA_BLOB note");
   return [...problems, ...fuseProblems(buf)];
 }
 
