@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/e2e/**", "node_modules/**"],
+          exclude: ["test/e2e/**", "test/release/**", "node_modules/**"],
           testTimeout: 60_000,
         },
       },
@@ -31,6 +31,17 @@ export default defineConfig({
           globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 180_000,
           hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "release",
+          include: ["test/release/**/*.test.ts"],
+          globalSetup: ["test/release/global-setup.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 3_600_000,
           fileParallelism: false,
         },
       },
