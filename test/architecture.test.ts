@@ -48,7 +48,6 @@ const TYPE_ONLY: Record<string, readonly string[]> = { plan: ["kube"], commands:
 
 const NPM_OWNERS: Record<string, readonly string[]> = {
   "@kubernetes/client-node": ["kube"],
-  yargs: ["cli"],
   "cli-table3": ["render"],
   "jsonpath-plus": ["render"],
   zod: ["model", "commands"],

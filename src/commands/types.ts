@@ -57,6 +57,8 @@ export interface FlagSpec {
   readonly default?: string | boolean | number;
   /** Shown in help as the value placeholder, e.g. "NAME". */
   readonly value?: string;
+  /** Given more than once, every value counts (kubectl's --as-group); otherwise the last wins. */
+  readonly repeatable?: boolean;
 }
 
 export interface Example {
@@ -66,7 +68,7 @@ export interface Example {
 
 export interface ParsedArgs {
   readonly positionals: readonly string[];
-  /** Command flags by their long name (values as parsed by yargs; validated in toOptions). */
+  /** Command flags by their long name (values as parsed by cli/pflag.ts; validated in toOptions). */
   readonly flags: Readonly<Record<string, unknown>>;
   readonly global: GlobalOptions;
 }
