@@ -34,6 +34,9 @@ async function main(): Promise<void> {
     emit: (text) => {
       process.stdout.write(text);
     },
+    log: (line) => {
+      process.stderr.write(`${line}\n`);
+    },
   });
   await write(process.stdout, result.stdout);
   await write(process.stderr, result.stderr);

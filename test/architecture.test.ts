@@ -110,10 +110,5 @@ describe("architecture", () => {
     };
     for (const node of graph.keys()) visit(node, []);
   });
-
-  it("gives the kube layer no write verbs but the one dry-run create", () => {
-    const reader = fs.readFileSync(path.join(SRC, "kube", "reader.ts"), "utf8");
-    expect(reader.match(/method: "(POST|PUT|PATCH|DELETE)"/gu)).toEqual(['method: "POST"']);
-    expect(reader).toMatch(/dryRun=All/u);
-  });
+  // Read-only by construction (the seam's shape, the one POST): test/read-only.test.ts.
 });

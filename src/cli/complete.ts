@@ -347,6 +347,14 @@ function completionGlobals(flags: ReadonlyMap<string, string>): GlobalOptions {
     noHeaders: false,
     color: false,
     requestTimeoutMs: COMPLETION_REQUEST_TIMEOUT_MS,
+    overrides: {
+      cluster: flags.get("cluster") || undefined,
+      user: flags.get("user") || undefined,
+      server: flags.get("server") || undefined,
+      as: flags.get("as") || undefined,
+    },
+    verbosity: 0,
+    warningsAsErrors: false,
   };
 }
 
@@ -356,7 +364,7 @@ async function clusterNames(kind: KindName, line: Line, environment: CompleteEnv
   const lookup = async (): Promise<string[]> => {
     const connection = environment.connect
       ? await environment.connect({ global })
-      : await import("../kube/connect.ts").then((m) => m.connect(global, { env: environment.env, version: environment.version, stdinIsTTY: false }));
+      : await import("../kube/connect.ts").then((m) => m.connect(global, { env: environment.env, version: environment.version, stdinIsTTY: false, log: () => {} }));
     const list = await connection.reader.list(kind, { namespace: connection.namespace });
     return list.items.map((i) => (i.raw.metadata as { name?: unknown } | undefined)?.name).filter((n): n is string => typeof n === "string");
   };

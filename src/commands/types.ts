@@ -1,7 +1,7 @@
 // The shape every command has (architecture §8.3): data for help, a flag table, a pure
 // toOptions, and run(), which reads through the context and returns text. Commands never
 // write to a stream or call process.exit: cli/run.ts decides what reaches stdout.
-import type { Connection } from "../kube/types.ts";
+import type { ConfigOverrides, Connection } from "../kube/types.ts";
 
 export type { Connection };
 
@@ -21,6 +21,11 @@ export interface GlobalOptions {
   readonly color: boolean;
   /** Per-request timeout in milliseconds; 0 means none (kubectl's default). */
   readonly requestTimeoutMs: number;
+  /** --cluster, --user, --server, credential, TLS and impersonation flags. */
+  readonly overrides: ConfigOverrides;
+  /** -v level. */
+  readonly verbosity: number;
+  readonly warningsAsErrors: boolean;
 }
 
 export interface RunContext {

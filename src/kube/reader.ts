@@ -1,12 +1,13 @@
 // The only code that sends requests to the API server. It reads: GET, paginated LIST and
-// WATCH, straight from the server (no cache); every object is parsed by the model. The one
-// exception, dryRunCreate, is the create with dryRun=All that `approve --dry-run=server`
-// may send (developers' guide: "Read-only").
+// WATCH, straight from the server (no cache); every object is parsed by the model. The two
+// exceptions go through the transport's closed create (kube/http.ts): dryRunCreate, the create
+// with dryRun=All of an approval kind that `--dry-run=server` sends, and reviewAccess, a
+// SelfSubjectAccessReview or SelfSubjectRulesReview of the caller's own permissions.
 import { NotFoundError, ReadError } from "../errors.ts";
 import { KINDS, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
-import { sleep, type Transport } from "./http.ts";
+import { sleep, type DryRunKind, type ReviewKind, type Transport } from "./http.ts";
 import type { ClusterReader, DryRunResult, ListOptions, ListResult, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
 /** How long a reconnecting watch retries 401/403/404 answers of a server that is starting. */
@@ -52,7 +53,7 @@ export class HttpClusterReader implements ClusterReader {
   async get<K extends KindName>(kind: K, namespace: string, name: string): Promise<Parsed<ObjectOf<K>>> {
     const info = KINDS[kind];
     const d: RequestDescription = { verb: "get", resource: resourceName(info), namespace, name };
-    const res = await this.transport.request(`${basePath(info, namespace)}/${encodeURIComponent(name)}`);
+    const res = await this.transport.get(`${basePath(info, namespace)}/${encodeURIComponent(name)}`);
     if (res.status !== 200) throw apiError(res.status, res.body, d);
     return parseObject(kind, parseJson(res.body, d));
   }
@@ -64,7 +65,7 @@ export class HttpClusterReader implements ClusterReader {
     let continueToken: string | undefined;
     let resourceVersion = "";
     do {
-      const res = await this.transport.request(
+      const res = await this.transport.get(
         basePath(info, options.namespace) +
           query({
             limit: String(PAGE_SIZE),
@@ -182,11 +183,11 @@ export class HttpClusterReader implements ClusterReader {
   }
 
   async serverInfo(): Promise<ServerInfo> {
-    const v = await this.transport.request("/version");
+    const v = await this.transport.get("/version");
     if (v.status !== 200) throw apiError(v.status, v.body, { verb: "get", resource: "/version", namespace: undefined });
     const version = parseJson(v.body, { verb: "get", resource: "/version", namespace: undefined }) as { gitVersion?: string };
     const group = KINDS.PtahSchema.group;
-    const res = await this.transport.request(`/apis/${group}/${KINDS.PtahSchema.version}`);
+    const res = await this.transport.get(`/apis/${group}/${KINDS.PtahSchema.version}`);
     let ptahKinds: string[] = [];
     if (res.status === 200) {
       const list = parseJson(res.body, { verb: "get", resource: group, namespace: undefined }) as { resources?: { kind?: string; name?: string }[] };
@@ -197,16 +198,23 @@ export class HttpClusterReader implements ClusterReader {
     return { gitVersion: sanitize(version.gitVersion ?? "unknown"), ptahKinds };
   }
 
-  async dryRunCreate(kind: KindName, namespace: string, body: Record<string, unknown>): Promise<DryRunResult> {
+  async dryRunCreate(kind: DryRunKind, namespace: string, body: Record<string, unknown>): Promise<DryRunResult> {
     const info = KINDS[kind];
     const d: RequestDescription = { verb: "create", resource: resourceName(info), namespace };
-    const res = await this.transport.request(`${basePath(info, namespace)}?dryRun=All`, {
-      method: "POST",
-      body: Buffer.from(JSON.stringify(body)),
-    });
+    const res = await this.transport.create({ kind, namespace, body });
     if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
     const object = parseJson(res.body, d);
     if (!object || typeof object !== "object") throw new ReadError("the server's dry-run answer is not an object");
     return { object: object as Record<string, unknown> };
+  }
+
+  async reviewAccess(kind: ReviewKind, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const resource = kind === "SelfSubjectAccessReview" ? "selfsubjectaccessreviews.authorization.k8s.io" : "selfsubjectrulesreviews.authorization.k8s.io";
+    const d: RequestDescription = { verb: "create", resource, namespace: undefined };
+    const res = await this.transport.create({ kind, body: { apiVersion: "authorization.k8s.io/v1", kind, ...body } });
+    if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
+    const object = parseJson(res.body, d);
+    if (!object || typeof object !== "object") throw new ReadError(`the server's ${kind} answer is not an object`);
+    return object as Record<string, unknown>;
   }
 }

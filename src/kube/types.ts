@@ -1,6 +1,10 @@
 // The read-only seam between commands and the cluster. Commands import these types only;
 // kube/reader.ts implements them over @kubernetes/client-node, tests over fixtures.
 import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
+import type { DryRunKind, ReviewKind } from "./http.ts";
+import type { ConfigOverrides } from "./overrides.ts";
+
+export type { ConfigOverrides, DryRunKind, ReviewKind };
 
 export interface ListOptions {
   /** undefined = all namespaces (-A). */
@@ -54,10 +58,12 @@ export interface ClusterReader {
   /** Server version and which Ptah kinds are served. */
   serverInfo(): Promise<ServerInfo>;
   /**
-   * The plugin's single non-read request (developers' guide: `approve --dry-run=server`):
-   * a create with dryRun=All.
+   * The create with dryRun=All of an approval kind (`--dry-run=server`); the transport adds
+   * dryRun=All itself and takes no other kind (developers' guide: "Read-only").
    */
-  dryRunCreate(kind: KindName, namespace: string, body: Record<string, unknown>): Promise<DryRunResult>;
+  dryRunCreate(kind: DryRunKind, namespace: string, body: Record<string, unknown>): Promise<DryRunResult>;
+  /** A SelfSubjectAccessReview or SelfSubjectRulesReview of the caller's own permissions (stores nothing). */
+  reviewAccess(kind: ReviewKind, body: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 /** What connecting needs from kubectl's global flags. */
@@ -67,6 +73,11 @@ export interface ConnectOptions {
   readonly namespace: string | undefined;
   /** Per-request timeout in milliseconds; 0 means none. */
   readonly requestTimeoutMs: number;
+  /** --cluster, --user, --server, credentials, TLS and impersonation flags (kube/overrides.ts). */
+  readonly overrides: ConfigOverrides;
+  /** -v: 6 logs requests, 7 adds headers, 8 bodies (truncated), 9 bodies in full. */
+  readonly verbosity: number;
+  readonly warningsAsErrors: boolean;
 }
 
 export interface Connection {

@@ -72,7 +72,7 @@ describe("__complete: commands and flags", () => {
 
   it("hides the global flags a command does not use, and offers --version at the top level", async () => {
     expect((await complete(["version", "--"])).values).not.toContain("--all-namespaces");
-    expect((await complete(["--v"])).values).toEqual(["--version"]);
+    expect((await complete(["--v"])).values).toContain("--version");
   });
 });
 

@@ -30,6 +30,9 @@ export async function runExplain(positionals: readonly string[], options: Explai
     noHeaders: false,
     color: false,
     requestTimeoutMs: 0,
+    overrides: {},
+    verbosity: 0,
+    warningsAsErrors: false,
   };
   let connects = 0;
   const ctx: RunContext = {

@@ -1,7 +1,7 @@
 // In-memory ClusterReader over fixture objects. Records every call as
 // "verb Kind namespace/name" so tests can assert exactly what a command read.
 import { NotFoundError, ReadError } from "../../src/errors.ts";
-import type { ClusterReader, DryRunResult, ListOptions, ListResult, ServerInfo, WatchOptions } from "../../src/kube/types.ts";
+import type { ClusterReader, DryRunKind, DryRunResult, ListOptions, ListResult, ReviewKind, ServerInfo, WatchOptions } from "../../src/kube/types.ts";
 import { KINDS, parseObject, type KindName, type ObjectOf, type Parsed } from "../../src/model/parse.ts";
 
 export interface FakeObject {
@@ -75,10 +75,17 @@ export class FakeReader implements ClusterReader {
     return { gitVersion: "v1.33.13", ptahKinds: Object.values(KINDS).filter((k) => k.group).map((k) => k.kind) };
   }
 
-  async dryRunCreate(kind: KindName, namespace: string, body: Record<string, unknown>): Promise<DryRunResult> {
+  async dryRunCreate(kind: DryRunKind, namespace: string, body: Record<string, unknown>): Promise<DryRunResult> {
     this.record(`create?dryRun=All ${kind} ${namespace}`, `create ${kind}`);
     if (!this.dryRun) throw new ReadError("dry run is not supported by this fake");
     return this.dryRun(kind, namespace, body);
+  }
+
+  /** Answers every review as allowed unless `review` says otherwise. */
+  review: ((kind: ReviewKind, body: Record<string, unknown>) => Record<string, unknown>) | undefined;
+  async reviewAccess(kind: ReviewKind, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    this.record(`create ${kind}`, `create ${kind}`);
+    return this.review ? this.review(kind, body) : { apiVersion: "authorization.k8s.io/v1", kind, status: { allowed: true } };
   }
 }
 

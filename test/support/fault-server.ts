@@ -181,8 +181,9 @@ export interface RealRunOptions {
 }
 
 /** The real CLI, in-process, talking to a real server through the real connection code. */
-export async function runRealCli(argv: readonly string[], options: RealRunOptions): Promise<RunResult & { emitted: string }> {
+export async function runRealCli(argv: readonly string[], options: RealRunOptions): Promise<RunResult & { emitted: string; logged: string[] }> {
   let emitted = "";
+  const logged: string[] = [];
   const result = await runCli({
     argv,
     // Only what a run needs: no proxies or kubeconfig from the developer's environment.
@@ -203,6 +204,36 @@ export async function runRealCli(argv: readonly string[], options: RealRunOption
     emit: (t) => {
       emitted += t;
     },
+    log: (line) => {
+      logged.push(line);
+    },
   });
-  return { ...result, emitted };
+  return { ...result, emitted, logged };
+}
+
+export interface FaultFixture {
+  dir: string;
+  home: string;
+  pki: Pki;
+  server: FaultServer;
+}
+
+/**
+ * A temp folder with an empty HOME, a PKI and a started FaultServer, made before the file's tests
+ * and removed after them (vitest hooks). Read the fields inside tests, not at import time.
+ */
+export function useFaultServer(prefix: string, hooks: { beforeAll: (fn: () => Promise<void>) => void; afterAll: (fn: () => Promise<void>) => void }): FaultFixture {
+  const f = {} as FaultFixture;
+  hooks.beforeAll(async () => {
+    f.dir = tempDir(prefix);
+    f.home = path.join(f.dir, "home");
+    fs.mkdirSync(f.home);
+    f.pki = makePki(f.dir);
+    f.server = await new FaultServer(f.pki.serverCert, f.pki.serverKey).start();
+  });
+  hooks.afterAll(async () => {
+    await f.server?.close();
+    if (f.dir) fs.rmSync(f.dir, { recursive: true, force: true });
+  });
+  return f;
 }

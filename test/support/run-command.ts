@@ -42,6 +42,9 @@ export function globalOptions(overrides: Partial<GlobalOptions> = {}): GlobalOpt
     noHeaders: false,
     color: false,
     requestTimeoutMs: 30000,
+    overrides: {},
+    verbosity: 0,
+    warningsAsErrors: false,
     ...overrides,
   };
 }
