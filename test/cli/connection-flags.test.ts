@@ -107,6 +107,26 @@ describe("connection flags", () => {
   });
 });
 
+describe("server warnings", () => {
+  it("are printed once each as kubectl prints them; --warnings-as-errors makes them fail the command", async () => {
+    const kc = writeKubeconfig(f.dir, "warn.yaml", { server: f.server.url, caFile: f.pki.caFile });
+    fresh();
+    f.server.handler = (req, res) => {
+      res.setHeader("warning", '299 - "operator.ptah.run/v1alpha1 is deprecated"');
+      answer(req, res);
+    };
+    try {
+      const r = await runRealCli(["status"], { kubeconfig: kc, home: f.home });
+      expect(r.status).toBe(0);
+      expect(r.logged).toEqual(["Warning: operator.ptah.run/v1alpha1 is deprecated"]);
+      const strict = await runRealCli(["status", "--warnings-as-errors"], { kubeconfig: kc, home: f.home });
+      expect(strict).toMatchObject({ status: 1, stdout: "", stderr: "error: the server sent a warning and --warnings-as-errors is set: operator.ptah.run/v1alpha1 is deprecated\n" });
+    } finally {
+      f.server.handler = answer;
+    }
+  });
+});
+
 describe("-v=N", () => {
   it.each([0, 5])("-v=%i logs nothing", async (level) => {
     const kc = writeKubeconfig(f.dir, "v0.yaml", { server: f.server.url, caFile: f.pki.caFile });
