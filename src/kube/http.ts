@@ -187,6 +187,7 @@ export class Transport {
       });
       req.on("error", (err) => {
         if (timer) clearTimeout(timer);
+        this.log.failure(method, url, started);
         reject(connectionError(err, this.config, timeoutMs));
       });
       req.end(body);

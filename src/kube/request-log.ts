@@ -72,6 +72,13 @@ export class RequestLog {
     return Date.now();
   }
 
+  /** A request that got no response (refused, reset, timed out): kubectl logs an empty status. */
+  failure(method: string, url: URL, started: number): void {
+    if (this.level < 6) return;
+    const where = this.level >= 7 ? "" : ` verb=${quote(method)} url=${quote(url.toString())}`;
+    this.write(`${prefix(new Date())} "Response"${where} status="" milliseconds=${Date.now() - started}`);
+  }
+
   /** After the response's headers (a stream) or its whole body. */
   response(method: string, url: URL, res: Logged, started: number): void {
     if (this.level < 6) return;

@@ -98,6 +98,13 @@ describe("connection flags", () => {
     expect((await run(["status", `--certificate-authority=${f.pki.caFile}`], other)).status).toBe(0);
   });
 
+  it("--server alone (no kubeconfig at all) is enough, with --certificate-authority and --token", async () => {
+    fresh();
+    const r = await runRealCli(["status", "-o", "name", `--server=${f.server.url}`, `--certificate-authority=${f.pki.caFile}`, "--token=lone", "-n", "app"], { home: f.home });
+    expect(r).toMatchObject({ status: 0, stderr: "", stdout: "ptahschema.operator.ptah.run/storefront\n" });
+    expect(seen[0]!.authorization).toBe("Bearer lone");
+  });
+
   it("an http:// server works, without credentials (kubectl sends them only over TLS), with impersonation", async () => {
     const kc = writeKubeconfig(f.dir, "http.yaml", { server: plainUrl });
     const r = await run(["status", "--as=alice", "-o", "name"], kc);
@@ -144,6 +151,13 @@ describe("-v=N", () => {
     for (const line of r.logged) {
       expect(line).toMatch(/^I\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ round_trippers\.go\] "Response" verb="GET" url="https:\/\/127\.0\.0\.1:\d+\/apis\/operator\.ptah\.run\/v1alpha1\/namespaces\/app\/\w+\?limit=500" status="200 OK" milliseconds=\d+$/u);
     }
+  });
+
+  it("-v=6 logs a request that got no answer with an empty status, as kubectl does", async () => {
+    const r = await runRealCli(["status", "--server=https://127.0.0.1:1", "--insecure-skip-tls-verify", "-v=6"], { home: f.home });
+    expect(r.status).toBe(1);
+    expect(r.logged.length).toBeGreaterThan(0);
+    for (const line of r.logged) expect(line).toMatch(/"Response" verb="GET" url="https:\/\/127\.0\.0\.1:1\/[^"]+" status="" milliseconds=\d+$/u);
   });
 
   it("-v=7 adds request headers with the token masked; -v=8 response headers and a cut body; -v=9 the whole body", async () => {
