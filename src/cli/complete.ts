@@ -120,6 +120,12 @@ export function scanLine(words: readonly string[]): Line {
       continue;
     }
     if (!afterDashDash && w.startsWith("-") && w !== "-") {
+      // pflag's attached shorthand value: -nshop is -n shop.
+      const attached = !w.startsWith("--") && w.length > 2 && w[2] !== "=" ? findFlag(w.slice(0, 2), command) : undefined;
+      if (attached && attached.type !== "boolean") {
+        flags.set(attached.name, w.slice(2));
+        continue;
+      }
       const eq = w.indexOf("=");
       const spec = findFlag(eq >= 0 ? w.slice(0, eq) : w, command);
       if (!spec) continue;

@@ -135,6 +135,8 @@ describe("__complete: names from the cluster", () => {
   it("honours -n / --namespace typed anywhere on the line", async () => {
     expect((await complete(["status", "-n", "other", ""])).values).toEqual(["billing"]);
     expect((await complete(["--namespace=other", "plan", "b"])).values).toEqual(["billing"]);
+    expect((await complete(["status", "-nother", ""])).values).toEqual(["billing"]);
+    expect((await complete(["-n=other", "plan", "b"])).values).toEqual(["billing"]);
   });
 
   it("passes --context and --kubeconfig from the line to the connection, with a short request timeout", async () => {
