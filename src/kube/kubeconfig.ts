@@ -123,6 +123,7 @@ export function resolveContext(doc: KubeconfigDoc, contextOverride: string | und
   if (contextName && !context) throw new Error(`context "${contextName}" does not exist in the kubeconfig`);
   const names = overrideNames(context, overrides);
   const cluster = doc.clusters.find((c) => c.name === names.cluster) ?? (serverOnLine && (overrides.cluster ?? "") === "" ? { name: names.cluster, cluster: {} } : undefined);
+  if (!cluster && (overrides.cluster ?? "") !== "") throw new Error(`no server found for cluster "${names.cluster}"`);
   if (!cluster) {
     throw new Error(contextName ? `cluster "${names.cluster}" of context "${contextName}" does not exist in the kubeconfig` : `cluster "${names.cluster}" does not exist in the kubeconfig`);
   }

@@ -83,6 +83,8 @@ describe("connection flags", () => {
     expect(seen[0]!.authorization).toBe("Bearer other-token");
     const missing = await run(["status", "-s", f.server.url, "--user=nobody"], kc);
     expect(missing).toMatchObject({ status: 1, stdout: "", stderr: 'error: auth info "nobody" does not exist\n' });
+    const noCluster = await run(["status", "--cluster=nowhere"], kc);
+    expect(noCluster).toMatchObject({ status: 1, stdout: "", stderr: 'error: no server found for cluster "nowhere"\n' });
   });
 
   it("insecure-skip-tls-verify with a CA in the kubeconfig is refused with kubectl's message; the flag replaces the file's CA", async () => {
