@@ -7,7 +7,7 @@ import type { FlagSpec } from "./types.ts";
 
 export const PRINT_FLAGS: readonly FlagSpec[] = [
   { name: "sort-by", type: "string", value: "JSONPATH", describe: "Sort rows (and -o json|yaml|name items) by a field, e.g. .metadata.creationTimestamp" },
-  { name: "label-columns", alias: "L", type: "string", value: "KEY,…", describe: "Add a column per label key (repeatable, comma-separated)" },
+  { name: "label-columns", alias: "L", type: "string", repeatable: true, value: "KEY,…", describe: "Add a column per label key (repeatable, comma-separated)" },
   { name: "show-labels", type: "boolean", describe: "Add a LABELS column with every label" },
   {
     name: "field-selector",
