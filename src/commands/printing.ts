@@ -30,7 +30,7 @@ export const NO_PRINT_OPTIONS: PrintOptions = { sortBy: undefined, labelColumns:
 function single(v: unknown, name: string, command: string): string | undefined {
   if (v === undefined) return undefined;
   if (Array.isArray(v)) throw new UsageError(`flag --${name} given more than once`, command);
-  return String(v);
+  return String(v as string);
 }
 
 export function toPrintOptions(flags: Readonly<Record<string, unknown>>, output: ViewOutput, command: string): PrintOptions {

@@ -12,7 +12,7 @@ import type { ClusterReader } from "../../src/kube/types.ts";
 import type { GlobalOptions } from "../../src/commands/types.ts";
 import { ReadError } from "../../src/errors.ts";
 import { aMigration, anApproval, awaitingSchema, CONSUMED_AND_STALE, inSyncSchema } from "../support/builders.ts";
-import { FIXED_NOW, REAL_CONNECTION, runCliWith } from "../support/cli.ts";
+import { REAL_CONNECTION, runCliWith } from "../support/cli.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 
 function reader(): FakeReader {
