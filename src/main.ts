@@ -5,7 +5,7 @@ declare const PTAH_VERSION: string | undefined;
 async function main(): Promise<void> {
   const version = typeof PTAH_VERSION === "string" ? PTAH_VERSION : "dev";
   const argv = process.argv.slice(2);
-  // `--version` first answers before the CLI (yargs, every command, the zod models) is even
+  // `--version` first answers before the CLI (the parser, every command, the zod models) is even
   // loaded: that load is most of a start (issue 9's benchmark). Same answer as runCli gives.
   if (argv[0] === "--version") {
     await write(process.stdout, `kubectl-ptah ${version}\n`);
@@ -33,6 +33,9 @@ async function main(): Promise<void> {
     signal: controller.signal,
     emit: (text) => {
       process.stdout.write(text);
+    },
+    log: (line) => {
+      process.stderr.write(`${line}\n`);
     },
   });
   await write(process.stdout, result.stdout);

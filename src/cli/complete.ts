@@ -114,6 +114,12 @@ export function scanLine(words: readonly string[]): Line {
       continue;
     }
     if (!afterDashDash && w.startsWith("-") && w !== "-") {
+      // pflag's attached shorthand value: -nshop is -n shop.
+      const attached = !w.startsWith("--") && w.length > 2 && w[2] !== "=" ? findFlag(w.slice(0, 2), command) : undefined;
+      if (attached && attached.type !== "boolean") {
+        flags.set(attached.name, w.slice(2));
+        continue;
+      }
       const eq = w.indexOf("=");
       const spec = findFlag(eq >= 0 ? w.slice(0, eq) : w, command);
       if (!spec) continue;
@@ -351,6 +357,14 @@ function completionGlobals(flags: ReadonlyMap<string, string>): GlobalOptions {
     noHeaders: false,
     color: false,
     requestTimeoutMs: COMPLETION_REQUEST_TIMEOUT_MS,
+    overrides: {
+      cluster: flags.get("cluster") || undefined,
+      user: flags.get("user") || undefined,
+      server: flags.get("server") || undefined,
+      as: flags.get("as") || undefined,
+    },
+    verbosity: 0,
+    warningsAsErrors: false,
   };
 }
 

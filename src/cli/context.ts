@@ -16,6 +16,8 @@ export interface Environment {
   readonly signal: AbortSignal;
   /** Streaming writes (watch, wait). */
   readonly emit: (text: string) => void;
+  /** Lines for stderr as they happen: -v request logs and the server's warnings (default: dropped). */
+  readonly log?: (line: string) => void;
   readonly clock: () => Date;
   /** Replaces the real connection (tests). */
   readonly connect?: (ctx: Pick<RunContext, "global">) => Promise<Connection>;
@@ -51,7 +53,12 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
       connection ??= environment.connect
         ? environment.connect({ global })
         : import("../kube/connect.ts").then((m) =>
-            m.connect(global, { env: environment.env, version: environment.version, stdinIsTTY: environment.stdinIsTTY }),
+            m.connect(global, {
+              env: environment.env,
+              version: environment.version,
+              stdinIsTTY: environment.stdinIsTTY,
+              log: environment.log ?? (() => {}),
+            }),
           );
       return connection;
     },

@@ -6,10 +6,28 @@ import type { ColorMode, FlagSpec, GlobalOptions } from "../commands/types.ts";
 
 export { parseDuration };
 
+/**
+ * Every flag `kubectl options` lists, plus kubectl get's printing flags the views share. One line
+ * per flag; `ignored` says why a flag is accepted without effect (README "Global flags").
+ */
 export const GLOBAL_FLAGS = [
   { name: "kubeconfig", type: "string", value: "PATH", describe: "Path to the kubeconfig file to use (no merging)" },
   { name: "context", type: "string", value: "NAME", describe: "The name of the kubeconfig context to use" },
+  { name: "cluster", type: "string", value: "NAME", describe: "The name of the kubeconfig cluster to use" },
+  { name: "user", type: "string", value: "NAME", describe: "The name of the kubeconfig user to use" },
   { name: "namespace", alias: "n", type: "string", value: "NAME", describe: "The namespace; default: the context's namespace, else default" },
+  { name: "server", alias: "s", type: "string", value: "URL", describe: "The address and port of the Kubernetes API server" },
+  { name: "token", type: "string", value: "TOKEN", describe: "Bearer token for authentication to the API server" },
+  { name: "username", type: "string", value: "NAME", describe: "Username for basic authentication to the API server" },
+  { name: "password", type: "string", value: "PASSWORD", describe: "Password for basic authentication to the API server" },
+  { name: "certificate-authority", type: "string", value: "PATH", describe: "Path to a cert file for the certificate authority" },
+  { name: "client-certificate", type: "string", value: "PATH", describe: "Path to a client certificate file for TLS" },
+  { name: "client-key", type: "string", value: "PATH", describe: "Path to a client key file for TLS" },
+  { name: "insecure-skip-tls-verify", type: "boolean", describe: "Do not check the server's certificate (insecure)" },
+  { name: "tls-server-name", type: "string", value: "NAME", describe: "Server name to use for server certificate validation" },
+  { name: "as", type: "string", value: "USER", describe: "Username to impersonate for the operation (a user or system:serviceaccount:NS:NAME)" },
+  { name: "as-group", type: "string", value: "GROUP", describe: "Group to impersonate; repeat for several groups", repeatable: true },
+  { name: "as-uid", type: "string", value: "UID", describe: "UID to impersonate for the operation" },
   { name: "all-namespaces", alias: "A", type: "boolean", describe: "List across all namespaces (list views)" },
   { name: "output", alias: "o", type: "string", value: "FORMAT", describe: "Output format (see the command's help)" },
   { name: "selector", alias: "l", type: "string", value: "SELECTOR", describe: "Label selector to filter list views, e.g. app=shop" },
@@ -23,20 +41,19 @@ export const GLOBAL_FLAGS = [
     default: "30s",
   },
   { name: "timeout", type: "string", value: "DURATION", describe: "Alias of --request-timeout (upstream kubectl-ptah's name); wait: how long to wait" },
+  { name: "v", alias: "v", type: "string", value: "LEVEL", describe: "Log level: 6 logs each request on stderr, 7 adds headers, 8 bodies (cut), 9 bodies in full", default: "0" },
+  { name: "warnings-as-errors", type: "boolean", describe: "Treat warnings received from the server as errors (exit 1)" },
+  { name: "disable-compression", type: "boolean", describe: "Opt out of response compression (always so: the plugin never asks for it)" },
+  { name: "match-server-version", type: "boolean", describe: "Refused when true: the plugin's version is its own, not a Kubernetes version" },
+  { name: "cache-dir", type: "string", value: "PATH", describe: "Ignored: the plugin keeps no discovery cache" },
+  { name: "log-flush-frequency", type: "string", value: "DURATION", describe: "Ignored: log lines are written at once" },
+  { name: "vmodule", type: "string", value: "PATTERN=N", describe: "Ignored: per-file levels of kubectl's Go sources have no meaning here" },
+  { name: "profile", type: "string", value: "NAME", describe: "Only none: Go runtime profiles do not exist in a Node program (use node --cpu-prof)", default: "none" },
+  { name: "profile-output", type: "string", value: "PATH", describe: "Ignored (only used with --profile)" },
 ] as const satisfies readonly FlagSpec[];
 
-export interface GlobalFlagValues {
-  readonly kubeconfig?: unknown;
-  readonly context?: unknown;
-  readonly namespace?: unknown;
-  readonly "all-namespaces"?: unknown;
-  readonly output?: unknown;
-  readonly selector?: unknown;
-  readonly "no-headers"?: unknown;
-  readonly color?: unknown;
-  readonly "request-timeout"?: unknown;
-  readonly timeout?: unknown;
-}
+/** Parsed flag values by long name (strings, booleans, string lists for repeatable flags). */
+export type GlobalFlagValues = { readonly [K in (typeof GLOBAL_FLAGS)[number]["name"]]?: unknown };
 
 export interface Terminal {
   readonly stdoutIsTTY: boolean;
@@ -61,6 +78,28 @@ export function resolveColor(mode: string, terminal: Terminal): boolean {
   return terminal.stdoutIsTTY && !(noColor !== undefined && noColor !== "") && terminal.env.TERM !== "dumb";
 }
 
+function list(v: unknown): string[] | undefined {
+  if (v === undefined) return undefined;
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+/** -v/--v: klog's level, a non-negative integer (pflag's error otherwise). */
+export function parseVerbosity(text: string): number {
+  if (!/^\d+$/u.test(text)) throw new UsageError(`invalid argument "${text}" for "-v, --v" flag: strconv.ParseInt: parsing "${text}": invalid syntax`);
+  return Number(text);
+}
+
+/** Flags that are refused with a reason rather than silently ignored. */
+function refuseMeaningless(values: GlobalFlagValues): void {
+  if (values["match-server-version"] === true) {
+    throw new UsageError("--match-server-version cannot hold: the plugin's version is its own, not a Kubernetes client version to match against the server");
+  }
+  const profile = str(values.profile, "profile");
+  if (profile !== undefined && profile !== "none") {
+    throw new UsageError(`--profile=${profile} cannot be captured: it names a Go runtime profile and the plugin runs on Node (use NODE_OPTIONS=--cpu-prof)`);
+  }
+}
+
 /**
  * Global flags → options. `--timeout` is upstream's name for the request timeout; `wait`
  * reads it as its own deadline instead, so it is also passed through unchanged.
@@ -73,6 +112,7 @@ export function toGlobalOptions(values: GlobalFlagValues, terminal: Terminal, ti
   }
   const namespace = str(values.namespace, "namespace");
   if (namespace === "") throw new UsageError("a namespace given with -n must not be empty");
+  refuseMeaningless(values);
   return {
     kubeconfig: str(values.kubeconfig, "kubeconfig") || undefined,
     context: str(values.context, "context") || undefined,
@@ -83,5 +123,23 @@ export function toGlobalOptions(values: GlobalFlagValues, terminal: Terminal, ti
     noHeaders: values["no-headers"] === true,
     color: resolveColor(str(values.color, "color") ?? "auto", terminal),
     requestTimeoutMs: parseDuration(upstreamTimeout ?? requestTimeout ?? "30s", upstreamTimeout ? "timeout" : "request-timeout"),
+    overrides: {
+      cluster: str(values.cluster, "cluster"),
+      user: str(values.user, "user"),
+      server: str(values.server, "server"),
+      token: str(values.token, "token"),
+      username: str(values.username, "username"),
+      password: str(values.password, "password"),
+      certificateAuthority: str(values["certificate-authority"], "certificate-authority"),
+      clientCertificate: str(values["client-certificate"], "client-certificate"),
+      clientKey: str(values["client-key"], "client-key"),
+      insecureSkipTlsVerify: values["insecure-skip-tls-verify"] === true,
+      tlsServerName: str(values["tls-server-name"], "tls-server-name"),
+      as: str(values.as, "as"),
+      asGroups: list(values["as-group"]),
+      asUid: str(values["as-uid"], "as-uid"),
+    },
+    verbosity: parseVerbosity(str(values.v, "v") ?? "0"),
+    warningsAsErrors: values["warnings-as-errors"] === true,
   };
 }

@@ -7,7 +7,7 @@ import { commentBlock, defaultName, migrationApprovalManifest, schemaApprovalMan
 import { migrationApprovable, planContractApprovable, schemaApprovable, type Precondition } from "../approval/preconditions.ts";
 import { ReadError, RefusalError, UsageError, VerificationError } from "../errors.ts";
 import type { PtahMigration, PtahMigrationPlan, PtahSchema } from "../model/kinds.ts";
-import type { KindName } from "../model/parse.ts";
+import type { DryRunKind } from "../kube/types.ts";
 import { loadVerifiedPlan } from "../plan/load.ts";
 import { verifyMigrationPlanBinding } from "../plan/migration-plan.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
@@ -35,7 +35,7 @@ export function renderManifest(manifest: Record<string, unknown>, header: readon
 }
 
 /** --dry-run=server: what admission would store, or its refusal. */
-export async function dryRun(c: Connection, kind: KindName, manifest: Record<string, unknown>, output: "yaml" | "json"): Promise<Printed> {
+export async function dryRun(c: Connection, kind: DryRunKind, manifest: Record<string, unknown>, output: "yaml" | "json"): Promise<Printed> {
   try {
     const { object } = await c.reader.dryRunCreate(kind, c.namespace, manifest);
     const header = ["Server dry run (nothing was stored): admission accepted this approval and would store:"];

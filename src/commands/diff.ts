@@ -6,7 +6,7 @@ import { NotFoundError, PtahError, ReadError, UsageError, VerificationError } fr
 import type { ClusterReader } from "../kube/types.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import type { Parsed } from "../model/parse.ts";
-import { recordedBindingValuesOfApproval } from "../plan/binding-diff.ts";
+import { recordedBindingValuesOfApproval, type RecordedBindingValues } from "../plan/binding-diff.ts";
 import { loadNamedPlan, loadPlanSchema, loadRecordedPlan, type VerifiedPlan } from "../plan/load.ts";
 import { selectPlanRecord, type PlanRecord } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
@@ -43,7 +43,8 @@ function isFormat(o: string): o is DiffFormat {
 /** `applied`, `approval/NAME` (the shell joins `approval NAME`), `plan/NAME`, `current`. */
 function parseSide(flag: "from" | "to", raw: unknown): FromChoice {
   if (raw === undefined) return flag === "from" ? { kind: "default" } : { kind: "current" };
-  const value = Array.isArray(raw) ? String(raw[raw.length - 1]) : String(raw);
+  // A string flag: the parser gives a string (the last one when given twice).
+  const value = Array.isArray(raw) ? String(raw[raw.length - 1]) : String(raw as string);
   const words = flag === "from" ? "applied, approval NAME or plan NAME" : "current or plan NAME";
   const slash = value.indexOf("/");
   const word = slash < 0 ? value : value.slice(0, slash);
@@ -148,7 +149,7 @@ async function loadFrom(reader: ClusterReader, schema: Parsed<PtahSchema>, sourc
   if (source.kind === "current") return { kind: "stored", source, plan: await onSide("from", source, (log) => loadTo(reader, schema, source, log)) };
   let record: PlanRecord;
   let recordedBy: string;
-  let recorded = {};
+  let recorded: RecordedBindingValues;
   if (source.kind === "approval") {
     const a =
       listed ??

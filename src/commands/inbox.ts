@@ -6,7 +6,7 @@
 // REVIEW_CONCURRENCY at a time, so `inbox -A` over 1,000 namespaces asks only about the
 // namespaces where something waits.
 import { UsageError } from "../errors.ts";
-import type { KindName } from "../model/parse.ts";
+import { KINDS, type KindName } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { inboxItems, inboxRow, renderInbox, type InboxItem } from "../views/inbox.ts";
@@ -34,6 +34,13 @@ async function bounded(tasks: readonly (() => Promise<void>)[]): Promise<void> {
   await Promise.all(Array.from({ length: Math.min(REVIEW_CONCURRENCY, queue.length) }, worker));
 }
 
+/** One access review through the seam: may the caller create `kind` in `namespace` ("" = every namespace)? */
+async function mayCreate(reader: ClusterReader, kind: KindName, namespace: string): Promise<boolean> {
+  const info = KINDS[kind];
+  const [answer] = await reader.reviewAccess([{ verb: "create", group: info.group, resource: info.plural, namespace }]);
+  return answer?.allowed === true;
+}
+
 /** May the caller create each needed kind in each namespace? Keys: accessKey(namespace, kind). */
 async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], allNamespaces: boolean): Promise<(namespace: string, kind: KindName) => boolean> {
   const kinds = [...new Set(items.flatMap((i) => (i.approvalKind ? [i.approvalKind] : [])))];
@@ -42,7 +49,7 @@ async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], all
   if (allNamespaces) {
     await bounded(
       kinds.map((kind) => async () => {
-        if (await reader.reviewAccess(kind, "", "create")) everywhere.add(kind);
+        if (await mayCreate(reader, kind, "")) everywhere.add(kind);
       }),
     );
   }
@@ -51,7 +58,7 @@ async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], all
   const answers = new Map<string, boolean>();
   await bounded(
     [...pairs.entries()].map(([key, p]) => async () => {
-      answers.set(key, await reader.reviewAccess(p.kind, p.namespace, "create"));
+      answers.set(key, await mayCreate(reader, p.kind, p.namespace));
     }),
   );
   return (namespace, kind) => everywhere.has(kind) || answers.get(accessKey(namespace, kind)) === true;

@@ -7,7 +7,7 @@ import type { FlagSpec } from "./types.ts";
 
 export const PRINT_FLAGS: readonly FlagSpec[] = [
   { name: "sort-by", type: "string", value: "JSONPATH", describe: "Sort rows (and -o json|yaml|name items) by a field, e.g. .metadata.creationTimestamp" },
-  { name: "label-columns", alias: "L", type: "string", value: "KEY,…", describe: "Add a column per label key (repeatable, comma-separated)" },
+  { name: "label-columns", alias: "L", type: "string", repeatable: true, value: "KEY,…", describe: "Add a column per label key (repeatable, comma-separated)" },
   { name: "show-labels", type: "boolean", describe: "Add a LABELS column with every label" },
   {
     name: "field-selector",
@@ -30,7 +30,7 @@ export const NO_PRINT_OPTIONS: PrintOptions = { sortBy: undefined, labelColumns:
 function single(v: unknown, name: string, command: string): string | undefined {
   if (v === undefined) return undefined;
   if (Array.isArray(v)) throw new UsageError(`flag --${name} given more than once`, command);
-  return String(v);
+  return String(v as string);
 }
 
 export function toPrintOptions(flags: Readonly<Record<string, unknown>>, output: ViewOutput, command: string): PrintOptions {

@@ -3,7 +3,7 @@
 // refused. Commands never write to a stream or call process.exit: cli/run.ts alone maps a
 // result to stdout, stderr and the exit status.
 import type { PtahError } from "../errors.ts";
-import type { Connection } from "../kube/types.ts";
+import type { ConfigOverrides, Connection } from "../kube/types.ts";
 import type { LocalFacts } from "../views/doctor-connection.ts";
 import type { KindName } from "../model/parse.ts";
 
@@ -25,6 +25,11 @@ export interface GlobalOptions {
   readonly color: boolean;
   /** Per-request timeout in milliseconds; 0 means none (kubectl's default). */
   readonly requestTimeoutMs: number;
+  /** --cluster, --user, --server, credential, TLS and impersonation flags. */
+  readonly overrides: ConfigOverrides;
+  /** -v level. */
+  readonly verbosity: number;
+  readonly warningsAsErrors: boolean;
 }
 
 export interface RunContext {
@@ -91,6 +96,8 @@ export interface FlagSpec {
    * kind (`--from approval NAME`, joined by the parser as `approval/NAME`; completed by kind).
    */
   readonly valueWords?: Readonly<Record<string, KindName | undefined>>;
+  /** Given more than once, every value counts (kubectl's --as-group); otherwise the last wins. */
+  readonly repeatable?: boolean;
 }
 
 export interface Example {
@@ -100,7 +107,7 @@ export interface Example {
 
 export interface ParsedArgs {
   readonly positionals: readonly string[];
-  /** Command flags by their long name (values as parsed by yargs; validated in toOptions). */
+  /** Command flags by their long name (values as parsed by cli/pflag.ts; validated in toOptions). */
   readonly flags: Readonly<Record<string, unknown>>;
   readonly global: GlobalOptions;
 }

@@ -1,22 +1,36 @@
-// HTTPS transport to the API server: TLS from the kubeconfig, auth headers, proxy tunnelling,
-// per-request timeouts, bounded retries for reads (429 with Retry-After, 500/503), and
-// streaming for watches. Errors become one kubectl-style line (api-errors.ts).
+// The transport to the API server (https://, or http:// as kubectl allows): TLS from the
+// kubeconfig, credentials asked before every request (and once more after a 401), impersonation,
+// proxy tunnelling, per-request timeouts, bounded retries for reads (429 with Retry-After,
+// 500/503/504), streaming for watches, -v request logs. It can send GETs and one closed set of
+// creates, nothing else (read-only by construction; test/architecture.test.ts checks its shape).
+// Errors become one kubectl-style line (api-errors.ts).
 import http from "node:http";
 import https from "node:https";
-import net from "node:net";
-import type { Duplex } from "node:stream";
 import tls from "node:tls";
 import { ReadError } from "../errors.ts";
+import { KINDS } from "../model/parse.ts";
+import { sanitize } from "../render/sanitize.ts";
 import { connectionError } from "./api-errors.ts";
+import type { AuthState, CredentialSource } from "./credentials.ts";
+import { TunnelAgent } from "./proxy-tunnel.ts";
+import { RequestLog } from "./request-log.ts";
 
 export interface TransportConfig {
   readonly server: URL;
   readonly tls: tls.ConnectionOptions;
-  readonly headers: Record<string, string>;
+  /** The user's credentials, asked before every request (they may rotate). */
+  readonly credentials: CredentialSource;
+  /** Impersonation headers (sent over http:// too, as kubectl does). */
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
   readonly proxy: URL | undefined;
   readonly userAgent: string;
   /** Per-request timeout in ms; 0 = none. */
   readonly timeoutMs: number;
+  /** -v level (request log at 6 and above, kube/request-log.ts). */
+  readonly verbosity?: number;
+  readonly warningsAsErrors?: boolean;
+  /** stderr, for -v and the server's warnings. */
+  readonly log?: (line: string) => void;
 }
 
 export interface HttpResponse {
@@ -25,13 +39,36 @@ export interface HttpResponse {
   readonly body: Buffer;
 }
 
+/** Options of a read. There is no method: reads are GETs. */
 export interface RequestOptions {
-  readonly method?: "GET" | "POST";
-  readonly body?: Buffer;
   readonly signal?: AbortSignal;
   /** Overrides the transport's timeout (watches use their own). */
   readonly timeoutMs?: number;
 }
+
+/**
+ * The kinds the plugin may create, and how (developers' guide "Read-only", issue 18): the three
+ * approval kinds only as a dry run (the transport adds dryRun=All itself), and the two
+ * self-reviews of the caller's own permissions, which store nothing.
+ */
+export type DryRunKind = "PtahSchemaApproval" | "PtahMigrationApproval" | "PtahMigrationRunAcknowledgment";
+export type ReviewKind = "SelfSubjectAccessReview" | "SelfSubjectRulesReview";
+export type CreateRequest =
+  | { readonly kind: DryRunKind; readonly namespace: string; readonly body: Record<string, unknown> }
+  | { readonly kind: ReviewKind; readonly body: Record<string, unknown> };
+
+const REVIEW_PATHS: Record<ReviewKind, string> = {
+  SelfSubjectAccessReview: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+  SelfSubjectRulesReview: "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+};
+
+function createPath(r: CreateRequest): string {
+  if (!("namespace" in r)) return REVIEW_PATHS[r.kind];
+  const info = KINDS[r.kind];
+  return `/apis/${info.group}/${info.version}/namespaces/${encodeURIComponent(r.namespace)}/${info.plural}?dryRun=All`;
+}
+
+type Method = "GET" | "POST";
 
 const MAX_RETRIES = 3;
 const MAX_RETRY_WAIT_MS = 10_000;
@@ -55,80 +92,65 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
   });
 }
 
-/** Tunnels through an HTTP(S) proxy with CONNECT, as kubectl does for HTTPS_PROXY / proxy-url. */
-class TunnelAgent extends https.Agent {
-  readonly proxy: URL;
-  constructor(proxy: URL, options: https.AgentOptions) {
-    super(options);
-    this.proxy = proxy;
-  }
-  override createConnection(options: http.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    const tlsOptions = options as tls.ConnectionOptions & { host?: string; port?: number };
-    const target = `${tlsOptions.host ?? ""}:${tlsOptions.port ?? 443}`;
-    const headers: Record<string, string> = { host: target };
-    if (this.proxy.username) {
-      headers["proxy-authorization"] = `Basic ${Buffer.from(`${decodeURIComponent(this.proxy.username)}:${decodeURIComponent(this.proxy.password)}`).toString("base64")}`;
-    }
-    const req = (this.proxy.protocol === "https:" ? https : http).request({
-      host: this.proxy.hostname,
-      port: this.proxy.port || (this.proxy.protocol === "https:" ? 443 : 80),
-      method: "CONNECT",
-      path: target,
-      headers,
-    });
-    req.once("connect", (res, socket) => {
-      if (res.statusCode !== 200) {
-        socket.destroy();
-        callback?.(new Error(`proxy ${this.proxy.host} refused CONNECT ${target}: ${res.statusCode ?? 0}`), socket);
-        return;
-      }
-      const secure = tls.connect({ ...tlsOptions, socket, servername: tlsOptions.servername ?? tlsOptions.host });
-      callback?.(null, secure);
-    });
-    req.once("error", (err) => callback?.(err, new net.Socket()));
-    req.end();
-    return undefined;
-  }
-}
-
 export class Transport {
   readonly config: TransportConfig;
-  private readonly agent: https.Agent;
+  private agent: http.Agent | undefined;
+  /** The client certificate and key the agent was built with (an exec plugin may rotate them). */
+  private agentAuth: AuthState | undefined;
+  private readonly log: RequestLog;
 
   constructor(config: TransportConfig) {
     this.config = config;
-    // One TLS context (CA, client certificate and key parsed once) for every connection: parallel
-    // reads open one connection each, and building a context per connection cost ~5 ms apiece
-    // (issue 9's profile of status -A). If it cannot be built, each connection fails as before.
-    let secureContext: tls.SecureContext | undefined;
-    try {
-      secureContext = tls.createSecureContext(config.tls);
-    } catch {
-      secureContext = undefined;
-    }
-    const options: https.AgentOptions = { ...config.tls, ...(secureContext ? { secureContext } : {}), keepAlive: true, maxSockets: 8 };
-    this.agent = config.proxy ? new TunnelAgent(config.proxy, options) : new https.Agent(options);
+    this.log = new RequestLog(config.verbosity ?? 0, config.log ?? (() => {}));
   }
 
   close(): void {
-    this.agent.destroy();
+    this.agent?.destroy();
   }
 
-  private once(pathAndQuery: string, options: RequestOptions): Promise<HttpResponse> {
+  /**
+   * One TLS context (CA, client certificate and key parsed once) for every connection: parallel
+   * reads open one connection each, and building a context per connection cost ~5 ms apiece
+   * (issue 9's profile of status -A). Rebuilt only when the client certificate changes.
+   */
+  private agentFor(auth: AuthState): http.Agent {
+    if (this.config.server.protocol === "http:") return (this.agent ??= new http.Agent({ keepAlive: true, maxSockets: 8 }));
+    if (this.agent && this.agentAuth && sameBytes(this.agentAuth.cert, auth.cert) && sameBytes(this.agentAuth.key, auth.key)) return this.agent;
+    this.agent?.destroy();
+    const tlsOptions: tls.ConnectionOptions = { ...this.config.tls, ...(auth.cert ? { cert: auth.cert } : {}), ...(auth.key ? { key: auth.key } : {}) };
+    let secureContext: tls.SecureContext | undefined;
+    try {
+      secureContext = tls.createSecureContext(tlsOptions);
+    } catch {
+      secureContext = undefined; // each connection then fails with its own error
+    }
+    const options: https.AgentOptions = { ...tlsOptions, ...(secureContext ? { secureContext } : {}), keepAlive: true, maxSockets: 8 };
+    this.agent = this.config.proxy ? new TunnelAgent(this.config.proxy, options) : new https.Agent(options);
+    this.agentAuth = auth;
+    return this.agent;
+  }
+
+  private async headers(body: Buffer | undefined): Promise<{ auth: AuthState; headers: http.OutgoingHttpHeaders }> {
+    const auth = await this.config.credentials.current();
+    return {
+      auth,
+      headers: {
+        ...auth.headers,
+        ...this.config.headers,
+        "user-agent": this.config.userAgent,
+        accept: "application/json",
+        ...(body ? { "content-type": "application/json", "content-length": String(body.length) } : {}),
+      },
+    };
+  }
+
+  private async once(method: Method, pathAndQuery: string, options: RequestOptions, body?: Buffer): Promise<HttpResponse> {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
+    const url = new URL(pathAndQuery, this.config.server);
+    const { auth, headers } = await this.headers(body);
+    const started = this.log.request(method, url, headers);
     return new Promise((resolve, reject) => {
-      const url = new URL(pathAndQuery, this.config.server);
-      const req = https.request(url, {
-        method: options.method ?? "GET",
-        agent: this.agent,
-        headers: {
-          ...this.config.headers,
-          "user-agent": this.config.userAgent,
-          accept: "application/json",
-          ...(options.body ? { "content-type": "application/json", "content-length": String(options.body.length) } : {}),
-        },
-        signal: options.signal,
-      });
+      const req = (url.protocol === "http:" ? http : https).request(url, { method, agent: this.agentFor(auth), headers, signal: options.signal });
       let timer: NodeJS.Timeout | undefined;
       if (timeoutMs > 0) {
         timer = setTimeout(() => req.destroy(Object.assign(new Error("timeout"), { code: "PTAH_TIMEOUT" })), timeoutMs);
@@ -142,7 +164,15 @@ export class Transport {
             reject(new ReadError(`the server closed the connection before the response to ${url.pathname} was complete`));
             return;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) });
+          const response = { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) };
+          this.log.response(method, url, response, started);
+          try {
+            this.warnings(res.headers);
+          } catch (err) {
+            reject(err);
+            return;
+          }
+          resolve(response);
         });
         res.on("error", (err: NodeJS.ErrnoException) => {
           if (timer) clearTimeout(timer);
@@ -157,46 +187,93 @@ export class Transport {
       });
       req.on("error", (err) => {
         if (timer) clearTimeout(timer);
+        this.log.failure(method, url, started);
         reject(connectionError(err, this.config, timeoutMs));
       });
-      req.end(options.body);
+      req.end(body);
     });
   }
 
-  /** A request with bounded retries: 429 (honouring Retry-After), and 500/503 for reads. */
-  async request(pathAndQuery: string, options: RequestOptions = {}): Promise<HttpResponse> {
-    const isRead = (options.method ?? "GET") === "GET";
+  /** Warning headers: `Warning: …` on stderr once each, as kubectl prints them; an error with --warnings-as-errors. */
+  private readonly warned = new Set<string>();
+  private warnings(headers: http.IncomingHttpHeaders): void {
+    const raw = headers.warning;
+    if (!raw) return;
+    for (const text of (Array.isArray(raw) ? raw : [raw]).map(warningText)) {
+      if (this.config.warningsAsErrors) throw new ReadError(`the server sent a warning and --warnings-as-errors is set: ${sanitize(text)}`);
+      if (this.warned.has(text)) continue;
+      this.warned.add(text);
+      this.config.log?.(`Warning: ${sanitize(text)}`);
+    }
+  }
+
+  /**
+   * A 401 is answered once with fresh credentials (an exec plugin re-run, a token file re-read),
+   * as client-go does; then the 401 stands.
+   */
+  private async withFreshCredentials(send: () => Promise<HttpResponse>): Promise<HttpResponse> {
+    const res = await send();
+    if (res.status !== 401 || !this.config.credentials.invalidate()) return res;
+    return send();
+  }
+
+  /** A GET with bounded retries: 429 (honouring Retry-After) and 500/503/504. */
+  async get(pathAndQuery: string, options: RequestOptions = {}): Promise<HttpResponse> {
     for (let attempt = 0; ; attempt++) {
-      const res = await this.once(pathAndQuery, options);
-      const retriable = res.status === 429 || (isRead && (res.status === 500 || res.status === 503 || res.status === 504));
+      const res = await this.withFreshCredentials(() => this.once("GET", pathAndQuery, options));
+      const retriable = res.status === 429 || res.status === 500 || res.status === 503 || res.status === 504;
       if (!retriable || attempt >= MAX_RETRIES || options.signal?.aborted) return res;
-      const header = res.headers["retry-after"];
-      const seconds = typeof header === "string" ? Number.parseInt(header, 10) : Number.NaN;
-      const wait = Number.isFinite(seconds) ? Math.min(seconds * 1000, MAX_RETRY_WAIT_MS) : 200 * 2 ** attempt;
-      await sleep(wait, options.signal);
+      await sleep(retryWait(res, attempt), options.signal);
+    }
+  }
+
+  /**
+   * The transport's only request that is not a GET: a create of one of the closed set of kinds
+   * above, to a path built here (so a dry run cannot lose its dryRun=All). Retried on 429 only.
+   */
+  async create(request: CreateRequest, options: RequestOptions = {}): Promise<HttpResponse> {
+    const body = Buffer.from(JSON.stringify(request.body));
+    const target = createPath(request);
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.withFreshCredentials(() => this.once("POST", target, options, body));
+      if (res.status !== 429 || attempt >= MAX_RETRIES || options.signal?.aborted) return res;
+      await sleep(retryWait(res, attempt), options.signal);
     }
   }
 
   /**
    * Opens a streaming GET (a watch). Lines of JSON go to onLine; resolves when the server ends
-   * the stream, rejects on an HTTP error status or a broken connection.
+   * the stream, rejects on an HTTP error status or a broken connection. A 401 is retried once
+   * with fresh credentials.
    */
-  stream(pathAndQuery: string, onLine: (line: string) => void, signal: AbortSignal): Promise<void> {
+  async stream(pathAndQuery: string, onLine: (line: string) => void, signal: AbortSignal): Promise<void> {
+    try {
+      await this.streamOnce(pathAndQuery, onLine, signal);
+    } catch (err) {
+      const status = (err as { response?: { status?: number } }).response?.status;
+      if (status !== 401 || !this.config.credentials.invalidate()) throw err;
+      await this.streamOnce(pathAndQuery, onLine, signal);
+    }
+  }
+
+  private async streamOnce(pathAndQuery: string, onLine: (line: string) => void, signal: AbortSignal): Promise<void> {
+    const url = new URL(pathAndQuery, this.config.server);
+    const { auth, headers } = await this.headers(undefined);
+    const started = this.log.request("GET", url, headers);
     return new Promise((resolve, reject) => {
-      const url = new URL(pathAndQuery, this.config.server);
-      const req = https.request(url, {
-        method: "GET",
-        agent: this.agent,
-        headers: { ...this.config.headers, "user-agent": this.config.userAgent, accept: "application/json" },
-        signal,
-      });
+      const req = (url.protocol === "http:" ? http : https).request(url, { method: "GET", agent: this.agentFor(auth), headers, signal });
       req.on("response", (res) => {
         if ((res.statusCode ?? 0) >= 300) {
           const parts: Buffer[] = [];
           res.on("data", (d: Buffer) => parts.push(d));
-          res.on("end", () => reject(Object.assign(new Error("watch failed"), { response: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) } })));
+          res.on("end", () => {
+            const response = { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) };
+            this.log.response("GET", url, response, started);
+            reject(Object.assign(new Error("watch failed"), { response }));
+          });
           return;
         }
+        this.log.response("GET", url, { status: res.statusCode ?? 0, headers: res.headers, body: undefined }, started);
         let buffered = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
@@ -227,4 +304,20 @@ export class Transport {
       req.end();
     });
   }
+}
+
+function retryWait(res: HttpResponse, attempt: number): number {
+  const header = res.headers["retry-after"];
+  const seconds = typeof header === "string" ? Number.parseInt(header, 10) : Number.NaN;
+  return Number.isFinite(seconds) ? Math.min(seconds * 1000, MAX_RETRY_WAIT_MS) : 200 * 2 ** attempt;
+}
+
+function sameBytes(a: Buffer | undefined, b: Buffer | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.equals(b));
+}
+
+/** The text of a Warning header (`299 - "text"`, RFC 7234), or the header as it is. */
+function warningText(header: string): string {
+  const m = /^\d{3} \S+ "((?:[^"\\]|\\.)*)"/u.exec(header);
+  return m ? m[1]!.replace(/\\(.)/gu, "$1") : header;
 }

@@ -1,10 +1,12 @@
 // The reads `doctor` needs beyond the Ptah kinds, each one named GET: /version (with the
 // server's Date header), discovery of one group version, a CRD by name and the admission
-// webhook configurations; plus the access reviews of access.ts. Every string is sanitised here.
+// webhook configurations, all through the transport's GET; plus the access reviews, which it
+// asks through the reader's one reviewAccess. Every string is sanitised here.
 import { apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
-import { reviewAccess, type AccessAnswer, type AccessCheck } from "./access.ts";
+import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { HttpResponse, Transport } from "./http.ts";
 import { sanitize } from "../render/sanitize.ts";
+import type { ClusterReader } from "./types.ts";
 
 export interface ServerVersion {
   readonly gitVersion: string;
@@ -89,14 +91,16 @@ function targetOf(clientConfig: unknown): string | undefined {
 
 export class HttpClusterInspector implements ClusterInspector {
   private readonly transport: Transport;
+  private readonly reader: Pick<ClusterReader, "reviewAccess">;
 
-  constructor(transport: Transport) {
+  constructor(transport: Transport, reader: Pick<ClusterReader, "reviewAccess">) {
     this.transport = transport;
+    this.reader = reader;
   }
 
   async serverVersion(): Promise<ServerVersion> {
     const d: RequestDescription = { verb: "get", resource: "/version", namespace: undefined };
-    const res = await this.transport.request("/version");
+    const res = await this.transport.get("/version");
     const v = json(res, d) as { gitVersion?: unknown; major?: unknown; minor?: unknown };
     const date = res.headers.date;
     return {
@@ -108,7 +112,7 @@ export class HttpClusterInspector implements ClusterInspector {
   }
 
   async discoverGroup(groupVersion: string): Promise<GroupDiscovery> {
-    const res = await this.transport.request(`/apis/${groupVersion}`);
+    const res = await this.transport.get(`/apis/${groupVersion}`);
     if (res.status === 404) return { served: false, kinds: [] };
     const list = json(res, { verb: "get", resource: `/apis/${groupVersion}`, namespace: undefined }) as { resources?: { kind?: unknown; name?: unknown }[] };
     const kinds = (list.resources ?? []).filter((r) => typeof r.name === "string" && !r.name.includes("/") && typeof r.kind === "string").map((r) => sanitize(r.kind as string));
@@ -116,7 +120,7 @@ export class HttpClusterInspector implements ClusterInspector {
   }
 
   async getCrd(name: string): Promise<CrdAnnotations> {
-    const res = await this.transport.request(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}`);
+    const res = await this.transport.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}`);
     if (res.status === 404) return { name, found: false, annotations: {} };
     const crd = json(res, { verb: "get", resource: "customresourcedefinitions.apiextensions.k8s.io", namespace: undefined, name }) as { metadata?: { annotations?: Record<string, unknown> } };
     const annotations: Record<string, string> = {};
@@ -131,7 +135,7 @@ export class HttpClusterInspector implements ClusterInspector {
     let token: string | undefined;
     do {
       const q = new URLSearchParams({ limit: "500", ...(token ? { continue: token } : {}) });
-      const page = json(await this.transport.request(`/apis/admissionregistration.k8s.io/v1/${plural}?${q.toString()}`), d) as {
+      const page = json(await this.transport.get(`/apis/admissionregistration.k8s.io/v1/${plural}?${q.toString()}`), d) as {
         items?: { metadata?: { name?: unknown }; webhooks?: { name?: unknown; clientConfig?: unknown; rules?: { apiGroups?: unknown; resources?: unknown; operations?: unknown }[] }[] }[];
         metadata?: { continue?: string };
       };
@@ -152,6 +156,6 @@ export class HttpClusterInspector implements ClusterInspector {
   }
 
   reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]> {
-    return reviewAccess(this.transport, checks);
+    return this.reader.reviewAccess(checks);
   }
 }

@@ -4,6 +4,7 @@
 // and duplicate names never fail; otherwise ~/.kube/config. Relative paths inside a file
 // are resolved against that file's folder, as kubectl does.
 import path from "node:path";
+import { overrideNames, type ConfigOverrides } from "./overrides.ts";
 
 export type Named = { name: string } & Record<string, unknown>;
 
@@ -107,22 +108,30 @@ export interface ResolvedContext {
   readonly namespace: string | undefined;
 }
 
-/** Picks the context (--context, else current-context) and what it points at; messages as kubectl's. */
-export function resolveContext(doc: KubeconfigDoc, contextOverride: string | undefined): ResolvedContext {
+/**
+ * Picks the context (--context, else current-context) and what it points at (--cluster and
+ * --user replace its names); messages as kubectl's. With --server on the line no context is
+ * needed (kubectl talks to the server with the flags alone).
+ */
+export function resolveContext(doc: KubeconfigDoc, contextOverride: string | undefined, overrides: ConfigOverrides = {}): ResolvedContext {
   const contextName = contextOverride ?? doc["current-context"];
-  if (!contextName) {
+  const serverOnLine = (overrides.server ?? "") !== "";
+  if (!contextName && !serverOnLine) {
     throw new Error("current-context is not set in the kubeconfig; pass --context or run 'kubectl config use-context'");
   }
-  const context = doc.contexts.find((c) => c.name === contextName);
-  if (!context) throw new Error(`context "${contextName}" does not exist in the kubeconfig`);
-  const body = (context.context ?? {}) as Record<string, unknown>;
-  const clusterName = typeof body.cluster === "string" ? body.cluster : "";
-  const cluster = doc.clusters.find((c) => c.name === clusterName);
-  if (!cluster) throw new Error(`cluster "${clusterName}" of context "${contextName}" does not exist in the kubeconfig`);
-  const userName = typeof body.user === "string" ? body.user : "";
-  const user = doc.users.find((u) => u.name === userName);
+  const context = contextName ? doc.contexts.find((c) => c.name === contextName) : undefined;
+  if (contextName && !context) throw new Error(`context "${contextName}" does not exist in the kubeconfig`);
+  const names = overrideNames(context, overrides);
+  const cluster = doc.clusters.find((c) => c.name === names.cluster) ?? (serverOnLine && (overrides.cluster ?? "") === "" ? { name: names.cluster, cluster: {} } : undefined);
+  if (!cluster && (overrides.cluster ?? "") !== "") throw new Error(`no server found for cluster "${names.cluster}"`);
+  if (!cluster) {
+    throw new Error(contextName ? `cluster "${names.cluster}" of context "${contextName}" does not exist in the kubeconfig` : `cluster "${names.cluster}" does not exist in the kubeconfig`);
+  }
+  const user = doc.users.find((u) => u.name === names.user);
+  if (!user && (overrides.user ?? "") !== "") throw new Error(`auth info "${names.user}" does not exist`);
+  const body = (context?.context ?? {}) as Record<string, unknown>;
   const namespace = typeof body.namespace === "string" && body.namespace !== "" ? body.namespace : undefined;
-  return { contextName, cluster, user, namespace };
+  return { contextName: contextName ?? "", cluster, user, namespace };
 }
 
 /** -n, else the context's namespace, else "default". */

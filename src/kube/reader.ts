@@ -1,13 +1,14 @@
 // The only code that sends requests to the API server. It reads: GET, paginated LIST and
 // WATCH, straight from the server (no cache); every object is parsed by the model. The two
-// exceptions the read-only rule allows (README "Read-only"): dryRunCreate, the create with
-// dryRun=All that `approve --dry-run=server` may send, and reviewAccess, a
-// SelfSubjectAccessReview (it persists nothing) that `inbox` asks.
+// exceptions go through the transport's closed create (kube/http.ts): dryRunCreate, the create
+// with dryRun=All of an approval kind that `--dry-run=server` sends, and reviewAccess, the one
+// SelfSubjectAccessReview implementation (inbox and doctor both ask through it; it stores nothing).
 import { NotFoundError, ReadError } from "../errors.ts";
 import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
-import { sleep, type Transport } from "./http.ts";
+import type { AccessAnswer, AccessCheck } from "./access.ts";
+import { sleep, type DryRunKind, type Transport } from "./http.ts";
 import type { ClusterReader, DryRunResult, ListOptions, ListResult, RejectedItem, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
 /** How long a reconnecting watch retries 401/403/404 answers of a server that is starting. */
@@ -53,7 +54,7 @@ export class HttpClusterReader implements ClusterReader {
   async get<K extends KindName>(kind: K, namespace: string, name: string): Promise<Parsed<ObjectOf<K>>> {
     const info = KINDS[kind];
     const d: RequestDescription = { verb: "get", resource: resourceName(info), namespace, name };
-    const res = await this.transport.request(`${basePath(info, namespace)}/${encodeURIComponent(name)}`);
+    const res = await this.transport.get(`${basePath(info, namespace)}/${encodeURIComponent(name)}`);
     // A missing CRD is not a missing object: exit 1 with the CRD hint, never "no such schema".
     if (res.status === 404 && info.group && isMissingType(res.body)) throw new ReadError(missingPtahKind(info.plural), 404);
     if (res.status !== 200) throw apiError(res.status, res.body, d);
@@ -69,7 +70,7 @@ export class HttpClusterReader implements ClusterReader {
     let continueToken: string | undefined;
     let resourceVersion = "";
     do {
-      const res = await this.transport.request(
+      const res = await this.transport.get(
         basePath(info, options.namespace) +
           query({
             limit: String(PAGE_SIZE),
@@ -189,11 +190,11 @@ export class HttpClusterReader implements ClusterReader {
   }
 
   async serverInfo(): Promise<ServerInfo> {
-    const v = await this.transport.request("/version");
+    const v = await this.transport.get("/version");
     if (v.status !== 200) throw apiError(v.status, v.body, { verb: "get", resource: "/version", namespace: undefined });
     const version = parseJson(v.body, { verb: "get", resource: "/version", namespace: undefined }) as { gitVersion?: string };
     const group = KINDS.PtahSchema.group;
-    const res = await this.transport.request(`/apis/${group}/${KINDS.PtahSchema.version}`);
+    const res = await this.transport.get(`/apis/${group}/${KINDS.PtahSchema.version}`);
     let ptahKinds: string[] = [];
     if (res.status === 200) {
       const list = parseJson(res.body, { verb: "get", resource: group, namespace: undefined }) as { resources?: { kind?: string; name?: string }[] };
@@ -204,31 +205,29 @@ export class HttpClusterReader implements ClusterReader {
     return { gitVersion: sanitize(version.gitVersion ?? "unknown"), ptahKinds };
   }
 
-  async dryRunCreate(kind: KindName, namespace: string, body: Record<string, unknown>): Promise<DryRunResult> {
+  async dryRunCreate(kind: DryRunKind, namespace: string, body: Record<string, unknown>): Promise<DryRunResult> {
     const info = KINDS[kind];
     const d: RequestDescription = { verb: "create", resource: resourceName(info), namespace };
-    const res = await this.transport.request(`${basePath(info, namespace)}?dryRun=All`, {
-      method: "POST",
-      body: Buffer.from(JSON.stringify(body)),
-    });
+    const res = await this.transport.create({ kind, namespace, body });
     if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
     const object = parseJson(res.body, d);
     if (!object || typeof object !== "object") throw new ReadError("the server's dry-run answer is not an object");
     return { object: object as Record<string, unknown> };
   }
 
-  /** Read-only rule, amended: a SelfSubjectAccessReview asks the authorizer and stores nothing. */
-  async reviewAccess(kind: KindName, namespace: string, verb: string): Promise<boolean> {
-    const info = KINDS[kind];
+  /** One SelfSubjectAccessReview per check, in parallel; answers in the order asked. */
+  reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]> {
+    return Promise.all(checks.map((c) => this.reviewOne(c)));
+  }
+
+  private async reviewOne(check: AccessCheck): Promise<AccessAnswer> {
     const d: RequestDescription = { verb: "create", resource: "selfsubjectaccessreviews.authorization.k8s.io", namespace: undefined };
-    const review = {
-      apiVersion: "authorization.k8s.io/v1",
-      kind: "SelfSubjectAccessReview",
-      spec: { resourceAttributes: { group: info.group, resource: info.plural, verb, namespace } },
-    };
-    const res = await this.transport.request("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", { method: "POST", body: Buffer.from(JSON.stringify(review)) });
+    const resourceAttributes = { verb: check.verb, group: check.group, resource: check.resource, ...(check.namespace ? { namespace: check.namespace } : {}) };
+    const res = await this.transport.create({ kind: "SelfSubjectAccessReview", body: { apiVersion: "authorization.k8s.io/v1", kind: "SelfSubjectAccessReview", spec: { resourceAttributes } } });
     if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
-    const answer = parseJson(res.body, d) as { status?: { allowed?: unknown } } | null;
-    return answer?.status?.allowed === true;
+    const answer = parseJson(res.body, d) as { status?: { allowed?: unknown; reason?: unknown; evaluationError?: unknown } } | null;
+    if (!answer || typeof answer !== "object") throw new ReadError("the server's access review answer is not an object");
+    const reason = [answer.status?.reason, answer.status?.evaluationError].filter((r): r is string => typeof r === "string" && r !== "").map(sanitize).join("; ");
+    return { check, allowed: answer.status?.allowed === true, reason: reason || undefined };
   }
 }

@@ -1,10 +1,13 @@
 // The read-only seam between commands and the cluster. Commands import these types only;
 // kube/reader.ts implements them over @kubernetes/client-node, tests over fixtures.
 import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
+import type { AccessAnswer, AccessCheck } from "./access.ts";
+import type { DryRunKind, ReviewKind } from "./http.ts";
 import type { ClusterInspector } from "./inspect.ts";
 import type { KubeconfigOrigin } from "./kubeconfig.ts";
+import type { ConfigOverrides } from "./overrides.ts";
 
-export type { AccessAnswer, AccessCheck } from "./access.ts";
+export type { AccessAnswer, AccessCheck, ConfigOverrides, DryRunKind, ReviewKind };
 export type { ClusterInspector, CrdAnnotations, GroupDiscovery, ServerVersion, WebhookEntry, WebhookKind } from "./inspect.ts";
 export type { KubeconfigOrigin } from "./kubeconfig.ts";
 
@@ -77,15 +80,17 @@ export interface ClusterReader {
   /** Server version and which Ptah kinds are served. */
   serverInfo(): Promise<ServerInfo>;
   /**
-   * The plugin's single non-read request (developers' guide: `approve --dry-run=server`):
-   * a create with dryRun=All.
+   * The create with dryRun=All of an approval kind (`--dry-run=server`); the transport adds
+   * dryRun=All itself and takes no other kind (developers' guide: "Read-only").
    */
-  dryRunCreate(kind: KindName, namespace: string, body: Record<string, unknown>): Promise<DryRunResult>;
+  dryRunCreate(kind: DryRunKind, namespace: string, body: Record<string, unknown>): Promise<DryRunResult>;
   /**
-   * May the caller `verb` objects of `kind` in `namespace`? One SelfSubjectAccessReview create,
-   * which the amended read-only rule allows (README "Read-only"): it asks, and persists nothing.
+   * May the caller do each check's verb? One SelfSubjectAccessReview create per check (the
+   * read-only rule allows it: it asks the authorizer and persists nothing); answers in order.
+   * The only access-review path: `inbox` asks through it, `doctor` through the inspector, which
+   * delegates here.
    */
-  reviewAccess(kind: KindName, namespace: string, verb: string): Promise<boolean>;
+  reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]>;
 }
 
 /** What connecting needs from kubectl's global flags. */
@@ -95,6 +100,11 @@ export interface ConnectOptions {
   readonly namespace: string | undefined;
   /** Per-request timeout in milliseconds; 0 means none. */
   readonly requestTimeoutMs: number;
+  /** --cluster, --user, --server, credentials, TLS and impersonation flags (kube/overrides.ts). */
+  readonly overrides: ConfigOverrides;
+  /** -v: 6 logs requests, 7 adds headers, 8 bodies (truncated), 9 bodies in full. */
+  readonly verbosity: number;
+  readonly warningsAsErrors: boolean;
 }
 
 export interface Connection {

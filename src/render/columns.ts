@@ -48,7 +48,7 @@ export function goValue(value: unknown): string {
     const entries = Object.keys(value).sort().map((k) => `${sanitize(k)}:${goValue((value as Record<string, unknown>)[k])}`);
     return `map[${entries.join(" ")}]`;
   }
-  return String(value);
+  return String(value as number | boolean | bigint);
 }
 
 export function renderCustomColumns(columns: readonly CustomColumn[], objects: readonly Record<string, unknown>[], noHeaders: boolean): string {

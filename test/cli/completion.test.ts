@@ -12,7 +12,7 @@ import type { ClusterReader } from "../../src/kube/types.ts";
 import type { GlobalOptions } from "../../src/commands/types.ts";
 import { ReadError } from "../../src/errors.ts";
 import { aMigration, anApproval, awaitingSchema, CONSUMED_AND_STALE, inSyncSchema } from "../support/builders.ts";
-import { FIXED_NOW, REAL_CONNECTION, runCliWith } from "../support/cli.ts";
+import { REAL_CONNECTION, runCliWith } from "../support/cli.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 
 function reader(): FakeReader {
@@ -71,7 +71,7 @@ describe("__complete: commands and flags", () => {
 
   it("hides the global flags a command does not use, and offers --version at the top level", async () => {
     expect((await complete(["version", "--"])).values).not.toContain("--all-namespaces");
-    expect((await complete(["--v"])).values).toEqual(["--version"]);
+    expect((await complete(["--v"])).values).toContain("--version");
   });
 });
 
@@ -141,6 +141,8 @@ describe("__complete: names from the cluster", () => {
   it("honours -n / --namespace typed anywhere on the line", async () => {
     expect((await complete(["status", "-n", "other", ""])).values).toEqual(["billing"]);
     expect((await complete(["--namespace=other", "plan", "b"])).values).toEqual(["billing"]);
+    expect((await complete(["status", "-nother", ""])).values).toEqual(["billing"]);
+    expect((await complete(["-n=other", "plan", "b"])).values).toEqual(["billing"]);
   });
 
   it("passes --context and --kubeconfig from the line to the connection, with a short request timeout", async () => {

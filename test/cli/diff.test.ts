@@ -204,10 +204,9 @@ describe("diff on a terminal", () => {
     const r = await runCliWith(["diff", SCHEMA, "-n", NS, "--from", "applied", "--color", "always"], s.reader, { tty: true, env: {} });
     expect(r.status).toBe(0);
     const line = r.stdout.split("\n").find((l) => l.includes("'banner'"))!;
-    // eslint-disable-next-line no-control-regex
     const plain = line.replace(/\u001b\[[0-9;]*m/gu, "");
     expect(plain.length).toBe(120);
-    expect(plain).toMatch(/^\+INSERT INTO "settings".*x…  \(info: reference row\)$/u);
+    expect(plain).toMatch(/^\+INSERT INTO "settings".*x… {2}\(info: reference row\)$/u);
     expect(line).toContain("\u001b[32m+INSERT");
     const piped = await runCliWith(["diff", SCHEMA, "-n", NS, "--from", "applied"], s.reader);
     expect(piped.stdout).toContain("x".repeat(300));

@@ -109,7 +109,7 @@ describe("global flags through the real CLI", () => {
     { name: "a bad --request-timeout", argv: ["status", "--request-timeout", "fast"], stderr: "error: invalid duration \"fast\" for --request-timeout: use a number with a unit, e.g. 30s, 1m, 2h (see 'kubectl ptah status -h' for help and examples)\n" },
     { name: "an empty -n", argv: ["status", "-n", ""], stderr: "error: a namespace given with -n must not be empty (see 'kubectl ptah status -h' for help and examples)\n" },
     { name: "an unknown flag", argv: ["status", "--colour=always"], stderr: "error: unknown flag: --colour (see 'kubectl ptah status -h' for help and examples)\n" },
-    { name: "a value flag without its value", argv: ["status", "-n"], stderr: "error: flag needs an argument: -n (see 'kubectl ptah status -h' for help and examples)\n" },
+    { name: "a value flag without its value", argv: ["status", "-n"], stderr: "error: flag needs an argument: 'n' in -n (see 'kubectl ptah status -h' for help and examples)\n" },
   ])("$name exits 2 with one line and nothing on stdout", async ({ argv, stderr }) => {
     const reader = cluster();
     const r = await runCliWith(argv, reader);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ReadError } from "../../src/errors.ts";
 import { REVIEW_CONCURRENCY } from "../../src/commands/inbox.ts";
 import type { KindName } from "../../src/model/parse.ts";
+import type { AccessAnswer, AccessCheck } from "../../src/kube/types.ts";
 import { FakeReader, type FakeObject } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { expectGolden } from "../support/golden.ts";
@@ -107,12 +108,12 @@ describe("inbox over many namespaces", () => {
     let inFlight = 0;
     let peak = 0;
     class SlowReviews extends FakeReader {
-      override async reviewAccess(kind: KindName, namespace: string, verb: string): Promise<boolean> {
+      override async reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]> {
         inFlight++;
         peak = Math.max(peak, inFlight);
         await new Promise((resolve) => setTimeout(resolve, 0));
         inFlight--;
-        return super.reviewAccess(kind, namespace, verb);
+        return super.reviewAccess(checks);
       }
     }
     // Allowed in each namespace (a RoleBinding each), not cluster-wide: one review per namespace.

@@ -2,7 +2,7 @@
 // against the lab's real kube-apiserver, as lab-viewer unless a case says otherwise. Fixtures
 // are written as lab-admin, the operator's way (plan → owned chunks → committed status).
 import { beforeAll, describe, expect, it } from "vitest";
-import { condition, createNamespace, createObject, kubectl, setStatus } from "../support/lab.ts";
+import { createNamespace, createObject, kubectl, setStatus } from "../support/lab.ts";
 import { ptah, schemaManifest } from "../support/plugin.ts";
 import { labAwaitingStatus, publishPlanInLab, type LabPlan } from "../support/lab-publish.ts";
 

@@ -85,7 +85,7 @@ describe.skipIf(skip)("completion through kubectl's plugin completion against th
   });
 
   it("completes flags, --output values and explain topics", () => {
-    expect(kubectlComplete(["status", "--wa"]).values).toEqual(["--watch"]);
+    expect(kubectlComplete(["status", "--wa"]).values).toEqual(["--watch", "--warnings-as-errors"]);
     expect(kubectlComplete(["status", "-o", ""]).values).toEqual(["wide", "json", "yaml", "name", "jsonpath=", "custom-columns=", "custom-columns-file="]);
     expect(kubectlComplete(["explain", "Stal"]).values).toEqual(expect.arrayContaining(["Stale", "StalePlan"]));
   });

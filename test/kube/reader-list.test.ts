@@ -16,7 +16,7 @@ function approval(name: string, extra: Record<string, unknown> = {}): Record<str
 function stubTransport(pages: Record<string, unknown>[]): { transport: Transport; seen: string[] } {
   const seen: string[] = [];
   const transport = {
-    request: async (pathAndQuery: string): Promise<HttpResponse> => {
+    get: async (pathAndQuery: string): Promise<HttpResponse> => {
       seen.push(pathAndQuery);
       const page = pages[seen.length - 1] ?? { items: [] };
       return { status: 200, headers: {}, body: Buffer.from(JSON.stringify(page)) };

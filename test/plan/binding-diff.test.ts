@@ -40,7 +40,7 @@ describe("compareBindings", () => {
       compared: ["artifactDigest", "actualStateFingerprint", "controllerStateVersion", "ptahVersion"],
     },
   ])("compares only what $name recorded", ({ copies, compared }) => {
-    const raw = anApproval({ name: "storefront-v1" }) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const raw = anApproval({ name: "storefront-v1" }) as Record<string, any>;
     Object.assign(raw.spec, copies);
     const recorded = recordedBindingValuesOfApproval(PtahSchemaApproval.parse(raw));
     expect(Object.keys(recorded).sort()).toEqual([...compared].sort());

@@ -5,7 +5,7 @@ import { CHUNK_SIZE, MAX_PLAN_BYTES } from "../../src/plan/verify.ts";
 import { appliedStatus, currentPlanStatus, fakeObjectsOf, publishSchemaPlan, type PublishedPlan } from "../support/publish-plan.ts";
 import { clusterState, CURRENT_STATEMENTS, NS, publishCurrent } from "./fixtures.ts";
 
-export type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Raw = Record<string, any>;
 
 /** A current plan of three chunks (the last one short). */
 export function threeChunkPlan(extra: Parameters<typeof publishCurrent>[0] = {}): PublishedPlan {

@@ -140,8 +140,14 @@ describe("a plan that moves away and back (A → B → A) between any two reads"
         let lastSchemaRead: "A" | "B" | undefined;
         w.reader.onRequest = (request, r) => {
           const at = seen++;
-          if (at === i) (withB(w), (state = "B"));
-          if (at === j) (r.put("PtahSchema", w.schema), (state = "A"));
+          if (at === i) {
+            withB(w);
+            state = "B";
+          }
+          if (at === j) {
+            r.put("PtahSchema", w.schema);
+            state = "A";
+          }
           if (request.startsWith("get PtahSchema ")) lastSchemaRead = state;
         };
         const r = await runCliWith(argv, w.reader);

@@ -35,11 +35,14 @@ export interface CliRun extends RunResult {
   readonly emitted: string;
   /** How many times the command asked for a connection. */
   readonly connects: number;
+  /** The lines logged to stderr as they happened (-v request logs, the server's warnings). */
+  readonly logged: string[];
 }
 
 export async function runCliWith(argv: readonly string[], reader: ClusterReader | typeof REAL_CONNECTION | undefined, options: CliOptions = {}): Promise<CliRun> {
   let emitted = "";
   let connects = 0;
+  const logged: string[] = [];
   const now = options.now ?? FIXED_NOW;
   const result = await runCli({
     argv,
@@ -53,6 +56,9 @@ export async function runCliWith(argv: readonly string[], reader: ClusterReader 
     signal: options.signal ?? new AbortController().signal,
     emit: (t) => {
       emitted += t;
+    },
+    log: (line) => {
+      logged.push(line);
     },
     ...(options.machine ? { machine: async () => options.machine! } : {}),
     ...(reader === REAL_CONNECTION
@@ -68,5 +74,5 @@ export async function runCliWith(argv: readonly string[], reader: ClusterReader 
           },
         }),
   });
-  return { ...result, emitted, connects };
+  return { ...result, emitted, connects, logged };
 }

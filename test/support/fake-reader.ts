@@ -1,7 +1,7 @@
 // In-memory ClusterReader over fixture objects. Records every call as
 // "verb Kind namespace/name" so tests can assert exactly what a command read.
 import { NotFoundError, ReadError } from "../../src/errors.ts";
-import type { ClusterReader, DryRunResult, ListOptions, ListResult, RejectedItem, ServerInfo, WatchOptions } from "../../src/kube/types.ts";
+import type { AccessAnswer, AccessCheck, ClusterReader, DryRunKind, DryRunResult, ListOptions, ListResult, RejectedItem, ServerInfo, WatchOptions } from "../../src/kube/types.ts";
 import { KINDS, parseListItem, parseObject, type KindName, type ObjectOf, type Parsed } from "../../src/model/parse.ts";
 
 export interface FakeObject {
@@ -84,15 +84,22 @@ export class FakeReader implements ClusterReader {
     return { gitVersion: "v1.33.13", ptahKinds: Object.values(KINDS).filter((k) => k.group).map((k) => k.kind) };
   }
 
-  async dryRunCreate(kind: KindName, namespace: string, body: Record<string, unknown>): Promise<DryRunResult> {
+  async dryRunCreate(kind: DryRunKind, namespace: string, body: Record<string, unknown>): Promise<DryRunResult> {
     this.record(`create?dryRun=All ${kind} ${namespace}`, `create ${kind}`);
     if (!this.dryRun) throw new ReadError("dry run is not supported by this fake");
     return this.dryRun(kind, namespace, body);
   }
 
-  async reviewAccess(kind: KindName, namespace: string, verb: string): Promise<boolean> {
-    this.record(`create SelfSubjectAccessReview ${verb} ${kind} ${namespace}`, "create SelfSubjectAccessReview");
-    return this.access(kind, namespace, verb);
+  /** One answer per check, in order; a Ptah kind's check is recorded and answered by `access`. */
+  async reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]> {
+    const answers: AccessAnswer[] = [];
+    for (const check of checks) {
+      const kind = Object.values(KINDS).find((k) => k.group === check.group && k.plural === check.resource)?.kind ?? check.resource;
+      const namespace = check.namespace ?? "";
+      this.record(`create SelfSubjectAccessReview ${check.verb} ${kind} ${namespace}`, "create SelfSubjectAccessReview");
+      answers.push({ check, allowed: this.access(kind as KindName, namespace, check.verb), reason: undefined });
+    }
+    return answers;
   }
 }
 

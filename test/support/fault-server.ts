@@ -193,3 +193,30 @@ export async function runRealCli(argv: readonly string[], options: RealRunOption
     ...(options.signal ? { signal: options.signal } : {}),
   });
 }
+
+export interface FaultFixture {
+  dir: string;
+  home: string;
+  pki: Pki;
+  server: FaultServer;
+}
+
+/**
+ * A temp folder with an empty HOME, a PKI and a started FaultServer, made before the file's tests
+ * and removed after them (vitest hooks). Read the fields inside tests, not at import time.
+ */
+export function useFaultServer(prefix: string, hooks: { beforeAll: (fn: () => Promise<void>) => void; afterAll: (fn: () => Promise<void>) => void }): FaultFixture {
+  const f = {} as FaultFixture;
+  hooks.beforeAll(async () => {
+    f.dir = tempDir(prefix);
+    f.home = path.join(f.dir, "home");
+    fs.mkdirSync(f.home);
+    f.pki = makePki(f.dir);
+    f.server = await new FaultServer(f.pki.serverCert, f.pki.serverKey).start();
+  });
+  hooks.afterAll(async () => {
+    await f.server?.close();
+    if (f.dir) fs.rmSync(f.dir, { recursive: true, force: true });
+  });
+  return f;
+}
