@@ -11,7 +11,7 @@ import { FakeReader } from "../support/fake-reader.ts";
 import { ACCESS, ALL_PTAH_KINDS, FakeInspector } from "../support/fake-inspector.ts";
 import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../support/publish-plan.ts";
 
-const CONFIG = "/home/alice/.kube/config";
+const CONFIG = "/Users/alice/.kube/config";
 const ORIGIN: KubeconfigOrigin = {
   context: { name: "prod-alice", from: `current-context in ${CONFIG}` },
   cluster: { name: "prod", server: "https://prod.example:6443", from: CONFIG },
@@ -20,8 +20,8 @@ const ORIGIN: KubeconfigOrigin = {
 };
 const MACHINE: LocalFacts = {
   kubectl: { gitVersion: "v1.32.4", minor: 32 },
-  plugins: [{ path: "/home/alice/.krew/bin/kubectl-ptah", self: true }],
-  selfPath: "/home/alice/.krew/store/ptah/v0.1.0/kubectl-ptah",
+  plugins: [{ path: "/Users/alice/.krew/bin/kubectl-ptah", self: true }],
+  selfPath: "/Users/alice/.krew/store/ptah/v0.1.0/kubectl-ptah",
 };
 
 type Identity = keyof typeof ACCESS;
