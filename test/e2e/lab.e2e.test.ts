@@ -2,8 +2,6 @@
 // status subresources, printer columns, immutability CEL), the recommended ClusterRoles as bound
 // to the lab identities, the status helpers and the audit log reader. Needs a running lab
 // (`npm run lab`); the e2e globalSetup starts it.
-import https from "node:https";
-import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatAuditEvent, isDryRun, pluginWrites } from "../support/audit.ts";
 import {
@@ -18,6 +16,7 @@ import {
   kubectl,
   labEnv,
   resourceOf,
+  sendAsSentinel,
   setStatus,
   type KubeObject,
   type LabKind,
@@ -325,30 +324,8 @@ describe("lab control plane", { timeout: 120_000 }, () => {
   });
 
   it("records plugin requests in the audit log and flags every non-read", async () => {
-    const env = labEnv();
-    const user = env.users.approver;
     const mark = auditMark();
-    const call = (method: string, p: string, body?: unknown) =>
-      new Promise<number>((resolve, reject) => {
-        const req = https.request(
-          {
-            method,
-            host: "127.0.0.1",
-            port: env.ports.apiserver,
-            path: p,
-            ca: fs.readFileSync(env.caFile),
-            cert: fs.readFileSync(user.cert),
-            key: fs.readFileSync(user.key),
-            headers: { "User-Agent": "kubectl-ptah/0.0.0-e2e (linux/amd64)", "Content-Type": "application/json" },
-          },
-          (res) => {
-            res.resume();
-            res.on("end", () => resolve(res.statusCode ?? 0));
-          },
-        );
-        req.on("error", reject);
-        req.end(body === undefined ? undefined : JSON.stringify(body));
-      });
+    const call = sendAsSentinel;
     const base = `/apis/operator.ptah.run/v1alpha1/namespaces/${ns}`;
     expect(await call("GET", `${base}/ptahschemas`)).toBe(200);
     // the approval lacks the fields the operator's webhook would stamp: refused, but logged

@@ -2,43 +2,15 @@
 // never send go to the lab under the plugin's user agent, and the verdict must name each one.
 // They carry the sentinel agent kubectl-ptah/0.0.0-e2e, which the real verdict leaves out, so
 // they do not fail the run they are part of.
-import fs from "node:fs";
-import https from "node:https";
 import { beforeAll, describe, expect, it } from "vitest";
-import { formatAuditEvent, readOnlyVerdict, verdictFailures } from "../support/audit.ts";
-import { API_VERSION, auditEventsSince, auditMark, createNamespace, labEnv } from "../support/lab.ts";
-import { SENTINEL_AGENT } from "./read-only-reporter.ts";
+import { SENTINEL_AGENT, formatAuditEvent, readOnlyVerdict, verdictFailures } from "../support/audit.ts";
+import { API_VERSION, auditEventsSince, auditMark, createNamespace, sendAsSentinel } from "../support/lab.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 const UID = "00000000-0000-4000-8000-000000000001";
 const SHA = `sha256:${"1".repeat(64)}`;
 
 let ns = "";
-
-function send(method: string, p: string, body?: unknown): Promise<number> {
-  const env = labEnv();
-  const user = env.users.approver;
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      {
-        method,
-        host: "127.0.0.1",
-        port: env.ports.apiserver,
-        path: p,
-        ca: fs.readFileSync(env.caFile),
-        cert: fs.readFileSync(user.cert),
-        key: fs.readFileSync(user.key),
-        headers: { "User-Agent": `${SENTINEL_AGENT} (linux/amd64)`, "Content-Type": method === "PATCH" ? "application/merge-patch+json" : "application/json" },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 describe.skipIf(skip)("the read-only proof names every request the plugin must not send", () => {
   beforeAll(() => {
@@ -50,14 +22,14 @@ describe.skipIf(skip)("the read-only proof names every request the plugin must n
     const ptah = `/apis/operator.ptah.run/v1alpha1/namespaces/${ns}`;
     const approval = { apiVersion: API_VERSION, kind: "PtahSchemaApproval", metadata: { name: "a" }, spec: { schemaRef: { name: "s", uid: UID }, planRef: { name: "p", uid: UID }, planFingerprint: SHA } };
     // forbidden
-    await send("PATCH", `${ptah}/ptahschemas/storefront`, { metadata: { labels: { patched: "yes" } } });
-    await send("POST", `${ptah}/ptahschemaapprovals`, approval);
-    await send("POST", `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } });
-    await send("GET", `/api/v1/namespaces/${ns}/secrets`);
+    await sendAsSentinel("PATCH", `${ptah}/ptahschemas/storefront`, { metadata: { labels: { patched: "yes" } } });
+    await sendAsSentinel("POST", `${ptah}/ptahschemaapprovals`, approval);
+    await sendAsSentinel("POST", `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } });
+    await sendAsSentinel("GET", `/api/v1/namespaces/${ns}/secrets`);
     // allowed
-    await send("GET", `${ptah}/ptahschemas`);
-    await send("POST", `${ptah}/ptahschemaapprovals?dryRun=All`, approval);
-    await send("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", {
+    await sendAsSentinel("GET", `${ptah}/ptahschemas`);
+    await sendAsSentinel("POST", `${ptah}/ptahschemaapprovals?dryRun=All`, approval);
+    await sendAsSentinel("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", {
       apiVersion: "authorization.k8s.io/v1",
       kind: "SelfSubjectAccessReview",
       spec: { resourceAttributes: { group: "operator.ptah.run", resource: "ptahschemaapprovals", verb: "create", namespace: ns } },

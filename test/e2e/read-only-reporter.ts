@@ -14,10 +14,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Reporter, TestModule, Vitest } from "vitest/node";
-import { readAuditLog, readOnlyVerdict, verdictFailures, verdictSummary } from "../support/audit.ts";
+import { SENTINEL_AGENT, readAuditLog, readOnlyVerdict, verdictFailures, verdictSummary } from "../support/audit.ts";
 
 /** The user-agent prefix of test/e2e/read-only-proof.e2e.test.ts's deliberate violations. */
-export const SENTINEL_AGENT = "kubectl-ptah/0.0.0-e2e";
+export { SENTINEL_AGENT };
 
 /**
  * The whole tier sent 132 plugin requests on 2026-12-01 (125 the run before). The floor is under a

@@ -211,3 +211,9 @@ export function verdictFailures(v: ReadOnlyVerdict): string[] {
 export function verdictSummary(v: ReadOnlyVerdict): string {
   return `read-only proof: ${v.requests.length} plugin requests in the audit log, ${v.offending.length} forbidden, ${v.dryRunCreates} dry-run approval creates, ${v.reviews} access reviews`;
 }
+
+/**
+ * The user agent of requests that prove the checker itself (test/e2e/read-only-proof.e2e.test.ts,
+ * lab.e2e.test.ts): it starts like the plugin's, and the real verdict leaves it out.
+ */
+export const SENTINEL_AGENT = "kubectl-ptah/0.0.0-e2e";

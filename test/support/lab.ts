@@ -10,9 +10,10 @@
 // references are not garbage-collected. Use createNamespace() (unique names) per test file.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import https from "node:https";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { auditLogSize, readAuditLog, type AuditEvent } from "./audit.ts";
+import { SENTINEL_AGENT, auditLogSize, readAuditLog, type AuditEvent } from "./audit.ts";
 
 export type LabUser = "admin" | "viewer" | "approver" | "nobody";
 export const LAB_USERS: readonly LabUser[] = ["admin", "viewer", "approver", "nobody"];
@@ -346,4 +347,34 @@ export function auditMark(): number {
 /** Audit events written after `mark` (default: all), one per request (see parseAuditLog). */
 export function auditEventsSince(mark = 0): AuditEvent[] {
   return readAuditLog(labEnv().auditLog, mark);
+}
+
+/**
+ * Sends one raw request to the lab as lab-approver under the sentinel user agent (the plugin's,
+ * left out of the real read-only verdict), to prove the audit checker names what it must;
+ * resolves with the HTTP status.
+ */
+export function sendAsSentinel(method: string, requestPath: string, body?: unknown): Promise<number> {
+  const env = labEnv();
+  const user = env.users.approver;
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        method,
+        host: "127.0.0.1",
+        port: env.ports.apiserver,
+        path: requestPath,
+        ca: fs.readFileSync(env.caFile),
+        cert: fs.readFileSync(user.cert),
+        key: fs.readFileSync(user.key),
+        headers: { "User-Agent": `${SENTINEL_AGENT} (linux/amd64)`, "Content-Type": method === "PATCH" ? "application/merge-patch+json" : "application/json" },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
 }
