@@ -1,6 +1,7 @@
 // Tolerance rules of list views (README "Tolerance"): an object that does not fit the model is
 // left out with one warning line, machine output still prints every served object, and a
 // secondary read the caller may not make becomes a named gap instead of failing the command.
+import { sanitize } from "../render/sanitize.ts";
 import { ReadError } from "../errors.ts";
 import type { ListResult } from "../kube/types.ts";
 
@@ -14,7 +15,7 @@ export function servedObjects(list: ListResult<unknown>): Record<string, unknown
 /** One `Warning:` line per object left out of a human view. */
 export function rejectedWarnings(lists: readonly ListResult<unknown>[]): string {
   let out = "";
-  for (const list of lists) for (const r of list.rejected ?? []) out += `Warning: not shown: ${r.problem}\n`;
+  for (const list of lists) for (const r of list.rejected ?? []) out += `Warning: not shown: ${sanitize(r.problem)}\n`; // one line, whatever the names hold
   return out;
 }
 
