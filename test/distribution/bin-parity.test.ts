@@ -25,9 +25,13 @@ let subject = "";
 let server: FaultServer;
 const kubeconfigs: Record<string, string> = {};
 
-/** Fixture timestamps moved to 2020 so that ages ("6y") cannot tick between the two runs. */
+/**
+ * Fixture timestamps moved to mid-2010: past eight years kubectl's AGE is whole years ("16y"),
+ * so it ticks once a year (mid-June), not daily as "6y335d" did when the npm-bin and binary
+ * runs straddled the fixtures' time of day.
+ */
 function old<T>(raw: T): T {
-  return JSON.parse(JSON.stringify(raw).replaceAll("2026-11-30T", "2020-01-01T")) as T;
+  return JSON.parse(JSON.stringify(raw).replaceAll("2026-11-30T", "2010-06-15T")) as T;
 }
 
 const OBJECTS: Record<string, Array<Record<string, unknown>>> = {
