@@ -90,6 +90,8 @@ export type LabLayout = ReturnType<typeof labLayout>;
 export function repoLayout(repo: string) {
   return {
     repo,
+    /** `node lab/lab.mjs …`: the entry point every script and test runs. */
+    launcher: path.join(repo, "lab", "lab.mjs"),
     auditPolicy: path.join(repo, "lab", "audit-policy.yaml"),
     crds: path.join(repo, "lab", "crds"),
     rbac: path.join(repo, "rbac"),
