@@ -31,7 +31,7 @@ export interface LabService {
   owns?(lab: LabContext, args: readonly string[]): boolean;
 }
 
-/** Spawns a service's process detached (cwd .lab, output to `logFile`), records its pid and command and writes lab.json. */
+/** Spawns a service's process detached (cwd .lab, output to `logFile`), records its pid and command, and writes lab.json. */
 export function startProcess(
   lab: LabContext,
   state: LabState,
@@ -39,11 +39,12 @@ export function startProcess(
   command: string,
   args: readonly string[],
   logFile: string,
-  options: { env?: NodeJS.ProcessEnv; append?: boolean } = {},
+  options: { env?: NodeJS.ProcessEnv; append?: boolean; recordedCommand?: string } = {},
 ): number {
   const pid = spawnDetached(lab.paths.dir, command, args, logFile, options.env, options.append ? "a" : "w");
   state.pids[name] = pid;
-  state.commands[name] = command;
+  // What `alive` looks for in the process's command line (for `node X.mjs`, X.mjs).
+  state.commands[name] = options.recordedCommand ?? command;
   writeState(lab, state);
   return pid;
 }

@@ -40,10 +40,9 @@ async function startSimulator(lab: LabContext, state: LabState, digest?: string)
   state.simDigest = digest;
   const pid = startProcess(lab, state, "sim", process.execPath, [sim.bundle], lab.paths.logs.sim, {
     env: { KUBECONFIG: state.kubeconfig, PTAH_LAB_JSON: lab.paths.state, PTAH_LAB_DIR: lab.paths.dir, PTAH_SIM_BUNDLE_DIGEST: digest },
+    // The bundle, not node: a reused pid running another node program is not taken for the simulator.
+    recordedCommand: sim.bundle,
   });
-  // The recorded command is the bundle (so a reused pid running another node program is not taken for it).
-  state.commands.sim = sim.bundle;
-  writeState(lab, state);
   await waitFor("operator simulator readiness (.lab/sim.json)", lab.paths.logs.sim, lab.timeouts.simulator, pid, async () => {
     const ready = JSON.parse(fs.readFileSync(sim.ready, "utf8")) as { ready?: boolean; pid?: number };
     return ready.ready === true && ready.pid === pid;
@@ -75,4 +74,5 @@ export const simulator: LabService = {
   },
 
   stop: (lab, state) => stopProcess(lab, state, "sim"),
+  owns: (lab, args) => args[1] === lab.paths.sim.bundle,
 };

@@ -85,7 +85,7 @@ describe("lab services", () => {
     expect(await checkServices(lab, state, [fake("a", calls), fake("b", calls, { reason: "b is down" }), fake("c", calls, { reason: "c" })])).toBe("b is down");
   });
 
-  it("recognise this lab's own etcd and kube-apiserver processes, not another lab's", () => {
+  it("recognise this lab's own etcd, kube-apiserver and simulator processes, not another lab's", () => {
     const lab = tmpLab();
     const other = tmpLab();
     const owns = (l: LabContext, args: string[]) => SERVICES.some((s) => s.owns?.(l, args) ?? false);
@@ -96,5 +96,7 @@ describe("lab services", () => {
     expect(owns(other, etcd)).toBe(false);
     expect(owns(other, apiserver)).toBe(false);
     expect(owns(lab, ["/usr/bin/node", `--data-dir=${lab.paths.etcdData}`])).toBe(false);
+    expect(owns(lab, [process.execPath, lab.paths.sim.bundle])).toBe(true);
+    expect(owns(other, [process.execPath, lab.paths.sim.bundle])).toBe(false);
   });
 });
