@@ -8,12 +8,13 @@
 //   node lab/demo.mjs [SCENARIO]     default stale-approval; any test/scenarios/*.yaml id works
 //
 // The scenario runner is TypeScript (test/scenarios/runner.ts); it is bundled with esbuild into
-// .lab/demo-runner.mjs, as lab.mjs bundles the simulator. `npm run demo` builds the plugin first.
+// .lab/demo-runner.mjs by lab/bundle.mjs, the lab's one esbuild step. `npm run demo` builds the plugin first.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { bundleForNode } from "./bundle.mjs";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LAB_DIR = path.resolve(process.env.PTAH_LAB_DIR || path.join(REPO, ".lab"));
@@ -58,16 +59,7 @@ async function main(argv) {
   process.env.PTAH_LAB_DIR = LAB_DIR;
 
   const bundle = path.join(LAB_DIR, "demo-runner.mjs");
-  const esbuild = await import("esbuild");
-  await esbuild.build({
-    entryPoints: [path.join(REPO, "test", "scenarios", "runner.ts")],
-    outfile: bundle,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "error",
-  });
+  await bundleForNode(path.join(REPO, "test", "scenarios", "runner.ts"), bundle);
   const runner = await import(pathToFileURL(bundle).href);
 
   const binDir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-demo-bin-"));

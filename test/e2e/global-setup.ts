@@ -9,9 +9,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { binCacheRoot, labDirOf, labLayout, repoLayout } from "../../lab/config.ts";
+import type { LabState } from "../../lab/state.ts";
 import { auditLogSize } from "../support/audit.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..", "..");
+const LAB = repoLayout(REPO).launcher;
 
 function log(line: string): void {
   process.stderr.write(`[e2e] ${line}\n`);
@@ -33,8 +36,8 @@ export default function setup(project: TestProject): () => void {
     if (required) throw new Error(`PTAH_E2E=required but ${why}`);
     log(`warning: ${why}`);
   }
-  const labJson = path.join(process.env.PTAH_LAB_DIR ?? path.join(REPO, ".lab"), "lab.json");
-  const labBin = path.join(os.homedir(), ".cache", "kubectl-ptah", "lab-bin");
+  const labJson = labLayout(labDirOf(REPO)).state;
+  const labBin = binCacheRoot();
   if (!hasGo() && !fs.existsSync(labJson) && !fs.existsSync(labBin)) {
     const why = "no Go toolchain on PATH, so the lab's kube-apiserver cannot be built (needs Go >= 1.26 and the Go module proxy)";
     if (required) throw new Error(`PTAH_E2E=required but ${why}`);
@@ -54,9 +57,9 @@ export default function setup(project: TestProject): () => void {
 
   // A lab that was already running (a developer's) is reused and left running; one this
   // setup starts is stopped at the end unless PTAH_KEEP_LAB is set.
-  const wasRunning = spawnSync(process.execPath, [path.join(REPO, "lab", "lab.mjs"), "status"], { cwd: REPO, stdio: "ignore" }).status === 0;
+  const wasRunning = spawnSync(process.execPath, [LAB, "status"], { cwd: REPO, stdio: "ignore" }).status === 0;
   log("starting the lab (the first start builds kube-apiserver and etcd: many minutes)");
-  const lab = spawnSync(process.execPath, [path.join(REPO, "lab", "lab.mjs")], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", timeout: 60 * 60_000 });
+  const lab = spawnSync(process.execPath, [LAB], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", timeout: 60 * 60_000 });
   if (lab.status !== 0) {
     const why = `the lab did not start (exit ${String(lab.status)}); see the lines above and .lab/*.log`;
     if (required || lab.status !== 4) throw new Error(why);
@@ -64,14 +67,14 @@ export default function setup(project: TestProject): () => void {
     process.env.PTAH_E2E_SKIP = why;
     return () => undefined;
   }
-  const state = JSON.parse(fs.readFileSync(labJson, "utf8")) as { auditLog: string };
+  const state = JSON.parse(fs.readFileSync(labJson, "utf8")) as LabState;
   process.env.PTAH_E2E_AUDIT_LOG = state.auditLog;
   process.env.PTAH_E2E_AUDIT_START = String(auditLogSize(state.auditLog));
 
   return () => {
     fs.rmSync(binDir, { recursive: true, force: true });
     if (!wasRunning && !process.env.PTAH_KEEP_LAB) {
-      spawnSync(process.execPath, [path.join(REPO, "lab", "lab.mjs"), "stop"], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });
+      spawnSync(process.execPath, [LAB, "stop"], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });
     }
   };
 }

@@ -1,4 +1,4 @@
-// The Ptah operator simulator: one long-lived process, run by the lab (lab/lab.mjs HOOK) with
+// The Ptah operator simulator: one long-lived process, run by the lab (lab/simulator.ts) with
 // the lab-admin identity. It serves the approval admission webhooks and runs watch-driven
 // controllers for PtahSchema and PtahMigration in namespaces labelled
 // lab.ptah.run/operator-simulator=enabled. It writes <lab>/sim.json once it is ready (webhooks

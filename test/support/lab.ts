@@ -1,6 +1,7 @@
-// Helpers for end-to-end tests against the lab (`npm run lab`, lab/lab.mjs): read the lab's
-// description (.lab/lab.json), run the real `kubectl` as one of the lab identities, create and
-// update objects and their status subresource, make unique namespaces, read the audit log.
+// Helpers for end-to-end tests against the lab (`npm run lab`, lab/lab.mjs): the lab's
+// description and the real `kubectl` as one of its identities (./lab-kubectl.ts, re-exported),
+// create and update objects and their status subresource, make unique namespaces, read the
+// audit log.
 //
 // Everything here is synchronous (spawnSync) on purpose: tests set up fixtures step by step and
 // need the UID of one object to write the next. Fixtures are written as lab-admin
@@ -8,143 +9,17 @@
 //
 // The lab has no controller-manager: deleted namespaces stay Terminating forever and owner
 // references are not garbage-collected. Use createNamespace() (unique names) per test file.
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import https from "node:https";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { API_VERSION, GROUP } from "../../lab/config.ts";
 import { SENTINEL_AGENT, auditLogSize, readAuditLog, type AuditEvent } from "./audit.ts";
+import { kubectl, kubectlJson, labEnv, type KubeObject, type LabUser } from "./lab-kubectl.ts";
 
-export type LabUser = "admin" | "viewer" | "approver" | "nobody";
-export const LAB_USERS: readonly LabUser[] = ["admin", "viewer", "approver", "nobody"];
-
-/** The content of .lab/lab.json, written by lab/lab.mjs. */
-export interface LabEnv {
-  version: number;
-  labDir: string;
-  /** kubeconfig with every context; current-context lab-admin. */
-  kubeconfig: string;
-  /** One kubeconfig per identity, whose current-context is that identity. */
-  kubeconfigs: Record<LabUser, string>;
-  /** https://127.0.0.1:<port> */
-  server: string;
-  caFile: string;
-  auditLog: string;
-  logs: Record<string, string>;
-  ports: { etcd: number; etcdPeer: number; apiserver: number };
-  pids: Record<string, number>;
-  commands: Record<string, string>;
-  /** Context names: admin → "lab-admin", viewer → "lab-viewer", … */
-  contexts: Record<LabUser, string>;
-  /** Client certificate files and the groups each identity has. */
-  users: Record<LabUser, { name: string; groups: string[]; cert: string; key: string }>;
-  binDir: string;
-  versions: { kubernetes: string; etcd: string };
-  startedAt: string;
-  manifestsDigest: string;
-}
-
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-
-export class LabNotRunningError extends Error {
-  override name = "LabNotRunningError";
-}
-
-/** Where lab.json is: $PTAH_LAB_JSON, else $PTAH_LAB_DIR/lab.json, else <repo>/.lab/lab.json. */
-export function labStatePath(): string {
-  if (process.env.PTAH_LAB_JSON) return path.resolve(process.env.PTAH_LAB_JSON);
-  return path.join(path.resolve(process.env.PTAH_LAB_DIR ?? path.join(REPO_ROOT, ".lab")), "lab.json");
-}
-
-/** The running lab's description. Throws LabNotRunningError with a clear message when there is none. */
-export function labEnv(): LabEnv {
-  const file = labStatePath();
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    throw new LabNotRunningError(
-      `the lab is not running: ${file} does not exist. Start it with \`npm run lab\` (node lab/lab.mjs); ` +
-        "the first start builds kube-apiserver and etcd and needs Go >= 1.26.",
-    );
-  }
-  const env = JSON.parse(text) as LabEnv;
-  if (!env.kubeconfig || !fs.existsSync(env.kubeconfig)) {
-    throw new LabNotRunningError(`the lab described by ${file} has no kubeconfig; restart it with \`npm run lab\``);
-  }
-  return env;
-}
-
-/** True when lab.json exists (it does not probe the server; `node lab/lab.mjs status` does). */
-export function labAvailable(): boolean {
-  try {
-    labEnv();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Environment for a child process (the plugin, kubectl) that should talk to the lab as `user`. */
-export function labProcessEnv(user: LabUser = "viewer", base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env = labEnv();
-  return { ...base, KUBECONFIG: env.kubeconfigs[user] };
-}
-
-// ---------------------------------------------------------------------------------------------
-// kubectl
-
-export const KUBECTL = process.env.PTAH_LAB_KUBECTL ?? "kubectl";
-
-export interface KubectlResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-export interface KubectlOptions {
-  /** Identity to run as (default "admin"). */
-  as?: LabUser;
-  /** Adds `-n <namespace>`. */
-  namespace?: string;
-  /** Written to stdin (for `-f -`). */
-  input?: string;
-  /** Throw when kubectl exits non-zero (default true). */
-  check?: boolean;
-  timeoutMs?: number;
-}
-
-/** Runs the real kubectl against the lab: `kubectl --kubeconfig <lab> --context lab-<as> …args`. */
-export function kubectl(args: readonly string[], opts: KubectlOptions = {}): KubectlResult {
-  const env = labEnv();
-  const full = ["--kubeconfig", env.kubeconfig, "--context", env.contexts[opts.as ?? "admin"]];
-  if (opts.namespace) full.push("--namespace", opts.namespace);
-  full.push(...args);
-  const r = spawnSync(KUBECTL, full, {
-    input: opts.input ?? "",
-    encoding: "utf8",
-    timeout: opts.timeoutMs ?? 60_000,
-    maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, KUBECONFIG: env.kubeconfig },
-  });
-  if (r.error) throw new Error(`cannot run ${KUBECTL}: ${r.error.message}`);
-  const result = { code: r.status ?? 1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
-  if ((opts.check ?? true) && result.code !== 0) {
-    throw new Error(`kubectl ${args.join(" ")} (as ${opts.as ?? "admin"}) exited with ${result.code}: ${result.stderr.trim()}`);
-  }
-  return result;
-}
-
-/** kubectl with `-o json`, parsed. */
-export function kubectlJson<T = KubeObject>(args: readonly string[], opts: KubectlOptions = {}): T {
-  return JSON.parse(kubectl([...args, "-o", "json"], opts).stdout) as T;
-}
+export * from "./lab-kubectl.ts";
+export { API_VERSION, GROUP };
 
 // ---------------------------------------------------------------------------------------------
 // kinds and objects
-
-export const GROUP = "operator.ptah.run";
-export const API_VERSION = `${GROUP}/v1alpha1`;
 
 /** The operator's kinds as the lab CRDs declare them (operator-api.md §1). */
 export const LAB_KINDS = {
@@ -160,26 +35,6 @@ export const LAB_KINDS = {
   PtahResultRecord: { plural: "ptahresultrecords", shortName: "ptahresult", namespaced: true, status: false },
 } as const;
 export type LabKind = keyof typeof LAB_KINDS;
-
-export interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    generation?: number;
-    creationTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    ownerReferences?: Array<Record<string, unknown>>;
-    [key: string]: unknown;
-  };
-  spec?: Record<string, unknown>;
-  status?: Record<string, unknown>;
-  [key: string]: unknown;
-}
 
 /** A metav1.Condition as the CRDs require it (type, status, reason, message, lastTransitionTime). */
 export interface Condition {
@@ -283,19 +138,11 @@ export function replaceStatus(obj: KubeObject, status: Record<string, unknown>, 
 
 /** JSON merge patch of the object itself (spec, metadata). Throws on failure; use kubectl() with check:false to inspect errors. */
 export function patchObject(obj: KubeObject, patch: Record<string, unknown>, opts: WriteOptions = {}): KubeObject {
-  return kubectlJson(
-    ["patch", resourceOf(obj.kind), obj.metadata.name, ...nsArgs(obj.metadata.namespace), "--type=merge", "-p", JSON.stringify(patch)],
-    { as: opts.as },
-  );
+  return kubectlJson(["patch", resourceOf(obj.kind), obj.metadata.name, ...nsArgs(obj.metadata.namespace), "--type=merge", "-p", JSON.stringify(patch)], { as: opts.as });
 }
 
 /** The stored object, or undefined when it does not exist. */
-export function getObject<T extends KubeObject = KubeObject>(
-  kind: LabKind | string,
-  name: string,
-  namespace?: string,
-  opts: WriteOptions = {},
-): T | undefined {
+export function getObject<T extends KubeObject = KubeObject>(kind: LabKind | string, name: string, namespace?: string, opts: WriteOptions = {}): T | undefined {
   const r = kubectl(["get", resourceOf(kind), name, ...nsArgs(namespace), "-o", "json"], { as: opts.as, check: false });
   if (r.code !== 0) {
     if (/NotFound|not found/.test(r.stderr)) return undefined;
@@ -317,7 +164,11 @@ let counter = 0;
 /** A DNS-1123 label unique to this process and moment: `<prefix>-<time>-<n><random>`. */
 export function uniqueName(prefix = "e2e"): string {
   const suffix = `${Date.now().toString(36)}-${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const base = prefix.toLowerCase().replace(/[^a-z0-9-]/g, "-").replace(/^-+|-+$/g, "") || "e2e";
+  const base =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, "-")
+      .replace(/^-+|-+$/g, "") || "e2e";
   return `${base.slice(0, 62 - suffix.length)}-${suffix}`;
 }
 

@@ -4,15 +4,11 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { ADMIN_CONTEXT, labKubectl, labLayout, repoLayout } from "../../lab/config.ts";
+import type { LabState } from "../../lab/state.ts";
 import { REPO_ROOT } from "./lab.ts";
 
-export interface PrivateLabState {
-  readonly kubeconfig: string;
-  readonly kubeconfigs: Record<"admin" | "viewer" | "approver" | "nobody", string>;
-  readonly server: string;
-  readonly auditLog: string;
-  readonly pids: Record<string, number>;
-}
+export type PrivateLabState = Readonly<Pick<LabState, "kubeconfig" | "kubeconfigs" | "server" | "auditLog" | "pids">>;
 
 export class PrivateLab {
   readonly dir: string;
@@ -26,7 +22,7 @@ export class PrivateLab {
 
   /** `node lab/lab.mjs COMMAND` for this lab; throws with its stderr on failure. */
   command(command: string, timeoutMs = 15 * 60_000): void {
-    const r = spawnSync(process.execPath, [path.join(REPO_ROOT, "lab", "lab.mjs"), command], { cwd: REPO_ROOT, env: this.env, encoding: "utf8", timeout: timeoutMs });
+    const r = spawnSync(process.execPath, [repoLayout(REPO_ROOT).launcher, command], { cwd: REPO_ROOT, env: this.env, encoding: "utf8", timeout: timeoutMs });
     if (r.status !== 0) throw new Error(`PTAH_LAB_DIR=${this.dir} node lab/lab.mjs ${command} exited ${String(r.status)}: ${r.stderr}`);
   }
 
@@ -38,12 +34,12 @@ export class PrivateLab {
   }
 
   state(): PrivateLabState {
-    return JSON.parse(fs.readFileSync(path.join(this.dir, "lab.json"), "utf8")) as PrivateLabState;
+    return JSON.parse(fs.readFileSync(labLayout(this.dir).state, "utf8")) as PrivateLabState;
   }
 
   /** kubectl as lab-admin of this lab. */
   kubectl(args: readonly string[], input?: string): string {
-    const r = spawnSync("kubectl", ["--kubeconfig", this.state().kubeconfig, "--context", "lab-admin", ...args], { input: input ?? "", encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(labKubectl(), ["--kubeconfig", this.state().kubeconfig, "--context", ADMIN_CONTEXT, ...args], { input: input ?? "", encoding: "utf8", timeout: 60_000 });
     if (r.status !== 0) throw new Error(`kubectl ${args.join(" ")}: ${r.stderr}`);
     return r.stdout;
   }
