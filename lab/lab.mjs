@@ -28,7 +28,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LAB_DIR = path.resolve(process.env.PTAH_LAB_DIR || path.join(REPO, ".lab"));
@@ -139,7 +139,7 @@ function usage() {
 }
 
 function exportLine(state) {
-  return `export KUBECONFIG=${shellQuote(state.kubeconfig)}\n`;
+  return `export KUBECONFIG=${shellQuote(state.kubeconfig)}\n${pgExports(state)}`;
 }
 
 function shellQuote(s) {
@@ -282,6 +282,7 @@ async function freshStart() {
 
     writeKubeconfigs(state);
     await applyManifests(state);
+    await startPostgres(state); // HOOK: PostgreSQL
     await startSimulator(state);
     writeState(state);
     say(`ready in ${((Date.now() - t0) / 1000).toFixed(1)}s: ${server} (contexts ${USERS.map((u) => u.name).join(", ")})`);
@@ -609,6 +610,7 @@ async function startSimulator(state, digest) {
     PTAH_LAB_JSON: P.state,
     PTAH_LAB_DIR: LAB_DIR,
     PTAH_SIM_BUNDLE_DIGEST: digest,
+    ...pgEnv(state), // HOOK: PostgreSQL
   });
   state.commands.sim = SIM.out;
   state.simDigest = digest;
@@ -636,6 +638,29 @@ async function refreshSimulator(state) {
   writeState(state);
 }
 // ======================= end of HOOK ===========================================================
+
+// ======================= HOOK: PostgreSQL (lab/postgres.ts, issue #22) ========================
+// lab/postgres.ts, bundled like the simulator into .lab/postgres.mjs: started after the apiserver
+// (pids.postgres, .lab/postgres.json), passed to the simulator by env, stopped and wiped with the lab.
+async function pg() {
+  const out = path.join(LAB_DIR, "postgres.mjs");
+  const esbuild = await import("esbuild").catch(() => null); // stop still works from the last bundle
+  if (esbuild) await esbuild.build({ entryPoints: [path.join(REPO, "lab", "postgres.ts")], outfile: out, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "error" });
+  return import(`${pathToFileURL(out).href}?${fs.statSync(out).mtimeMs}`);
+}
+async function startPostgres(state) {
+  const [port] = await freePorts(1);
+  const info = await (await pg()).startPostgres(LAB_DIR, port, say).catch((e) => Promise.reject(new LabError(e.step ?? "postgres", e.message, e.logFile, e.code)));
+  Object.assign(state.pids, { postgres: info.pid });
+  Object.assign(state.commands, { postgres: path.join(info.bin, "postgres") });
+  Object.assign(state, { postgres: path.join(LAB_DIR, "postgres.json"), pgEnv: { PGHOST: info.host, PGPORT: String(info.port), PGUSER: info.user } });
+  state.versions.postgres = info.version;
+  writeState(state);
+}
+const stopPostgres = async () => (await pg()).stopPostgres(LAB_DIR, say);
+const pgEnv = (state) => (state.postgres ? { PTAH_LAB_POSTGRES: state.postgres, ...state.pgEnv } : {});
+const pgExports = (state) => (state.pgEnv ? `export ${Object.entries(state.pgEnv).map(([k, v]) => `${k}=${v}`).join(" ")}\n` : "");
+// ======================= end of HOOK: PostgreSQL ===============================================
 
 // ---------------------------------------------------------------------------------------------
 // stop / status / env
@@ -685,6 +710,7 @@ async function status() {
       `contexts:       ${Object.values(state.contexts).join(", ")} (current: lab-admin)`,
       `kube-apiserver: ${kv}`,
       `etcd:           ${ev} (http://127.0.0.1:${state.ports.etcd})`,
+      `postgres:       ${(await pg()).postgresStatusLine(LAB_DIR)}`, // HOOK: PostgreSQL
       `pids:           ${pids}`,
       `audit log:      ${state.auditLog}`,
       `binaries:       ${state.binDir}`,
@@ -765,6 +791,7 @@ async function checkHealth(state) {
     if (name === "sim") continue; // the simulator is restarted on demand, it does not make the lab unhealthy
     if (!alive(pid, state.commands?.[name])) return { ok: false, reason: `${name} (pid ${pid}) is not running` };
   }
+  if (!state.pids?.postgres) return { ok: false, reason: "PostgreSQL was never started" }; // HOOK: PostgreSQL
   if (!state.pids?.apiserver) return { ok: false, reason: "kube-apiserver was never started" };
   try {
     const r = await httpGet(`${state.server}/readyz`, clientTls(state, "admin"), T.health);
@@ -784,11 +811,13 @@ async function stopProcesses(state) {
     say(`stopping ${name} (pid ${pid})`);
     await terminate(pid);
   }
+  await stopPostgres(); // HOOK: PostgreSQL (also wipes its data)
 }
 
 // A lab whose lab.json was deleted by hand may still have processes: they run from our cache
 // folder with our state dir in their arguments, so they can be found without guessing.
 async function killStrays() {
+  await stopPostgres(); // HOOK: PostgreSQL
   if (process.platform !== "linux") return;
   for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number)) {
     if (pid === process.pid) continue;
