@@ -6,6 +6,9 @@
 // only then the consumed approval is retired as Stale/PlanNoLongerCurrent ("consumed and
 // already stale"). A new generation discards the plan (InputsChanged) and starts again.
 // Level-triggered: every decision is made from the live object, so a restart resumes anywhere.
+// This file: the reconcile switch, a new generation, the Apply (the plan's statements in one
+// transaction on the real database) and convergence; schema-phases.ts plans, schema-approvals.ts
+// reserves and dispatches.
 import { Conditions, MANAGER, conditionOf, executionBindingStatus, nowISO } from "./common.ts";
 import { modelFingerprint } from "./catalog.ts";
 import type { Databases } from "./database.ts";
