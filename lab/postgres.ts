@@ -232,7 +232,7 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
   return !alive(pid);
 }
 
-/** Stops the cluster (fast shutdown, then immediate, then SIGKILL) and wipes its data and postgres.json. */
+/** Stops the cluster (fast shutdown, then immediate, then SIGKILL) and wipes it (wipePostgres). Never throws when nothing runs. */
 export async function stopPostgres(labDir: string, say: (m: string) => void = () => {}): Promise<void> {
   const p = postgresPaths(labDir);
   for (const pid of new Set([readPostgresInfo(labDir)?.pid, postmasterPid(p)])) {
@@ -255,6 +255,12 @@ export async function stopPostgres(labDir: string, say: (m: string) => void = ()
       if (!(await waitGone(pid, 5_000))) throw new PostgresError("stop", `postgres (pid ${pid}) did not exit after SIGKILL`);
     }
   }
+  wipePostgres(labDir);
+}
+
+/** Deletes the cluster's data (and the temp folder <lab>/postgres/data links to) and postgres.json; logs go with it. */
+export function wipePostgres(labDir: string): void {
+  const p = postgresPaths(labDir);
   try {
     if (fs.lstatSync(p.data).isSymbolicLink()) fs.rmSync(fs.readlinkSync(p.data), { recursive: true, force: true });
   } catch {
@@ -262,6 +268,12 @@ export async function stopPostgres(labDir: string, say: (m: string) => void = ()
   }
   fs.rmSync(p.root, { recursive: true, force: true });
   fs.rmSync(p.json, { force: true });
+}
+
+/** True for the argument vector of this lab's postmaster (finds a leftover when lab.json is gone). */
+export function ownsPostgres(labDir: string, args: readonly string[]): boolean {
+  const dataDir = args[0]?.endsWith("/postgres") && args[1] === "-D" ? args[2] : undefined;
+  return dataDir !== undefined && (dataDir === postgresPaths(labDir).data || dataDir === readPostgresInfo(labDir)?.dataDir);
 }
 
 /** Is the recorded cluster running? */
