@@ -12,6 +12,7 @@ import { ensureBinaries } from "./binaries.ts";
 import { LabError, say } from "./errors.ts";
 import { etcdUrl, etcdVersion } from "./etcd.ts";
 import { freePorts } from "./net.ts";
+import { postgresShell } from "./postgres-service.ts";
 import { ensurePki } from "./pki.ts";
 import { checkServices, refreshServices, startServices, stopLeftovers, stopServices, wipeServices } from "./services.ts";
 import { newState, readState, withLock, type LabState } from "./state.ts";
@@ -64,8 +65,8 @@ export async function run(argv: readonly string[], repo: string): Promise<number
   }
 }
 
-function exportLine(state: LabState): string {
-  return `export KUBECONFIG=${shellQuote(state.kubeconfig)}\n`;
+function exportLine(lab: LabContext, state: LabState): string {
+  return `export KUBECONFIG=${shellQuote(state.kubeconfig)}\n${postgresShell.exports(lab)}`;
 }
 
 function shellQuote(s: string): string {
@@ -90,7 +91,7 @@ async function start(lab: LabContext): Promise<number> {
     }
     return freshStart(lab);
   });
-  process.stdout.write(exportLine(state));
+  process.stdout.write(exportLine(lab, state));
   return 0;
 }
 
@@ -145,6 +146,7 @@ async function status(lab: LabContext): Promise<number> {
       `contexts:       ${Object.values(state.contexts).join(", ")} (current: ${ADMIN_CONTEXT})`,
       `kube-apiserver: ${await apiserverVersion(state)}`,
       `etcd:           ${await etcdVersion(state)} (${etcdUrl(state)})`,
+      `postgres:       ${postgresShell.status(lab)}`,
       `pids:           ${pids}`,
       `audit log:      ${state.auditLog}`,
       `binaries:       ${state.binDir}`,
@@ -162,7 +164,7 @@ async function env(lab: LabContext): Promise<number> {
     process.stderr.write(`lab: not running (${reason}); start it with: npm run lab\n`);
     return 3;
   }
-  process.stdout.write(exportLine(state));
+  process.stdout.write(exportLine(lab, state));
   return 0;
 }
 

@@ -9,12 +9,13 @@ import { etcd } from "./etcd.ts";
 import { say } from "./errors.ts";
 import { kubeconfigs } from "./kubeconfigs.ts";
 import { manifests } from "./manifests.ts";
+import { postgres } from "./postgres-service.ts";
 import { findProcesses, terminate } from "./processes.ts";
 import type { LabService } from "./service.ts";
 import { simulator } from "./simulator.ts";
 import { removeStateFiles, writeState, type LabState } from "./state.ts";
 
-export const SERVICES: readonly LabService[] = [etcd, apiserver, kubeconfigs, manifests, simulator];
+export const SERVICES: readonly LabService[] = [etcd, apiserver, kubeconfigs, manifests, postgres, simulator];
 
 /** Starts every service in order, writing lab.json after each; on failure stops what started (unless PTAH_LAB_KEEP_ON_FAILURE). */
 export async function startServices(lab: LabContext, state: LabState, services = SERVICES): Promise<void> {

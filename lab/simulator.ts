@@ -2,7 +2,7 @@
 // exists, the lab bundles it (lab/bundle.mjs) into .lab/sim.mjs and runs `node .lab/sim.mjs`
 // detached, with
 //   KUBECONFIG=<lab admin kubeconfig>, PTAH_LAB_JSON=<.lab/lab.json>, PTAH_LAB_DIR=<.lab>,
-//   PTAH_SIM_BUNDLE_DIGEST=<sha256 of the bundle>
+//   PTAH_SIM_BUNDLE_DIGEST=<sha256 of the bundle>, PTAH_LAB_POSTGRES=<.lab/postgres.json>, PGHOST/PGPORT/PGUSER
 // output to .lab/sim.log, its pid recorded as pids.sim. Start waits until the simulator says it
 // is ready (.lab/sim.json: webhooks registered, watches listed). A reused lab rebuilds the bundle
 // and restarts the simulator when the bundle changed (test/sim/** or what it imports was edited)
@@ -12,6 +12,7 @@ import fs from "node:fs";
 import { bundleForNode } from "./bundle.mjs";
 import type { LabContext } from "./config.ts";
 import { LabError, say } from "./errors.ts";
+import { postgresEnv } from "./postgres-service.ts";
 import { terminate, waitFor } from "./processes.ts";
 import { processAlive, startProcess, stopProcess, type LabService } from "./service.ts";
 import { writeState, type LabState } from "./state.ts";
@@ -39,7 +40,7 @@ async function startSimulator(lab: LabContext, state: LabState, digest?: string)
   say("starting the operator simulator (test/sim/main.ts)");
   state.simDigest = digest;
   const pid = startProcess(lab, state, "sim", process.execPath, [sim.bundle], lab.paths.logs.sim, {
-    env: { KUBECONFIG: state.kubeconfig, PTAH_LAB_JSON: lab.paths.state, PTAH_LAB_DIR: lab.paths.dir, PTAH_SIM_BUNDLE_DIGEST: digest },
+    env: { KUBECONFIG: state.kubeconfig, PTAH_LAB_JSON: lab.paths.state, PTAH_LAB_DIR: lab.paths.dir, PTAH_SIM_BUNDLE_DIGEST: digest, ...postgresEnv(lab, state) },
     // The bundle, not node: a reused pid running another node program is not taken for the simulator.
     recordedCommand: sim.bundle,
   });

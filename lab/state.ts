@@ -30,7 +30,7 @@ export interface LabState {
   /** Client certificate files and the groups each identity has. */
   users: Record<LabUser, { name: string; groups: string[]; cert: string; key: string }>;
   binDir: string;
-  versions: { kubernetes: string; etcd: string };
+  versions: { kubernetes: string; etcd: string; postgres?: string };
   startedAt: string;
   /** Digest of lab/crds, rbac and the bindings as last applied. */
   manifestsDigest: string;

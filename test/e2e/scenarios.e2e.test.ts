@@ -62,6 +62,19 @@ function checkInbox(namespace: string): void {
   expect(nobody.stderr).toMatch(/^error: .*forbidden: User "lab-nobody" cannot list resource "ptah(schemas|migrations)"[^\n]*\n$/u);
 }
 
+/** Step 7 is the seed's `psql -c "\d customers"`: PostgreSQL's own table, v1's columns only (signed_up_at was never approved). */
+const CUSTOMERS_V1 = [
+  '             Table "public.customers"',
+  " Column |  Type  | Collation | Nullable | Default ",
+  "--------+--------+-----------+----------+---------",
+  " id     | bigint |           | not null | ",
+  " email  | text   |           | not null | ",
+  "Indexes:",
+  '    "customers_pkey" PRIMARY KEY, btree (id)',
+  "",
+  "",
+].join("\n");
+
 const skip = process.env.PTAH_E2E_SKIP;
 const files = listScenarioFiles();
 
@@ -75,6 +88,9 @@ describe.skipIf(Boolean(skip))("scenarios against the lab", () => {
       expect(failed, `scenario ${scenario.id} in namespace ${result.namespace}:\n${formatFailures(result.checks)}\n\n${formatChecks(result.checks)}`).toEqual([]);
       expect(result.checks.length).toBeGreaterThan(scenario.steps.length - 1);
       if (scenario.id === "stale-approval") {
+        const step7 = result.steps.find((st) => st.index === 7);
+        expect(step7?.step.run.trim()).toBe('psql -c "\\d customers"');
+        expect(step7?.stdout).toBe(CUSTOMERS_V1);
         checkStaleApprovalStory(result.namespace);
         checkLedger(result.namespace);
         checkInbox(result.namespace);

@@ -12,6 +12,8 @@ import { awaitObservation, expectationClaim, observationClaim, observe, q } from
 import { createScenarioNamespace, exec, pluginBinDir, sleep, waitForSimulator, type ExecResult } from "./process.ts";
 import { parseDuration, type Check, type Expectation, type Scenario, type ScenarioStep } from "./scenario.ts";
 import { labEnv, type LabUser } from "../support/lab.ts";
+import { databaseName } from "../sim/database.ts";
+import { connectionFromEnv } from "../sim/psql.ts";
 
 export * from "./scenario.ts";
 export { expectationClaim, formatChecks, formatFailures, observationClaim } from "./claims.ts";
@@ -58,6 +60,10 @@ function stepEnv(s: Scenario, as: LabUser, namespace: string, binDir: string): N
     REGISTRY_IN_CLUSTER: "registry.lab",
     PTAH_OCI_REGISTRY: "registry.lab",
   };
+  if (s.variables.some((v) => v.startsWith("PG"))) {
+    const pg = connectionFromEnv({ PTAH_LAB_POSTGRES: path.join(lab.labDir, "postgres.json") });
+    Object.assign(values, { PGHOST: pg.host, PGPORT: String(pg.port), PGUSER: pg.user, PGDATABASE: databaseName(namespace, s.database ?? "") });
+  }
   const env: NodeJS.ProcessEnv = {
     PATH: `${binDir}${path.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: process.env.HOME ?? os.homedir(),

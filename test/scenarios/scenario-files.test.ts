@@ -1,5 +1,7 @@
 // The scenario files are data: each loads, declares the variables its steps read, and states
 // claims the runner can check. (Running them against the lab is test/e2e/scenarios.e2e.test.ts.)
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listScenarioFiles, loadScenario, parseDuration, variablesRead } from "./scenario.ts";
@@ -24,6 +26,23 @@ describe("scenario files", () => {
     expect(s.steps[2]!.await?.condition).toEqual({ type: "InSync", status: "True", reason: "ScopedConverged" });
     expect(s.steps[5]!.await?.condition).toEqual({ type: "ApprovalRequired", status: "True", reason: "Waiting" });
     expect(s.steps[6]!.expect.stdout_absent).toEqual(["signed_up_at"]);
+  });
+
+  it("runs the seed's psql as step 7, reading storefront's database through the declared PG variables", () => {
+    const s = loadScenario(files.find((f) => f.endsWith("stale-approval.yaml"))!);
+    expect(s.steps[6]!.run.trim()).toBe('psql -c "\\d customers"');
+    expect(s.variables).toEqual(expect.arrayContaining(["PGHOST", "PGPORT", "PGUSER", "PGDATABASE"]));
+    expect(s.database).toBe("storefront");
+  });
+
+  it("refuses PGDATABASE without the object whose database it names", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-scenario-"));
+    const file = path.join(dir, "x.yaml");
+    fs.writeFileSync(file, 'id: x\ntitle: X\nvariables: [PGHOST, PGDATABASE]\nsteps:\n  - note: n\n    run: psql -c "\\dt"\n    expect: {exit: 0}\n');
+    expect(() => loadScenario(file)).toThrow(/PGDATABASE needs database/);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("variables:", "database: storefront\nvariables:"));
+    expect(loadScenario(file).database).toBe("storefront");
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("asks diff, after the new plan waits, what changed since storefront-v1 was approved", () => {

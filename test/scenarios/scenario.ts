@@ -53,6 +53,8 @@ export interface Scenario {
   tags?: string[];
   /** The only environment variables steps may read. */
   variables: string[];
+  /** The PtahSchema or PtahMigration whose database PGDATABASE names (required when PGDATABASE is declared). */
+  database?: string;
   /** Identity the steps run as (default approver); reset runs as admin unless it says otherwise. */
   as?: LabUser;
   reset?: ResetStep[];
@@ -69,7 +71,10 @@ export interface Check {
 }
 
 // Variables a scenario may declare, and what the runner gives them (runner.ts stepEnv).
-export const KNOWN_VARIABLES = ["KUBECONFIG", "NAMESPACE", "REGISTRY_IN_CLUSTER", "PTAH_OCI_REGISTRY"] as const;
+// PGHOST/PGPORT/PGUSER: the lab's PostgreSQL (<lab>/postgres.json); PGDATABASE: the database of
+// the scenario's `database` owner in its namespace. psql reads them from the environment, so a
+// step gets them only when its scenario declares them.
+export const KNOWN_VARIABLES = ["KUBECONFIG", "NAMESPACE", "REGISTRY_IN_CLUSTER", "PTAH_OCI_REGISTRY", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE"] as const;
 const USERS: readonly LabUser[] = ["admin", "viewer", "approver", "nobody"];
 export const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..");
 
@@ -113,6 +118,7 @@ export function loadScenario(file: string): Scenario {
   if (!s.title) fail(name, "title is required");
   if (!Array.isArray(s.variables)) fail(name, "variables (the names steps may read) is required");
   for (const v of s.variables) if (!(KNOWN_VARIABLES as readonly string[]).includes(v)) fail(name, `variable ${v} is not one the runner provides (${KNOWN_VARIABLES.join(", ")})`);
+  if (s.variables.includes("PGDATABASE") && !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(s.database ?? "")) fail(name, "PGDATABASE needs database: the name of the PtahSchema or PtahMigration whose database it names");
   if (!Array.isArray(s.steps) || s.steps.length === 0) fail(name, "steps are required");
   const allowed = new Set(s.variables);
   const checkScript = (where: string, script: string, as: string | undefined) => {

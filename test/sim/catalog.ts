@@ -1,8 +1,7 @@
-// What the simulated registry holds and what the simulated database looks like: desired schema
-// content keyed by the OCI reference's repository and tag, versioned migration directories,
-// a tiny relational model (tables and columns), the diff that plans from actual to desired, a
-// parser/executor for exactly the SQL the planner writes, and psql-like renderings of the model
-// so a scenario can read "the database" with kubectl alone.
+// What the simulated registry holds and how the simulator plans: desired schema content keyed by
+// the OCI reference's repository and tag, versioned migration directories, a tiny relational
+// model (tables and columns; database.ts reads the real database's catalog into it), and the
+// diff that plans from actual to desired.
 import { createHash } from "node:crypto";
 
 export interface Column {
@@ -193,103 +192,8 @@ export function diff(actual: Model, desired: Model, protectedTables: readonly st
   return { statements, touchedProtected: [...touched] };
 }
 
-function parseColumn(def: string): Column {
-  const m = /^"([^"]+)" (.+?)( NOT NULL)?$/.exec(def.trim());
-  if (!m) throw new Error(`cannot parse column definition: ${def}`);
-  return { name: m[1]!, type: m[2]!, notNull: Boolean(m[3]) };
-}
-
-/** Executes one statement of the planner's dialect against the model (throws like a database would). */
-export function execute(model: Model, sql: string): void {
-  const s = sql.trim().replace(/;$/, "");
-  let m: RegExpExecArray | null;
-  const table = (name: string) => {
-    const t = model.tables.find((x) => x.name === name);
-    if (!t) throw new Error(`relation "${name}" does not exist`);
-    return t;
-  };
-  if ((m = /^CREATE TABLE "([^"]+)" \((.*)\)$/.exec(s))) {
-    const name = m[1]!;
-    if (model.tables.some((t) => t.name === name)) throw new Error(`relation "${name}" already exists`);
-    const body = /^(.*?)(?:, PRIMARY KEY \((.*)\))?$/.exec(m[2]!)!;
-    const t: Table = { name, columns: body[1]!.split(/, (?=")/).map(parseColumn), primaryKey: [] };
-    if (body[2]) t.primaryKey = body[2].split(",").map((x) => x.trim().replace(/^"|"$/g, ""));
-    model.tables.push(t);
-  } else if ((m = /^ALTER TABLE "([^"]+)" ADD COLUMN (.*)$/.exec(s))) {
-    const t = table(m[1]!);
-    const c = parseColumn(m[2]!);
-    if (t.columns.some((x) => x.name === c.name)) throw new Error(`column "${c.name}" of relation "${t.name}" already exists`);
-    t.columns.push(c);
-  } else if ((m = /^ALTER TABLE "([^"]+)" DROP COLUMN "([^"]+)"$/.exec(s))) {
-    const t = table(m[1]!);
-    if (!t.columns.some((x) => x.name === m![2])) throw new Error(`column "${m[2]}" of relation "${t.name}" does not exist`);
-    t.columns = t.columns.filter((x) => x.name !== m![2]);
-    t.primaryKey = t.primaryKey.filter((x) => x !== m![2]);
-  } else if ((m = /^DROP TABLE "([^"]+)"$/.exec(s))) {
-    table(m[1]!);
-    model.tables = model.tables.filter((x) => x.name !== m![1]);
-  } else {
-    throw new Error(`syntax error: the simulated database runs only the planner's statements: ${s.slice(0, 80)}`);
-  }
-}
-
 /** A canonical form of the model (tables sorted, columns in order). */
 export function modelFingerprint(model: Model): string {
   const tables = [...model.tables].sort((a, b) => a.name.localeCompare(b.name));
   return sha256(JSON.stringify(tables.map((t) => [t.name, t.columns.map((c) => [c.name, c.type, c.notNull]), t.primaryKey])));
-}
-
-// ---------------------------------------------------------------------------------------------
-// psql-like renderings
-
-function grid(headers: string[], rows: string[][]): string[] {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const center = (s: string, w: number) => {
-    const left = Math.floor((w - s.length) / 2);
-    return " ".repeat(left) + s + " ".repeat(w - s.length - left);
-  };
-  const lines = [" " + headers.map((h, i) => center(h, widths[i]!)).join(" | ") + " ", widths.map((w) => "-".repeat(w + 2)).join("+")];
-  for (const r of rows) lines.push(" " + r.map((c, i) => c.padEnd(widths[i]!)).join(" | ") + " ");
-  return lines.map((l) => l.replace(/\s+$/, ""));
-}
-
-function titled(title: string, body: string[]): string {
-  const width = Math.max(...body.map((l) => l.length));
-  const pad = Math.max(0, Math.floor((width - title.length) / 2));
-  return [" ".repeat(pad) + title, ...body].join("\n") + "\n";
-}
-
-/** `\d <table>` */
-export function describeTable(t: Table): string {
-  const rows = t.columns.map((c) => [c.name, c.type, "", c.notNull ? "not null" : "", ""]);
-  const out = grid(["Column", "Type", "Collation", "Nullable", "Default"], rows);
-  if (t.primaryKey.length > 0) out.push("Indexes:", `    "${t.name}_pkey" PRIMARY KEY, btree (${t.primaryKey.join(", ")})`);
-  return titled(`Table "public.${t.name}"`, out);
-}
-
-/** `\dt` */
-export function listTables(model: Model, owner: string): string {
-  if (model.tables.length === 0) return "Did not find any relations.\n";
-  const rows = [...model.tables].sort((a, b) => a.name.localeCompare(b.name)).map((t) => ["public", t.name, "table", owner]);
-  const out = grid(["Schema", "Name", "Type", "Owner"], rows);
-  out.push(`(${rows.length} row${rows.length === 1 ? "" : "s"})`);
-  return titled("List of relations", out);
-}
-
-export interface RevisionRow {
-  version: number;
-  description: string;
-  checksum: string;
-  appliedAt: string;
-}
-
-/** The revision table a migration run writes. */
-export function renderRevisions(rows: RevisionRow[]): string {
-  if (rows.length === 0) return "(0 rows)\n";
-  const out = grid(
-    ["version", "description", "checksum", "applied_at"],
-    rows.map((r) => [String(r.version), r.description, r.checksum.slice(0, 19), r.appliedAt]),
-  );
-  out.push(`(${rows.length} row${rows.length === 1 ? "" : "s"})`);
-  return out.join("\n") + "\n";
 }

@@ -1,57 +1,120 @@
-// The simulated database of one PtahSchema or PtahMigration: a ConfigMap `<name>-database` in
-// its namespace. `model.json` is the state the simulator reads and writes; the other keys are
-// what a person would see with psql (`tables` ≈ \dt, `<table>` ≈ \d <table>,
-// `ptah_schema_migrations` = the revision table, `applied.sql` = every statement that ran), so a
-// scenario can check "what ran" with kubectl only. Absent ConfigMap = an empty database.
-import { ApiError, resourcePath, type Kube, type Obj } from "./kube.ts";
-import { describeTable, listTables, renderRevisions, type Model, type RevisionRow } from "./catalog.ts";
+// The database of one PtahSchema or PtahMigration: a real PostgreSQL database in the lab's
+// cluster (lab/postgres.ts), one per owner, named `<namespace>/<name>` (databaseName), created
+// on first use. What the controllers read comes from the real catalog (pg_catalog), so the
+// actual-state fingerprint and "nothing unapproved ran" are read from the database itself; an
+// approved plan runs in one transaction (psql --single-transaction), so it commits whole or not
+// at all. A migration's revision table `ptah_schema_migrations` lives in the same database.
+import { createHash } from "node:crypto";
+import type { Model } from "./catalog.ts";
+import { connectionFromEnv, psql, queryJSON, SqlError, type Connection } from "./psql.ts";
 
-export interface Database {
-  model: Model;
-  revisions: RevisionRow[];
-  /** Append-only log of statements that ran (comments name the plan/run). */
-  log: string;
+export interface RevisionRow {
+  version: number;
+  description: string;
+  checksum: string;
+  appliedAt: string;
 }
 
-export const databaseName = (owner: string): string => `${owner}-database`;
+export const REVISION_TABLE = "ptah_schema_migrations";
 
-export async function readDatabase(kube: Kube, namespace: string, owner: string): Promise<Database> {
-  const cm = await kube.get(resourcePath("configmaps", namespace, databaseName(owner), ""));
-  const raw = cm?.data?.["model.json"];
-  if (!raw) return { model: { tables: [] }, revisions: [], log: "" };
-  const parsed = JSON.parse(raw) as { model?: Model; revisions?: RevisionRow[] };
-  return { model: parsed.model ?? { tables: [] }, revisions: parsed.revisions ?? [], log: cm?.data?.["applied.sql"] ?? "" };
+/** `<namespace>/<name>` (a namespace holds no `/`, so this is one-to-one); longer than PostgreSQL's 63 bytes: cut, plus a digest. */
+export function databaseName(namespace: string, owner: string): string {
+  const full = `${namespace}/${owner}`;
+  if (Buffer.byteLength(full) <= 63) return full;
+  return `${full.slice(0, 54)}~${createHash("sha256").update(full).digest("hex").slice(0, 8)}`;
 }
 
-export async function writeDatabase(kube: Kube, namespace: string, owner: string, db: Database): Promise<void> {
-  const data: Record<string, string> = {
-    "model.json": JSON.stringify({ model: db.model, revisions: db.revisions }, null, 2) + "\n",
-    tables: listTables(db.model, owner),
-    "applied.sql": db.log,
-  };
-  for (const t of db.model.tables) data[t.name] = describeTable(t);
-  if (db.revisions.length > 0) data.ptah_schema_migrations = renderRevisions(db.revisions);
-  const path = resourcePath("configmaps", namespace, databaseName(owner), "");
-  const body: Obj = {
-    apiVersion: "v1",
-    kind: "ConfigMap",
-    metadata: {
-      name: databaseName(owner),
-      namespace,
-      labels: { "app.kubernetes.io/managed-by": "ptah-operator-simulator", "lab.ptah.run/database-of": owner },
-    },
-    data,
-  };
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = await kube.get(path);
+// The managed scope: ordinary tables in `public`, except the revision table; columns in attnum
+// order with format_type's spelling (`bigint`, `timestamp with time zone`), the primary key in
+// index order.
+const CATALOG = `
+SELECT coalesce(json_agg(t ORDER BY t.name), '[]') FROM (
+  SELECT c.relname AS name,
+    coalesce((SELECT json_agg(json_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'notNull', a.attnotnull) ORDER BY a.attnum)
+       FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '[]') AS columns,
+    coalesce((SELECT json_agg(a.attname ORDER BY k.ord) FROM pg_index i
+       CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
+       JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+      WHERE i.indrelid = c.oid AND i.indisprimary), '[]') AS "primaryKey"
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname <> '${REVISION_TABLE}'
+) t;`;
+
+// (psql's \if: a query naming a missing table fails when it is parsed, whatever a CASE says)
+const REVISIONS = `
+SELECT to_regclass('public.${REVISION_TABLE}') IS NOT NULL AS has_revisions \\gset
+\\if :has_revisions
+SELECT coalesce(json_agg(json_build_object('version', version, 'description', description, 'checksum', checksum, 'appliedAt', applied_at) ORDER BY version), '[]')
+  FROM public.${REVISION_TABLE};
+\\else
+SELECT '[]';
+\\endif
+`;
+
+const CREATE_REVISIONS = `CREATE TABLE IF NOT EXISTS public.${REVISION_TABLE} (
+  version bigint PRIMARY KEY,
+  description text NOT NULL,
+  checksum text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+);`;
+
+const literal = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+export class Databases {
+  private readonly conn: Connection;
+  private readonly known = new Set<string>();
+
+  constructor(conn: Connection = connectionFromEnv()) {
+    this.conn = conn;
+  }
+
+  /** Creates the owner's database unless it exists (CREATE DATABASE cannot run in a transaction). */
+  async ensure(name: string): Promise<void> {
+    if (this.known.has(name)) return;
+    const script = `SELECT format('CREATE DATABASE %I', :'db') WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = :'db')\n\\gexec\n`;
+    await psql(this.conn, "postgres", script, { vars: { db: name } });
+    this.known.add(name);
+  }
+
+  /** Runs `fn` against the owner's database, creating it first (again, if the cluster was replaced). */
+  private async in<T>(namespace: string, owner: string, fn: (db: string) => Promise<T>): Promise<T> {
+    const db = databaseName(namespace, owner);
+    await this.ensure(db);
     try {
-      if (existing) await kube.put(path, { ...body, metadata: { ...body.metadata, resourceVersion: existing.metadata.resourceVersion } });
-      else await kube.create(resourcePath("configmaps", namespace, undefined, ""), body);
-      return;
+      return await fn(db);
     } catch (err) {
-      if (err instanceof ApiError && (err.status === 409 || err.status === 404)) continue;
-      throw err;
+      if (!(err instanceof SqlError) || !/database ".*" does not exist/.test(err.message)) throw err;
+      this.known.delete(db);
+      await this.ensure(db);
+      return fn(db);
     }
   }
-  throw new Error(`could not write ${namespace}/${databaseName(owner)} after 5 attempts`);
+
+  /** The managed scope as the catalog has it. */
+  readModel(namespace: string, owner: string): Promise<Model> {
+    return this.in(namespace, owner, async (db) => ({ tables: await queryJSON<Model["tables"]>(this.conn, db, CATALOG) }));
+  }
+
+  /** The revision table, oldest version first (none when the table does not exist yet). */
+  readRevisions(namespace: string, owner: string): Promise<RevisionRow[]> {
+    return this.in(namespace, owner, async (db) => {
+      return queryJSON<RevisionRow[]>(this.conn, db, REVISIONS);
+    });
+  }
+
+  /**
+   * Runs the statements in one transaction, in order; with `revisions`, records them in the
+   * revision table in the same transaction. A refused statement rolls everything back and
+   * rejects with PostgreSQL's message.
+   */
+  apply(namespace: string, owner: string, statements: readonly string[], revisions: readonly Omit<RevisionRow, "appliedAt">[] = [], comment = ""): Promise<void> {
+    const lines = [comment ? `-- ${comment.replace(/\n/g, " ")}` : "", ...statements.map((s) => `${s.replace(/;\s*$/, "")};`)];
+    if (revisions.length > 0) {
+      lines.push(CREATE_REVISIONS);
+      for (const r of revisions) lines.push(`INSERT INTO public.${REVISION_TABLE} (version, description, checksum) VALUES (${Number(r.version)}, ${literal(r.description)}, ${literal(r.checksum)});`);
+    }
+    return this.in(namespace, owner, async (db) => {
+      await psql(this.conn, db, `${lines.join("\n")}\n`, { transaction: true });
+    });
+  }
 }

@@ -4,13 +4,16 @@
 // lab.ptah.run/operator-simulator=enabled. It writes <lab>/sim.json once it is ready (webhooks
 // registered, every watch listed), which the lab waits for.
 //
-// Environment: PTAH_LAB_JSON (lab.json), PTAH_LAB_DIR, PTAH_SIM_STEP_MS (pacing between phases,
-// default 200), PTAH_SIM_BUNDLE_DIGEST (recorded in sim.json so the lab can restart a stale build).
+// Environment: PTAH_LAB_JSON (lab.json), PTAH_LAB_DIR, PTAH_LAB_POSTGRES (the lab's postgres.json;
+// else PGHOST/PGPORT/PGUSER), PTAH_SIM_STEP_MS (pacing between phases, default 200),
+// PTAH_SIM_BUNDLE_DIGEST (recorded in sim.json so the lab can restart a stale build).
 import fs from "node:fs";
 import path from "node:path";
 import { MANAGED_LABEL, MANAGED_VALUE } from "./common.ts";
+import { Databases } from "./database.ts";
 import { Kube, resourcePath, type LabState, type Obj } from "./kube.ts";
 import { MigrationController } from "./migration-controller.ts";
+import { connectionFromEnv } from "./psql.ts";
 import { WorkQueue } from "./queue.ts";
 import { SchemaController } from "./schema-controller.ts";
 import { startWebhookServer } from "./webhook-server.ts";
@@ -38,8 +41,9 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(labDir, "sim-port.json"), JSON.stringify({ port: webhook.port }) + "\n");
   log(`admission webhooks listening on https://127.0.0.1:${webhook.port} and registered (namespaces labelled ${MANAGED_LABEL}=${MANAGED_VALUE})`);
 
-  const schemas = new SchemaController(kube, log, stepMs);
-  const migrations = new MigrationController(kube, log, stepMs);
+  const dbs = new Databases(connectionFromEnv());
+  const schemas = new SchemaController(kube, log, stepMs, dbs);
+  const migrations = new MigrationController(kube, log, stepMs, dbs);
   const queue = new WorkQueue(async (key) => {
     const [kind, ns, name] = key.split("/") as [string, string, string];
     return kind === "schema" ? schemas.reconcile(ns, name) : migrations.reconcile(ns, name);

@@ -7,75 +7,21 @@
 // block everything (Blocked/ApplyOutcomeUnknown) until a PtahMigrationRunAcknowledgment naming
 // that operation settles it (acknowledgment Consumed=True RunAcknowledged, Blocked=False
 // RunAcknowledged, status.resolvedRun); then the history is read again.
-import { randomUUID } from "node:crypto";
+// This file: the phases up to a claimed approval; migration-runs.ts runs and settles.
 import { coordinationDigest, canonicalEngine, policyFingerprint, readVerificationPolicy, targetIdentityDigest } from "./binding.ts";
-import { execute, resolveMigrations, sha256, type MigrationArtifact } from "./catalog.ts";
-import { Conditions, KindController, MANAGER, digestOf, executionBindingStatus, isCond, nowISO, randomHex } from "./common.ts";
-import { readDatabase, writeDatabase, type Database } from "./database.ts";
+import { resolveMigrations } from "./catalog.ts";
+import { Conditions, executionBindingStatus, isCond, nowISO } from "./common.ts";
+import type { Databases } from "./database.ts";
 import { resourcePath, type Kube, type Obj } from "./kube.ts";
-import { publishLiveMigrationPlan, type MigrationStep } from "./plans.ts";
+import type { History } from "./migration-history.ts";
+import { MigrationRuns, type Step } from "./migration-runs.ts";
+import { publishLiveMigrationPlan } from "./plans.ts";
 
-type Step = number | undefined;
+export { UNRESOLVED_RUN_ANNOTATION } from "./migration-runs.ts";
 
-export const UNRESOLVED_RUN_ANNOTATION = "operator.ptah.run/unresolved-run";
-
-interface History {
-  currentVersion: number;
-  appliedCount: number;
-  pending: MigrationStep[];
-  fingerprint: string;
-  modified: number[];
-  ahead: number[];
-}
-
-function stepsOf(art: MigrationArtifact): MigrationStep[] {
-  return art.files.map((f) => ({ version: f.version, versionKey: String(f.version), description: f.description, checksum: sha256(f.sql), checkpoint: false, transactionMode: "" }));
-}
-
-function readHistory(art: MigrationArtifact, db: Database): History {
-  const steps = stepsOf(art);
-  const applied = new Map(db.revisions.map((r) => [r.version, r]));
-  const currentVersion = db.revisions.reduce((m, r) => Math.max(m, r.version), 0);
-  const known = new Set(steps.map((s) => s.version));
-  const modified = steps.filter((s) => applied.has(s.version) && applied.get(s.version)!.checksum !== s.checksum).map((s) => s.version);
-  const ahead = db.revisions.filter((r) => !known.has(r.version)).map((r) => r.version);
-  const pending = steps.filter((s) => !applied.has(s.version));
-  const fingerprint = digestOf({
-    contract_version: 1,
-    current_version: currentVersion,
-    checkpoint_version: 0,
-    total_migrations: steps.length,
-    migrations: steps.map((s) => ({
-      version: s.version,
-      version_key: s.versionKey,
-      checksum: s.checksum,
-      applied_checksum: applied.get(s.version)?.checksum ?? "",
-      checkpoint: false,
-      state: applied.has(s.version) ? "applied" : "pending",
-    })),
-    dirty: false,
-  });
-  return { currentVersion, appliedCount: db.revisions.length, pending, fingerprint, modified, ahead };
-}
-
-export class MigrationController extends KindController {
-  constructor(kube: Kube, log: (m: string) => void, stepMs: number) {
-    super("ptahmigrations", "PtahMigration", kube, log, stepMs);
-  }
-
-  private operation(m: Obj, type: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-    const id = sha256(`${m.metadata.uid}/${m.metadata.generation}/${type}/${randomHex(6)}`);
-    return {
-      type,
-      id,
-      inputFingerprint: sha256(`${id}/input`),
-      jobName: `${m.metadata.name.slice(0, 40)}-${type.toLowerCase()}-${randomHex(3)}`,
-      jobUID: randomUUID(),
-      startedAt: nowISO(),
-      attempt: 1,
-      executionBindingID: MANAGER.executionBindingID,
-      ...extra,
-    };
+export class MigrationController extends MigrationRuns {
+  constructor(kube: Kube, log: (m: string) => void, stepMs: number, dbs: Databases) {
+    super(kube, log, stepMs, dbs);
   }
 
   async reconcile(ns: string, name: string): Promise<Step> {
@@ -125,7 +71,7 @@ export class MigrationController extends KindController {
     }
   }
 
-  private async begin(m: Obj, c: Conditions): Promise<Step> {
+  protected async begin(m: Obj, c: Conditions): Promise<Step> {
     if (!canonicalEngine(m.spec?.target?.engine)) {
       const why = `Engine ${JSON.stringify(m.spec?.target?.engine ?? "")} has no implemented lifecycle`;
       c.set("Blocked", "True", "UnsupportedEngine", why);
@@ -139,7 +85,7 @@ export class MigrationController extends KindController {
     return this.stepMs;
   }
 
-  private async resolve(m: Obj, c: Conditions): Promise<Step> {
+  protected async resolve(m: Obj, c: Conditions): Promise<Step> {
     const art = resolveMigrations(String(m.spec.artifact.ociRef));
     if ("error" in art) {
       c.set("Progressing", "False", "OperationFailed", art.error);
@@ -154,7 +100,7 @@ export class MigrationController extends KindController {
     return this.stepMs;
   }
 
-  private async verify(m: Obj, c: Conditions): Promise<Step> {
+  protected async verify(m: Obj, c: Conditions): Promise<Step> {
     const vp = await readVerificationPolicy(this.kube, m.metadata.namespace!, m.spec.artifact.verificationPolicyFrom);
     if ("error" in vp) {
       c.set("ArtifactVerified", "False", "PolicyRefused", vp.error);
@@ -169,14 +115,7 @@ export class MigrationController extends KindController {
     return this.stepMs;
   }
 
-  private async survey(m: Obj) {
-    const art = resolveMigrations(String(m.spec.artifact.ociRef));
-    if ("error" in art) throw new Error(art.error);
-    const db = await readDatabase(this.kube, m.metadata.namespace!, m.metadata.name);
-    return { art, db, history: readHistory(art, db) };
-  }
-
-  private historyStatus(m: Obj, h: History): Record<string, unknown> {
+  protected historyStatus(m: Obj, h: History): Record<string, unknown> {
     return {
       observedAt: nowISO(),
       contractVersion: 1,
@@ -192,10 +131,10 @@ export class MigrationController extends KindController {
   }
 
   /** Reads history back and decides: InSync, blocked history, or a plan for what is pending. */
-  private async readAndPlan(m: Obj, c: Conditions): Promise<Step> {
+  protected async readAndPlan(m: Obj, c: Conditions): Promise<Step> {
     const ns = m.metadata.namespace!;
-    const { art, db, history } = await this.survey(m);
-    if (!db.log && db.revisions.length === 0) await writeDatabase(this.kube, ns, m.metadata.name, db);
+    // The database is created on this first read; the revision table only by the first run.
+    const { art, history } = await this.survey(m);
     const historyStatus = this.historyStatus(m, history);
     if (history.modified.length > 0 || history.ahead.length > 0) {
       const reason = history.modified.length > 0 ? "HistoryModified" : "HistoryAhead";
@@ -259,7 +198,7 @@ export class MigrationController extends KindController {
     return phase === "Blocked" ? undefined : this.stepMs;
   }
 
-  private async awaitApproval(m: Obj, c: Conditions): Promise<Step> {
+  protected async awaitApproval(m: Obj, c: Conditions): Promise<Step> {
     const ns = m.metadata.namespace!;
     const planRef = m.status.plan;
     const { history } = await this.survey(m);
@@ -302,162 +241,5 @@ export class MigrationController extends KindController {
     this.log(`ptahmigrationapproval ${ns}/${approval.metadata.name}: Consumed=True (DispatchCommitted)`);
     await this.event(m, "Normal", "OperationStarted", `Apply operation started (approved by ${approval.spec.approver.username})`);
     return this.stepMs * 2;
-  }
-
-  /** The Apply Job: runs the planned versions in order, records them in the revision table. */
-  private async apply(m: Obj, c: Conditions): Promise<Step> {
-    const ns = m.metadata.namespace!;
-    const op = m.status.activeOperation;
-    const planRef = op?.planRef ?? m.status.plan;
-    const plan = planRef?.name ? await this.kube.get(resourcePath("ptahmigrationplans", ns, planRef.name)) : undefined;
-    const { art, db } = await this.survey(m);
-    if (!op || !plan || plan.metadata.uid !== planRef.uid) {
-      await this.write(m, { phase: "Reading", activeOperation: this.operation(m, "History") }, c);
-      return this.stepMs;
-    }
-    const startedAt = op.startedAt ?? nowISO();
-    const files = new Map(art.files.map((f) => [f.version, f]));
-    const ran: number[] = [];
-    const model = structuredClone(db.model);
-    let failure: string | undefined;
-    for (const step of plan.spec.migrations as MigrationStep[]) {
-      const f = files.get(step.version);
-      if (!f || sha256(f.sql) !== step.checksum) {
-        failure = `the artifact's version ${step.version} differs from the approved sequence`;
-        break;
-      }
-      try {
-        execute(model, f.sql);
-      } catch (err) {
-        failure = `version ${step.version}: ${(err as Error).message}`;
-        break;
-      }
-      db.revisions.push({ version: f.version, description: f.description, checksum: sha256(f.sql), appliedAt: nowISO() });
-      db.log += `-- ${nowISO()} ${op.jobName}: version ${f.version} (${f.description})\n${f.sql};\n`;
-      ran.push(f.version);
-    }
-    db.model = model;
-    const finishedAt = nowISO();
-    if (art.partial && !failure) {
-      // The statements committed, but the Job's final report was lost after the last one: the
-      // manager cannot tell what ran, so the run is Partial and nothing may be retried.
-      db.log += `-- ${finishedAt} ${op.jobName}: the runner's report ends after version ${ran[ran.length - 2] ?? 0}; outcome Partial\n`;
-      await writeDatabase(this.kube, ns, m.metadata.name, db);
-      const unresolvedRun = {
-        outcome: "Partial",
-        operationID: op.id,
-        jobName: op.jobName,
-        jobUID: op.jobUID,
-        planRef: { name: plan.metadata.name, uid: plan.metadata.uid },
-        targetIdentityDigest: targetIdentityDigest(m),
-        recordedAt: finishedAt,
-        dispatchedBy: { controllerImage: MANAGER.controllerImage, controllerRevision: MANAGER.controllerRevision, runnerImage: MANAGER.runnerImage },
-      };
-      // The annotation copy is written before the status record (§6).
-      await this.kube.mergePatch(this.path(ns, m.metadata.name), { metadata: { annotations: { [UNRESOLVED_RUN_ANNOTATION]: JSON.stringify(unresolvedRun) } } });
-      const reported = ran.slice(0, -1);
-      c.set("Blocked", "True", "ApplyOutcomeUnknown", "A Partial run nobody accounted for is recorded against this database; establish what it did before another Apply");
-      c.set("Ready", "False", "ApplyOutcomeUnknown", "What the recorded run did is unknown until the database is read");
-      c.set("Progressing", "False", "ApplyOutcomeUnknown", "The recorded run may not be retried");
-      c.set("ApprovalRequired", "False", "ApplyOutcomeUnknown", "No plan is approvable while a run nobody accounted for is recorded");
-      await this.write(
-        m,
-        {
-          phase: "Blocked",
-          activeOperation: null,
-          plan: null,
-          unresolvedRun,
-          lastRun: { outcome: "Partial", jobName: op.jobName, jobUID: op.jobUID, startedAt, finishedAt, appliedVersions: reported, message: "The Job ended before it reported every migration; some statements may have committed" },
-        },
-        c,
-      );
-      await this.event(m, "Warning", "MigrationRunFinished", `Apply run ${op.jobName} finished Partial after reporting ${reported.length} of ${ran.length} migrations`);
-      return undefined;
-    }
-    await writeDatabase(this.kube, ns, m.metadata.name, db);
-    const outcome = failure ? "Failed" : "Applied";
-    c.set("Progressing", "True", "OperationInProgress", "Reading the history back after the run");
-    c.set("Ready", "False", failure ? "OperationFailed" : "MigrationsPending", failure ?? "The history is read back before the migration counts as in sync");
-    await this.write(
-      m,
-      {
-        phase: "VerifyingHistory",
-        activeOperation: null,
-        lastRun: { outcome, jobName: op.jobName, jobUID: op.jobUID, startedAt, finishedAt, appliedVersions: ran, message: failure ?? `Applied ${ran.length} migrations` },
-      },
-      c,
-    );
-    await this.event(m, failure ? "Warning" : "Normal", "MigrationRunFinished", `Apply run ${op.jobName} finished ${outcome}: ${ran.length} migrations applied`);
-    return this.stepMs;
-  }
-
-  /** Blocked on an unresolved run: the only way forward is an acknowledgment naming it. */
-  private async blockedOnRun(m: Obj, c: Conditions): Promise<Step> {
-    const ns = m.metadata.namespace!;
-    const run = m.status.unresolvedRun;
-    const acks = await this.listAcknowledgments(m);
-    const ack = acks.find((a) => a.spec?.operationID === run.operationID && a.spec?.acknowledgedBy?.username && a.spec?.mutationRequestUID && a.spec?.migrationRef?.uid === m.metadata.uid);
-    if (!ack) {
-      if (m.status.phase === "Blocked" && isCond(m, "Blocked", "True", "ApplyOutcomeUnknown")) return undefined;
-      c.set("Blocked", "True", "ApplyOutcomeUnknown", `A ${run.outcome} run nobody accounted for is recorded against this database; establish what it did before another Apply`);
-      c.set("Ready", "False", "ApplyOutcomeUnknown", "What the recorded run did is unknown until the database is read");
-      c.set("Progressing", "False", "ApplyOutcomeUnknown", "The recorded run may not be retried");
-      await this.write(m, { phase: "Blocked", activeOperation: null, plan: null }, c);
-      return undefined;
-    }
-    const who = ack.spec.acknowledgedBy.username as string;
-    const ac = new Conditions(ack.status?.conditions, ack.metadata.generation);
-    ac.set("Consumed", "True", "RunAcknowledged", "The acknowledgment settled the unresolved run it names");
-    await this.kube.mergePatch(`${resourcePath("ptahmigrationrunacknowledgments", ns, ack.metadata.name)}/status`, { status: { observedGeneration: ack.metadata.generation, conditions: ac.list } });
-    c.set("Blocked", "False", "RunAcknowledged", `${who} acknowledged the ${run.outcome} run; the database is read again before anything is planned`);
-    c.set("Ready", "False", "RunAcknowledged", "The history is read again before anything is planned");
-    c.set("Progressing", "True", "OperationInProgress", "Reading the revision table");
-    c.set("ApprovalRequired", "False", "NotRequired", "Nothing is planned until the history is read again");
-    await this.write(
-      m,
-      {
-        phase: "Reading",
-        unresolvedRun: null,
-        resolvedRun: {
-          operationID: run.operationID,
-          outcome: run.outcome,
-          resolution: "Acknowledged",
-          acknowledgmentRef: { name: ack.metadata.name, uid: ack.metadata.uid },
-          acknowledgedBy: ack.spec.acknowledgedBy,
-          resolvedAt: nowISO(),
-        },
-        activeOperation: this.operation(m, "History"),
-      },
-      c,
-    );
-    await this.kube.mergePatch(this.path(ns, m.metadata.name), { metadata: { annotations: { [UNRESOLVED_RUN_ANNOTATION]: null } } });
-    this.log(`ptahmigration ${ns}/${m.metadata.name}: ${run.outcome} run acknowledged by ${who} (${ack.metadata.name})`);
-    await this.event(m, "Normal", "UnresolvedRunAcknowledged", `${who} acknowledged the ${run.outcome} run of operation ${run.operationID} with ${ack.metadata.name}`);
-    return this.stepMs;
-  }
-
-  private async listAcknowledgments(m: Obj): Promise<Obj[]> {
-    return (await this.kube.list(resourcePath("ptahmigrationrunacknowledgments", m.metadata.namespace!)))
-      .filter((a) => a.spec?.migrationRef?.name === m.metadata.name && !a.metadata.deletionTimestamp && !isCond(a, "Consumed", "True") && !isCond(a, "Stale", "True"))
-      .sort((a, b) => String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)) || a.metadata.name.localeCompare(b.metadata.name));
-  }
-
-  /** Acknowledgments that settle nothing are marked Stale/RunNotUnresolved (one reason each). */
-  private async sweepAcknowledgments(m: Obj): Promise<void> {
-    const ns = m.metadata.namespace!;
-    const run = m.status?.unresolvedRun;
-    const resolved = m.status?.resolvedRun;
-    for (const a of await this.listAcknowledgments(m)) {
-      let message: string | undefined;
-      if (!a.spec?.acknowledgedBy?.username || !a.spec?.mutationRequestUID) message = "The acknowledgment carries no identity stamped by admission, so it settles nothing";
-      else if (run?.operationID && a.spec.operationID !== run.operationID) message = `The migration is waiting on operation ${run.operationID}, not the one this acknowledgment names`;
-      else if (!run?.operationID && resolved?.operationID === a.spec.operationID) message = `The run was already settled (${resolved.resolution ?? "Acknowledged"})`;
-      else if (!run?.operationID) message = "The migration records no unresolved run for this acknowledgment to settle";
-      if (!message) continue;
-      const ac = new Conditions(a.status?.conditions, a.metadata.generation);
-      ac.set("Stale", "True", "RunNotUnresolved", message);
-      await this.kube.mergePatch(`${resourcePath("ptahmigrationrunacknowledgments", ns, a.metadata.name)}/status`, { status: { observedGeneration: a.metadata.generation, conditions: ac.list } });
-      this.log(`ptahmigrationrunacknowledgment ${ns}/${a.metadata.name}: Stale=True (RunNotUnresolved)`);
-    }
   }
 }
