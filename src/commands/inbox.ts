@@ -68,6 +68,8 @@ export const inboxCommand: Command<InboxOptions> = {
   name: "inbox",
   summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
   usage: "kubectl ptah inbox [-n NAMESPACE | -A] [--absolute-time] [-o json|yaml]",
+  positionals: [],
+  outputs: ["json", "yaml"],
   examples: [
     { comment: "What waits in the namespace, oldest first, and whether you may approve it", command: "kubectl ptah inbox -n app" },
     { comment: "Everything waiting, everywhere you can list", command: "kubectl ptah inbox -A" },
