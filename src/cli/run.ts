@@ -52,7 +52,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
     const line = parseCommandLine(rest, command);
     let global;
     try {
-      global = toGlobalOptions(line.values, { stdoutIsTTY: environment.stdoutIsTTY, env: environment.env }, command.name !== "wait");
+      global = toGlobalOptions(line.values, { stdoutIsTTY: environment.stdoutIsTTY, env: environment.env }, command.ownsTimeout !== true);
     } catch (err) {
       // A bad global flag is still this command's usage error: its -h hint names the command.
       if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, command.name);

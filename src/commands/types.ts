@@ -176,6 +176,8 @@ export interface Command<O = unknown> {
   readonly flags: readonly FlagSpec[];
   /** Global flags that make no sense for this command are hidden from its help. */
   readonly hiddenGlobals?: readonly string[];
+  /** `--timeout` is this command's own deadline (wait), not upstream's name for --request-timeout. */
+  readonly ownsTimeout?: boolean;
   /** Pure: parsed args → typed options; throws UsageError (exit 2). */
   toOptions(args: ParsedArgs): O;
   run(options: O, ctx: RunContext): Promise<CommandResult>;

@@ -95,6 +95,7 @@ export const waitCommand: Command<WaitOptions> = {
     },
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers", "output"],
+  ownsTimeout: true,
   toOptions(args) {
     const { target, name } = parseTarget(args.positionals, "wait");
     const waitFor = parseWaitFor(typeof args.flags.for === "string" ? args.flags.for : undefined);
