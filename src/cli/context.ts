@@ -2,7 +2,8 @@
 // runCli and completion both use shellContext, so a command sees the same clock, signal,
 // streams and connection however it was reached.
 import fs from "node:fs";
-import type { Connection, GlobalOptions, LocalFacts, RunContext } from "../commands/types.ts";
+import type { Connection, GlobalOptions, LocalFacts, Registry, RunContext } from "../commands/types.ts";
+import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/candidates.ts";
 import { UsageError } from "../errors.ts";
 
 export interface Environment {
@@ -23,6 +24,8 @@ export interface Environment {
   readonly connect?: (ctx: Pick<RunContext, "global">) => Promise<Connection>;
   /** Replaces the look at this machine's PATH (tests). */
   readonly machine?: () => Promise<LocalFacts>;
+  /** Replaces the registry (commands/index.ts): a test's own command is parsed, helped and completed alike. */
+  readonly commands?: Registry;
 }
 
 /** A file named on the command line (-o custom-columns-file), with kubectl's wording when unreadable. */
@@ -63,4 +66,28 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
       return connection;
     },
   };
+}
+
+/**
+ * The shell's context for completing one line: the -n, --context, --kubeconfig, --cluster,
+ * --user, --server and --as typed on it, a short request timeout, and never a prompt (an exec
+ * credential plugin must not ask in the middle of a <TAB>).
+ */
+export function completionContext(environment: Environment, flags: ReadonlyMap<string, string>): RunContext {
+  const get = (name: string): string | undefined => flags.get(name) || undefined;
+  const global: GlobalOptions = {
+    kubeconfig: get("kubeconfig"),
+    context: get("context"),
+    namespace: get("namespace"),
+    allNamespaces: false,
+    output: undefined,
+    selector: undefined,
+    noHeaders: false,
+    color: false,
+    requestTimeoutMs: COMPLETION_REQUEST_TIMEOUT_MS,
+    overrides: { cluster: get("cluster"), user: get("user"), server: get("server"), as: get("as") },
+    verbosity: 0,
+    warningsAsErrors: false,
+  };
+  return shellContext({ ...environment, stdinIsTTY: false }, global);
 }

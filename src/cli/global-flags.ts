@@ -2,7 +2,8 @@
 // as one typed table, and their resolution into GlobalOptions.
 import { UsageError } from "../errors.ts";
 import { parseDurationFlag as parseDuration } from "../commands/duration.ts";
-import type { ColorMode, FlagSpec, GlobalOptions } from "../commands/types.ts";
+import { outputCandidates, startingWith } from "../commands/candidates.ts";
+import type { Candidate, ColorMode, CompletionQuery, FlagSpec, GlobalOptions } from "../commands/types.ts";
 
 export { parseDuration };
 
@@ -11,8 +12,8 @@ export { parseDuration };
  * per flag; `ignored` says why a flag is accepted without effect (README "Global flags").
  */
 export const GLOBAL_FLAGS = [
-  { name: "kubeconfig", type: "string", value: "PATH", describe: "Path to the kubeconfig file to use (no merging)" },
-  { name: "context", type: "string", value: "NAME", describe: "The name of the kubeconfig context to use" },
+  { name: "kubeconfig", type: "string", value: "PATH", describe: "Path to the kubeconfig file to use (no merging)", complete: () => "files" },
+  { name: "context", type: "string", value: "NAME", describe: "The name of the kubeconfig context to use", complete: kubeconfigContexts },
   { name: "cluster", type: "string", value: "NAME", describe: "The name of the kubeconfig cluster to use" },
   { name: "user", type: "string", value: "NAME", describe: "The name of the kubeconfig user to use" },
   { name: "namespace", alias: "n", type: "string", value: "NAME", describe: "The namespace; default: the context's namespace, else default" },
@@ -29,10 +30,10 @@ export const GLOBAL_FLAGS = [
   { name: "as-group", type: "string", value: "GROUP", describe: "Group to impersonate; repeat for several groups", repeatable: true },
   { name: "as-uid", type: "string", value: "UID", describe: "UID to impersonate for the operation" },
   { name: "all-namespaces", alias: "A", type: "boolean", describe: "List across all namespaces (list views)" },
-  { name: "output", alias: "o", type: "string", value: "FORMAT", describe: "Output format (see the command's help)" },
+  { name: "output", alias: "o", type: "string", value: "FORMAT", describe: "Output format (see the command's help)", complete: outputCandidates },
   { name: "selector", alias: "l", type: "string", value: "SELECTOR", describe: "Label selector to filter list views, e.g. app=shop" },
   { name: "no-headers", type: "boolean", describe: "Do not print table headers" },
-  { name: "color", type: "string", value: "WHEN", describe: "Colour output: auto, always or never (NO_COLOR disables auto)", default: "auto" },
+  { name: "color", type: "string", value: "WHEN", describe: "Colour output: auto, always or never (NO_COLOR disables auto)", default: "auto", values: ["auto", "always", "never"] },
   {
     name: "request-timeout",
     type: "string",
@@ -51,6 +52,21 @@ export const GLOBAL_FLAGS = [
   { name: "profile", type: "string", value: "NAME", describe: "Only none: Go runtime profiles do not exist in a Node program (use node --cpu-prof)", default: "none" },
   { name: "profile-output", type: "string", value: "PATH", describe: "Ignored (only used with --profile)" },
 ] as const satisfies readonly FlagSpec[];
+
+/** -h/--help and the root's --version: answered by the shell before any parsing. */
+export const HELP_FLAG: FlagSpec = { name: "help", alias: "h", type: "boolean", describe: "Show help" };
+export const VERSION_FLAG: FlagSpec = { name: "version", type: "boolean", describe: "Print the plugin's version" };
+
+/** --context: the contexts of the kubeconfig the line names, read without connecting. */
+async function kubeconfigContexts(q: CompletionQuery): Promise<Candidate[]> {
+  try {
+    const { loadKubeconfig } = await import("../kube/connect.ts");
+    const doc = loadKubeconfig({ kubeconfig: q.ctx.global.kubeconfig }, q.env);
+    return startingWith((doc.contexts ?? []).map((c) => ({ value: String(c.name) })), q.toComplete);
+  } catch {
+    return [];
+  }
+}
 
 /** Parsed flag values by long name (strings, booleans, string lists for repeatable flags). */
 export type GlobalFlagValues = { readonly [K in (typeof GLOBAL_FLAGS)[number]["name"]]?: unknown };

@@ -1,7 +1,7 @@
 // Help text from the command registry, kubectl style: usage lines and examples start with
 // "kubectl ptah"; examples carry "# comment" lines.
 import type { AnyCommand as Command, FlagSpec } from "../commands/types.ts";
-import { GLOBAL_FLAGS } from "./global-flags.ts";
+import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "./global-flags.ts";
 
 function flagLines(flags: readonly FlagSpec[]): string[] {
   const left = flags.map((f) => {
@@ -27,28 +27,26 @@ export function renderCommandHelp(command: Command): string {
     for (const e of command.examples) lines.push(`  # ${e.comment}`, `  ${e.command}`, "");
   }
   if (command.flags.length > 0) lines.push("Flags:", ...flagLines(command.flags), "");
-  lines.push("Global flags:", ...flagLines([...globals, { name: "help", alias: "h", type: "boolean", describe: "Show this help" }]), "", EXIT_STATUSES, "");
+  lines.push("Global flags:", ...flagLines([...globals, { ...HELP_FLAG, describe: "Show this help" }]), "", EXIT_STATUSES, "");
   return lines.join("\n");
 }
 
-/** The root usage: upstream's three commands first (go-client §10.1), then ours. */
+/** The root usage: upstream's commands first, in its order (go-client §10.1), then ours. */
 export function renderRootHelp(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 3;
-  const plan = commands.find((c) => c.name === "plan")?.upstreamUsage ?? [];
+  const upstream = commands.filter((c) => c.upstreamRank !== undefined).sort((a, b) => a.upstreamRank! - b.upstreamRank!);
+  const usage = [...upstream.map((c) => c.rootUsage ?? c.usage), "kubectl ptah <command> [arguments] [flags]"];
   return [
     "kubectl ptah: a read-only inspector and approval helper for the Ptah schema operator.",
     "",
-    "usage: kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml]",
-    "       kubectl ptah schema <schema> [-o text|json]",
-    "       kubectl ptah migration <migration> [-o text|json]",
-    "       kubectl ptah <command> [arguments] [flags]",
-    ...plan.slice(1),
+    ...usage.map((u, i) => `${i === 0 ? "usage: " : "       "}${u}`),
+    ...upstream.flatMap((c) => c.upstreamUsage?.slice(1) ?? []),
     "",
     "Commands:",
     ...commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
     "",
     "Global flags:",
-    ...flagLines([...GLOBAL_FLAGS, { name: "version", type: "boolean", describe: "Print the plugin's version" }, { name: "help", alias: "h", type: "boolean", describe: "Show help" }]),
+    ...flagLines([...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG]),
     "",
     "The plugin only reads (get, list, watch); `approve` prints a manifest for you to create.",
     "Use \"kubectl ptah <command> --help\" for more about a command.",

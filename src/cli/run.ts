@@ -21,23 +21,24 @@ export interface RunResult {
 
 export async function runCli(environment: Environment): Promise<RunResult> {
   const argv = environment.argv;
-  if (argv.length === 0) return { stdout: renderRootHelp(COMMANDS), stderr: "", status: 2 };
+  const commands = environment.commands ?? COMMANDS;
+  if (argv.length === 0) return { stdout: renderRootHelp(commands), stderr: "", status: 2 };
   const first = argv[0]!;
   // Shell completion (Cobra's protocol, hidden): always exit 0, nothing on stderr.
-  if (first === "__complete") return { stdout: await runComplete(argv.slice(1), environment), stderr: "", status: 0 };
+  if (first === "__complete") return { stdout: await runComplete(argv.slice(1), environment, commands), stderr: "", status: 0 };
   if (first === "--version") return { stdout: `kubectl-ptah ${environment.version}\n`, stderr: "", status: 0 };
-  if (first === "-h" || first === "--help") return { stdout: renderRootHelp(COMMANDS), stderr: "", status: 0 };
+  if (first === "-h" || first === "--help") return { stdout: renderRootHelp(commands), stderr: "", status: 0 };
   if (first === "help") {
-    const target = argv[1] ? findCommand(argv[1]) : undefined;
-    return { stdout: target ? renderCommandHelp(target) : renderRootHelp(COMMANDS), stderr: "", status: 0 };
+    const target = argv[1] ? findCommand(argv[1], commands) : undefined;
+    return { stdout: target ? renderCommandHelp(target) : renderRootHelp(commands), stderr: "", status: 0 };
   }
   try {
     const { word, index } = findCommandWord(argv);
-    const command = word === undefined ? undefined : findCommand(word);
+    const command = word === undefined ? undefined : findCommand(word, commands);
     if (word === undefined) {
       // Only global flags: `kubectl ptah -n x --version` still answers the version.
       if (argv.includes("--version")) return { stdout: `kubectl-ptah ${environment.version}\n`, stderr: "", status: 0 };
-      if (argv.includes("-h") || argv.includes("--help")) return { stdout: renderRootHelp(COMMANDS), stderr: "", status: 0 };
+      if (argv.includes("-h") || argv.includes("--help")) return { stdout: renderRootHelp(commands), stderr: "", status: 0 };
       parseCommandLine(argv, undefined);
       throw new UsageError("name a command");
     }
@@ -51,7 +52,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
     const line = parseCommandLine(rest, command);
     let global;
     try {
-      global = toGlobalOptions(line.values, { stdoutIsTTY: environment.stdoutIsTTY, env: environment.env }, command.name !== "wait");
+      global = toGlobalOptions(line.values, { stdoutIsTTY: environment.stdoutIsTTY, env: environment.env }, command.ownsTimeout !== true);
     } catch (err) {
       // A bad global flag is still this command's usage error: its -h hint names the command.
       if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, command.name);

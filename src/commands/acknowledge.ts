@@ -8,6 +8,7 @@ import { dryRun, renderManifest } from "./approve.ts";
 import { parseDryRun, parseManifestOutput } from "./arguments.ts";
 import { namespaceFlag } from "./output.ts";
 import { getOrNotFound, noSuchMigration } from "./read.ts";
+import { MIGRATION } from "./candidates.ts";
 import type { Command } from "./types.ts";
 
 export interface AcknowledgeOptions {
@@ -21,12 +22,14 @@ export const acknowledgeCommand: Command<AcknowledgeOptions> = {
   name: "acknowledge",
   summary: "Print an acknowledgment that settles a migration's unresolved Partial or Unknown run",
   usage: "kubectl ptah acknowledge MIGRATION [--name NAME] [-o yaml|json] [--dry-run=server]",
+  positionals: [MIGRATION],
+  outputs: ["yaml", "json"],
   examples: [
     { comment: "After establishing what the run did, settle it as yourself", command: "kubectl ptah acknowledge billing | kubectl create -f -" },
   ],
   flags: [
     { name: "name", type: "string", value: "NAME", describe: "Name of the acknowledgment (default: <migration>-ack-<first 12 hex of the operation ID>)" },
-    { name: "dry-run", type: "string", value: "MODE", describe: "server: send the create with dryRun=All and print what admission would store" },
+    { name: "dry-run", type: "string", value: "MODE", describe: "server: send the create with dryRun=All and print what admission would store", values: ["server"] },
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
   toOptions(args) {

@@ -13,9 +13,10 @@ import { renderTable } from "../render/table.ts";
 import { labelCells, labelHeaders, sortByField } from "../render/columns.ts";
 import { parseOptionalTarget, type OptionalTarget } from "./arguments.ts";
 import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "./output.ts";
-import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions } from "./printing.ts";
+import { PRINT_FLAGS, VIEW_OUTPUTS, needsRaw, toPrintOptions, type PrintOptions } from "./printing.ts";
 import type { ListResult } from "../kube/types.ts";
 import { rejectedWarnings, servedObjects } from "./tolerance.ts";
+import { SCHEMA_OR_MIGRATION } from "./candidates.ts";
 import type { Command, RunContext } from "./types.ts";
 
 export interface ApprovalsOptions {
@@ -51,6 +52,8 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
   summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded",
   usage:
     "kubectl ptah approvals [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels]",
+  positionals: SCHEMA_OR_MIGRATION,
+  outputs: VIEW_OUTPUTS,
   examples: [
     { comment: "Every schema and migration approval in the namespace", command: "kubectl ptah approvals" },
     { comment: "The approvals that bind one schema", command: "kubectl ptah approvals storefront -n app" },

@@ -15,6 +15,7 @@ import { sanitize } from "../render/sanitize.ts";
 import { parseDryRun, parseManifestOutput, parseTarget } from "./arguments.ts";
 import { namespaceFlag } from "./output.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
+import { SCHEMA_OR_MIGRATION } from "./candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
 
 export interface ApproveOptions {
@@ -144,6 +145,8 @@ export const approveCommand: Command<ApproveOptions> = {
   name: "approve",
   summary: "Print an approval bound to the live, verified plan, to pipe into kubectl create -f -",
   usage: "kubectl ptah approve (SCHEMA | migration MIGRATION) [--name NAME] [-o yaml|json] [--dry-run=server]",
+  positionals: SCHEMA_OR_MIGRATION,
+  outputs: ["yaml", "json"],
   examples: [
     { comment: "Read the plan, then approve exactly that plan as yourself", command: "kubectl ptah plan storefront && kubectl ptah approve storefront | kubectl create -f -" },
     { comment: "Ask admission whether it would accept the approval (needs create permission)", command: "kubectl ptah approve storefront --dry-run=server" },
@@ -151,7 +154,13 @@ export const approveCommand: Command<ApproveOptions> = {
   ],
   flags: [
     { name: "name", type: "string", value: "NAME", describe: "Name of the approval (default: <schema>-<first 12 hex of the fingerprint>)" },
-    { name: "dry-run", type: "string", value: "MODE", describe: "server: send the create with dryRun=All and print what admission would store; none/client: print only" },
+    {
+      name: "dry-run",
+      type: "string",
+      value: "MODE",
+      describe: "server: send the create with dryRun=All and print what admission would store; none/client: print only",
+      values: ["none", "client", "server"],
+    },
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
   toOptions(args) {

@@ -6,6 +6,7 @@
 //   when kubectl's own completion is enabled. Put it on PATH, executable.
 // - bash, zsh, fish: completion for the `kubectl-ptah` executable called directly.
 import { UsageError } from "../errors.ts";
+import { words } from "./candidates.ts";
 import type { Command } from "./types.ts";
 
 export type Shell = "bash" | "zsh" | "fish" | "kubectl";
@@ -146,6 +147,8 @@ export const completionCommand: Command<CompletionOptions> = {
   name: NAME,
   summary: "Print a shell completion script (bash, zsh, fish) or kubectl's plugin completion helper",
   usage: "kubectl ptah completion bash|zsh|fish|kubectl",
+  positionals: [{ name: "SHELL", complete: words(SHELLS) }],
+  outputs: [],
   examples: [
     {
       comment: "Enable `kubectl ptah <TAB>` (kubectl 1.26+ with kubectl's completion on): put the helper on PATH",

@@ -16,6 +16,7 @@ import { renderDiffJson, renderDiffSql } from "../views/diff-output.ts";
 import { sanitizeSqlForTerminal } from "../views/plan.ts";
 import { chooseFromApproval } from "./diff-from.ts";
 import { getOrNotFound } from "./read.ts";
+import { SCHEMA } from "./candidates.ts";
 import type { Command } from "./types.ts";
 
 export const DIFF_FORMATS = ["text", "json", "sql"] as const;
@@ -61,6 +62,8 @@ export const diffCommand: Command<DiffOptions> = {
   summary: "Show what changed between two plans of a schema: fingerprint inputs and statements",
   usage:
     "kubectl ptah diff <schema> [--from applied|--from approval NAME|--from plan NAME] [--to current|--to plan NAME] [-o text|json|sql] [--stat] [--exit-code]",
+  positionals: [SCHEMA],
+  outputs: DIFF_FORMATS,
   examples: [
     { comment: "What differs from the plan you approved last, to the plan that waits now", command: "kubectl ptah diff storefront" },
     { comment: "From the plan one approval names", command: "kubectl ptah diff storefront --from approval storefront-v1" },

@@ -13,6 +13,7 @@ import { buildPermissionCheck, ruleKey, rulesToReview } from "../views/doctor-pe
 import { doctorDocument, renderDoctor, skipped, type Check, type DoctorView } from "../views/doctor-report.ts";
 import { buildSchemaApproval } from "./approve.ts";
 import { namespaceFlag } from "./output.ts";
+import { namesOf } from "./candidates.ts";
 import type { Command, Connection, RunContext } from "./types.ts";
 
 export interface DoctorOptions {
@@ -121,11 +122,21 @@ export const doctorCommand: Command<DoctorOptions> = {
   name: "doctor",
   summary: "Check that this machine, cluster, operator and account are ready for the approval workflow",
   usage: "kubectl ptah doctor [-n NAMESPACE] [-o json] [--probe SCHEMA]",
+  positionals: [],
+  outputs: ["json"],
   examples: [
     { comment: "Every check for the current context and namespace", command: "kubectl ptah doctor" },
     { comment: "Also ask admission whether it would accept an approval of storefront (a dry-run create)", command: "kubectl ptah doctor -n shop --probe storefront" },
   ],
-  flags: [{ name: "probe", type: "string", value: "SCHEMA", describe: "Send the approval approve would print as a server dry-run create and report admission's answer" }],
+  flags: [
+    {
+      name: "probe",
+      type: "string",
+      value: "SCHEMA",
+      describe: "Send the approval approve would print as a server dry-run create and report admission's answer",
+      complete: namesOf("PtahSchema"),
+    },
+  ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("doctor takes no arguments (name a schema with --probe)", "doctor");

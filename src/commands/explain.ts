@@ -6,7 +6,8 @@ import { NotFoundError, ReadError, UsageError } from "../errors.ts";
 import { KNOWLEDGE, type KnowledgeEntry } from "../explain/knowledge.ts";
 import { lookupTopic } from "../explain/lookup.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
-import type { Command, Printed, ParsedArgs, RunContext } from "./types.ts";
+import { namesOf } from "./candidates.ts";
+import type { Candidate, Command, CompletionSource, Printed, ParsedArgs, RunContext } from "./types.ts";
 
 export type ExplainOutput = "text" | "json" | "name";
 
@@ -45,6 +46,8 @@ export function makeExplainCommand(diagnose?: Diagnose): Command<ExplainOptions>
     name: NAME,
     summary: "Explain a condition, reason, phase or approval state, and what to do next",
     usage: "kubectl ptah explain [TOPIC] [flags]",
+    positionals: [{ name: "TOPIC", variadic: true, complete: topicWords }],
+    outputs: ["json", "name"],
     examples: [
       { comment: "List every topic, grouped by kind", command: "kubectl ptah explain" },
       { comment: "What a stale approval is and what to do about it", command: "kubectl ptah explain stale" },
@@ -57,6 +60,30 @@ export function makeExplainCommand(diagnose?: Diagnose): Command<ExplainOptions>
     toOptions: parseExplainArgs,
     run: (options, ctx) => runExplain(options, ctx, diagnose),
   };
+}
+
+/**
+ * Topic words in any case (explain matches them so), each once, with its summary. After
+ * `approval` or `migration`, which also name an object to diagnose, that kind's names come
+ * first, then the topics that apply to it.
+ */
+const topicWords: CompletionSource = async (q) => {
+  const first = q.before[0];
+  if (q.before.length !== 1 || (first !== "approval" && first !== "migration")) return topicCandidates(q.toComplete);
+  const names = await namesOf(first === "approval" ? "PtahSchemaApproval" : "PtahMigration")(q);
+  return [...names, ...topicCandidates(q.toComplete, first === "approval" ? ["PtahSchemaApproval", "PtahMigrationApproval"] : ["PtahMigration"])];
+};
+
+function topicCandidates(toComplete: string, appliesTo?: readonly string[]): Candidate[] {
+  const seen = new Map<string, Candidate>();
+  const lower = toComplete.toLowerCase();
+  for (const e of KNOWLEDGE) {
+    if (appliesTo && !e.appliesTo.some((k) => appliesTo.includes(k))) continue;
+    const word = /\s/u.test(e.title) ? e.id : e.title;
+    if (seen.has(word) || !word.toLowerCase().startsWith(lower)) continue;
+    seen.set(word, { value: word, description: e.summary });
+  }
+  return [...seen.values()];
 }
 
 export function parseExplainArgs(args: ParsedArgs): ExplainOptions {

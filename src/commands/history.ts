@@ -13,6 +13,7 @@ import { parseTarget } from "./arguments.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
 import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./tolerance.ts";
 import type { ListResult } from "../kube/types.ts";
+import { SCHEMA_OR_MIGRATION } from "./candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
 
 export interface HistoryOptions {
@@ -146,6 +147,8 @@ export const historyCommand: Command<HistoryOptions> = {
   name: "history",
   summary: "Show the condition history and events of a schema or migration, its plans and approvals",
   usage: "kubectl ptah history (SCHEMA | migration MIGRATION) [--watch] [--absolute-time] [-o json]",
+  positionals: SCHEMA_OR_MIGRATION,
+  outputs: ["json"],
   examples: [
     { comment: "The whole story of a schema, oldest first", command: "kubectl ptah history storefront" },
     { comment: "Follow new transitions and events as they happen", command: "kubectl ptah history storefront --watch" },

@@ -6,7 +6,7 @@
 // REVIEW_CONCURRENCY at a time, so `inbox -A` over 1,000 namespaces asks only about the
 // namespaces where something waits.
 import { UsageError } from "../errors.ts";
-import { KINDS, type KindName } from "../model/parse.ts";
+import type { KindName } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { inboxItems, inboxRow, renderInbox, type InboxItem } from "../views/inbox.ts";
@@ -36,7 +36,8 @@ async function bounded(tasks: readonly (() => Promise<void>)[]): Promise<void> {
 
 /** One access review through the seam: may the caller create `kind` in `namespace` ("" = every namespace)? */
 async function mayCreate(reader: ClusterReader, kind: KindName, namespace: string): Promise<boolean> {
-  const info = KINDS[kind];
+  // Loaded here, not at the top: a static import would bring zod into every start (--help too).
+  const info = (await import("../model/parse.ts")).KINDS[kind];
   const [answer] = await reader.reviewAccess([{ verb: "create", group: info.group, resource: info.plural, namespace }]);
   return answer?.allowed === true;
 }
@@ -68,6 +69,8 @@ export const inboxCommand: Command<InboxOptions> = {
   name: "inbox",
   summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
   usage: "kubectl ptah inbox [-n NAMESPACE | -A] [--absolute-time] [-o json|yaml]",
+  positionals: [],
+  outputs: ["json", "yaml"],
   examples: [
     { comment: "What waits in the namespace, oldest first, and whether you may approve it", command: "kubectl ptah inbox -n app" },
     { comment: "Everything waiting, everywhere you can list", command: "kubectl ptah inbox -A" },

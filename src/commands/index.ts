@@ -1,6 +1,7 @@
 // The registry: an explicit, ordered list of commands (no directory scanning, so the
-// single-file bundle holds them all).
-import type { AnyCommand } from "./types.ts";
+// single-file bundle holds them all). Adding a command is one file that exports its Command
+// (grammar, toOptions, run) and one line here; help, usage errors and completion follow.
+import type { AnyCommand, Registry } from "./types.ts";
 import { acknowledgeCommand } from "./acknowledge.ts";
 import { approvalsCommand } from "./approvals.ts";
 import { approveCommand } from "./approve.ts";
@@ -21,6 +22,6 @@ import { waitCommand } from "./wait.ts";
 
 export const COMMANDS: readonly AnyCommand[] = [statusCommand, schemaCommand, planCommand, diffCommand, migrationCommand, approveCommand, approvalsCommand, ledgerCommand, inboxCommand, acknowledgeCommand, historyCommand, waitCommand, makeExplainCommand(diagnoseLive), doctorCommand, versionCommand, completionCommand];
 
-export function findCommand(word: string): AnyCommand | undefined {
-  return COMMANDS.find((c) => c.name === word);
+export function findCommand(word: string, commands: Registry = COMMANDS): AnyCommand | undefined {
+  return commands.find((c) => c.name === word);
 }

@@ -10,6 +10,7 @@ import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "../views/led
 import { parseOptionalTarget, type OptionalTarget } from "./arguments.ts";
 import { noResources } from "./output.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
+import { SCHEMA_OR_MIGRATION } from "./candidates.ts";
 import type { Command, Connection } from "./types.ts";
 
 export interface LedgerOptions {
@@ -54,6 +55,8 @@ export const ledgerCommand: Command<LedgerOptions> = {
   name: "ledger",
   summary: "Who approved which exact plan, when, and whether it was consumed, applied or retired",
   usage: "kubectl ptah ledger [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--relative] [-o json|yaml|csv]",
+  positionals: SCHEMA_OR_MIGRATION,
+  outputs: ["json", "yaml", "csv"],
   examples: [
     { comment: "Every approval of one schema, oldest first, with absolute times", command: "kubectl ptah ledger storefront -n app" },
     { comment: "A migration's approvals and run acknowledgments", command: "kubectl ptah ledger migration billing" },

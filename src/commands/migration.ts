@@ -5,6 +5,7 @@ import type { ClusterReader } from "../kube/types.ts";
 import type { PtahMigration, PtahMigrationPlan } from "../model/kinds.ts";
 import { buildMigrationView, renderMigrationJson, renderMigrationText } from "../views/migration.ts";
 import { noSuchMigration } from "./read.ts";
+import { MIGRATION } from "./candidates.ts";
 import type { Command } from "./types.ts";
 
 export interface MigrationOptions {
@@ -44,6 +45,9 @@ export const migrationCommand: Command<MigrationOptions> = {
   name: "migration",
   summary: "Show a PtahMigration: history, the planned sequence, the last run and what blocks it",
   usage: "kubectl ptah migration <migration> [-o text|json]",
+  positionals: [MIGRATION],
+  outputs: ["text", "json"],
+  upstreamRank: 2,
   examples: [
     { comment: "History, pending migrations and the last run", command: "kubectl ptah migration storefront-migrations -n app" },
     { comment: "The same as JSON, for scripts", command: "kubectl ptah migration storefront-migrations -o json" },

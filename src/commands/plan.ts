@@ -7,6 +7,7 @@ import type { PlanSelection } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
 import { escapeJsonText, formatYaml } from "../render/formats.ts";
 import { renderPlanJson, renderPlanSql, renderPlanText, renderVerifyReport, sanitizeSqlForTerminal } from "../views/plan.ts";
+import { SCHEMA } from "./candidates.ts";
 import type { Command } from "./types.ts";
 
 export const PLAN_FORMATS = ["text", "sql", "json", "yaml"] as const;
@@ -28,6 +29,10 @@ export const planCommand: Command<PlanOptions> = {
   name: "plan",
   summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",
   usage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml] [--statements] [--verify]",
+  positionals: [SCHEMA],
+  outputs: PLAN_FORMATS,
+  upstreamRank: 0,
+  rootUsage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml]",
   // Upstream's pinned lines (go-client §10.1), exactly; -o yaml, --statements and --verify are ours.
   upstreamUsage: [
     "usage: kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml] [--statements] [--verify]",

@@ -5,6 +5,9 @@ import { parseSortBy } from "../render/columns.ts";
 import type { ViewOutput } from "./output.ts";
 import type { FlagSpec } from "./types.ts";
 
+/** The -o formats of the list views (status, approvals), as their usage lines write them. */
+export const VIEW_OUTPUTS = ["wide", "json", "yaml", "name", "jsonpath=TEMPLATE", "custom-columns=SPEC", "custom-columns-file=FILE"] as const;
+
 export const PRINT_FLAGS: readonly FlagSpec[] = [
   { name: "sort-by", type: "string", value: "JSONPATH", describe: "Sort rows (and -o json|yaml|name items) by a field, e.g. .metadata.creationTimestamp" },
   { name: "label-columns", alias: "L", type: "string", repeatable: true, value: "KEY,…", describe: "Add a column per label key (repeatable, comma-separated)" },

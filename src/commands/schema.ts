@@ -3,6 +3,7 @@
 import { UsageError } from "../errors.ts";
 import { buildSchemaView, renderSchemaViewJson, renderSchemaViewText } from "../views/schema-view.ts";
 import { getOrNotFound, noPtahSchema } from "./read.ts";
+import { SCHEMA } from "./candidates.ts";
 import type { Command } from "./types.ts";
 
 export interface SchemaOptions {
@@ -14,6 +15,9 @@ export const schemaCommand: Command<SchemaOptions> = {
   name: "schema",
   summary: "Show one PtahSchema as upstream's kubectl-ptah does: phase, source, drift, conditions, plan",
   usage: "kubectl ptah schema <schema> [-o text|json]",
+  positionals: [SCHEMA],
+  outputs: ["text", "json"],
+  upstreamRank: 1,
   examples: [
     { comment: "What the operator observed and planned for a schema", command: "kubectl ptah schema storefront -n app" },
     { comment: "The same as JSON, for scripts", command: "kubectl ptah schema storefront -o json" },

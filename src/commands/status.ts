@@ -9,9 +9,10 @@ import { renderMachine } from "../render/formats.ts";
 import { renderSchemaDetail } from "../views/schema-detail.ts";
 import { renderStatusList } from "../views/status-list.ts";
 import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "./output.ts";
-import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions } from "./printing.ts";
+import { PRINT_FLAGS, VIEW_OUTPUTS, needsRaw, toPrintOptions, type PrintOptions } from "./printing.ts";
 import { getOrNotFound, noSuchSchema } from "./read.ts";
 import { gapWarning, readSecondary, rejectedWarnings, servedObjects, type Secondary } from "./tolerance.ts";
+import { SCHEMA } from "./candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
 import { watchStatus } from "./status-watch.ts";
 
@@ -95,6 +96,8 @@ export const statusCommand: Command<StatusOptions> = {
   summary: "Show every PtahSchema and PtahMigration, or one schema in detail, with what to do next",
   usage:
     "kubectl ptah status [SCHEMA] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels] [--watch]",
+  positionals: [SCHEMA],
+  outputs: VIEW_OUTPUTS,
   examples: [
     { comment: "Schemas and migrations in the current namespace", command: "kubectl ptah status" },
     { comment: "Everything, in every namespace, with digests, drift and last apply", command: "kubectl ptah status -A -o wide" },

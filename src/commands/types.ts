@@ -1,7 +1,9 @@
-// The shape every command has (architecture §8.3): data for help, a flag table, a pure
-// toOptions, and run(), which reads through the context and returns what it printed or why it
-// refused. Commands never write to a stream or call process.exit: cli/run.ts alone maps a
-// result to stdout, stderr and the exit status.
+// The shape every command has (architecture §8.3): its grammar declared once, as data
+// (positionals with their completion sources, flags, -o formats, examples), a pure toOptions,
+// and run(), which reads through the context and returns what it printed or why it refused.
+// Help, usage errors and shell completion are derived from the grammar (cli/help.ts,
+// cli/program.ts, cli/complete.ts). Commands never write to a stream or call process.exit:
+// cli/run.ts alone maps a result to stdout, stderr and the exit status.
 import type { PtahError } from "../errors.ts";
 import type { ConfigOverrides, Connection } from "../kube/types.ts";
 import type { LocalFacts } from "../views/doctor-connection.ts";
@@ -98,6 +100,43 @@ export interface FlagSpec {
   readonly valueWords?: Readonly<Record<string, KindName | undefined>>;
   /** Given more than once, every value counts (kubectl's --as-group); otherwise the last wins. */
   readonly repeatable?: boolean;
+  /** The words the value may be, as completion offers them ("x=" asks for more typing). */
+  readonly values?: readonly string[];
+  /** Candidates for the value from elsewhere (names in the cluster, kubeconfig contexts, files). */
+  readonly complete?: CompletionSource;
+}
+
+/** One completion candidate: the word, and what the shell may show beside it. */
+export interface Candidate {
+  readonly value: string;
+  readonly description?: string;
+}
+
+/** What a completion source is asked, for the word under the cursor (cli/complete.ts asks). */
+export interface CompletionQuery {
+  /** The word under the cursor ("" for a new word). */
+  readonly toComplete: string;
+  /** The positionals typed before it. */
+  readonly before: readonly string[];
+  /** The command on the line, if any. */
+  readonly command: AnyCommand | undefined;
+  /** The shell's context for this line: -n, --context, --kubeconfig as typed, a short request timeout. */
+  readonly ctx: RunContext;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Candidates that start with the word typed, or "files": let the shell complete a path. */
+export type Candidates = readonly Candidate[] | "files";
+
+/** Where a positional's or a flag value's candidates come from (commands/candidates.ts). */
+export type CompletionSource = (query: CompletionQuery) => Candidates | Promise<Candidates>;
+
+export interface Positional {
+  /** As help writes it: SCHEMA, MIGRATION, TOPIC. */
+  readonly name: string;
+  /** Given any number of times (explain's topic words); only the last positional may be. */
+  readonly variadic?: boolean;
+  readonly complete?: CompletionSource;
 }
 
 export interface Example {
@@ -118,6 +157,16 @@ export interface Command<O = unknown> {
   readonly summary: string;
   /** "kubectl ptah status [SCHEMA] [flags]" */
   readonly usage: string;
+  /** The positionals in order, each with where its candidates come from. */
+  readonly positionals: readonly Positional[];
+  /** The -o formats, as the usage line writes them ("jsonpath=TEMPLATE"); [] for none. */
+  readonly outputs: readonly string[];
+  /**
+   * Upstream's own commands head the root usage (go-client §10.1): their place there, and the
+   * line the root usage gives them (default: `usage`).
+   */
+  readonly upstreamRank?: number;
+  readonly rootUsage?: string;
   /**
    * Upstream's usage block (go-client §10.1), printed instead of the "Usage:" section: its first
    * line starts "usage: kubectl ptah <name>"; the root help carries it too.
@@ -127,6 +176,8 @@ export interface Command<O = unknown> {
   readonly flags: readonly FlagSpec[];
   /** Global flags that make no sense for this command are hidden from its help. */
   readonly hiddenGlobals?: readonly string[];
+  /** `--timeout` is this command's own deadline (wait), not upstream's name for --request-timeout. */
+  readonly ownsTimeout?: boolean;
   /** Pure: parsed args → typed options; throws UsageError (exit 2). */
   toOptions(args: ParsedArgs): O;
   run(options: O, ctx: RunContext): Promise<CommandResult>;
@@ -135,3 +186,6 @@ export interface Command<O = unknown> {
 /** A command of any options type, for the registry. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyCommand = Command<any>;
+
+/** The ordered list of commands the shell knows (commands/index.ts; tests may pass their own). */
+export type Registry = readonly AnyCommand[];

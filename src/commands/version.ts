@@ -16,6 +16,8 @@ export const versionCommand: Command<VersionOptions> = {
     name: "version",
     summary: "Print the plugin's version, the server's version and which Ptah kinds it serves",
     usage: "kubectl ptah version [--client] [-o json|yaml]",
+    positionals: [],
+    outputs: ["json", "yaml"],
     examples: [
       { comment: "Plugin, server and operator API versions", command: "kubectl ptah version" },
       { comment: "Only the plugin's version, without contacting the cluster", command: "kubectl ptah version --client" },

@@ -8,6 +8,7 @@ import type { KindName, Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { parseDurationFlag } from "./duration.ts";
 import { parseTarget } from "./arguments.ts";
+import { SCHEMA_OR_MIGRATION } from "./candidates.ts";
 import type { Command } from "./types.ts";
 
 export type WaitFor =
@@ -76,14 +77,25 @@ export const waitCommand: Command<WaitOptions> = {
   name: "wait",
   summary: "Wait until a schema or migration reaches a condition, phase or approval state",
   usage: "kubectl ptah wait (SCHEMA | migration MIGRATION) --for=condition=Type[=Status] | --for=phase=Phase | --for=approval=consumed [--timeout=5m]",
+  positionals: SCHEMA_OR_MIGRATION,
+  outputs: [],
   examples: [
     { comment: "Wait until the plan waits for a person", command: "kubectl ptah wait storefront --for=condition=ApprovalRequired" },
     { comment: "Wait until the approved plan has been applied and proven", command: "kubectl ptah wait storefront --for=phase=InSync --timeout=10m" },
     { comment: "Check once, without waiting (--timeout=0, as kubectl wait): exit 0 if it holds now, else 1", command: "kubectl ptah wait storefront --for=phase=InSync --timeout=0" },
     { comment: "Wait until the reserved approval was dispatched", command: "kubectl ptah wait storefront --for=approval=consumed" },
   ],
-  flags: [{ name: "for", type: "string", value: "WHAT", describe: "condition=Type[=Status] (Status defaults to True), phase=Phase, or approval=consumed|reserved" }],
+  flags: [
+    {
+      name: "for",
+      type: "string",
+      value: "WHAT",
+      describe: "condition=Type[=Status] (Status defaults to True), phase=Phase, or approval=consumed|reserved",
+      values: ["condition=", "phase=", "approval=consumed", "approval=reserved"],
+    },
+  ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers", "output"],
+  ownsTimeout: true,
   toOptions(args) {
     const { target, name } = parseTarget(args.positionals, "wait");
     const waitFor = parseWaitFor(typeof args.flags.for === "string" ? args.flags.for : undefined);

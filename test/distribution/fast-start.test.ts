@@ -1,5 +1,6 @@
 // Fast start: commands that need no cluster (--version, --help, explain TOPIC, completion,
-// __complete for words) never load the connection code nor @kubernetes/client-node. The npm bin
+// __complete for words) never load the connection code, @kubernetes/client-node nor zod (the
+// object models: only what reads objects needs them). The npm bin
 // runs under a module-load hook that records every module URL node loads; the chunks holding
 // src/kube/connect.ts and client-node are found in esbuild's metafile (dist/meta.esm.json).
 import { spawnSync } from "node:child_process";
@@ -45,6 +46,7 @@ function holding(predicate: (input: string) => boolean): string[] {
 }
 const connectChunks = (): string[] => holding((i) => i === "src/kube/connect.ts");
 const clientNodeChunks = (): string[] => holding((i) => i.includes("node_modules/@kubernetes/client-node/"));
+const zodChunks = (): string[] => holding((i) => i.includes("node_modules/zod/"));
 
 let runs = 0;
 /** Runs the npm bin with `args`; returns the dist files it loaded, its status and stderr. */
@@ -65,9 +67,10 @@ function loaded(args: readonly string[], env: NodeJS.ProcessEnv = {}): { files: 
 }
 
 describe("the npm bundle's split", () => {
-  it("puts the connection code and client-node in chunks of their own, loaded only by dynamic import", () => {
+  it("puts the connection code, client-node and zod in chunks of their own, loaded only by dynamic import", () => {
     expect(connectChunks()).toHaveLength(1);
     expect(clientNodeChunks().length).toBeGreaterThan(0);
+    expect(zodChunks().length).toBeGreaterThan(0);
     const entry = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === "src/main.ts")!;
     // Everything the entry loads statically, transitively.
     const staticSet = new Set<string>();
@@ -79,11 +82,11 @@ describe("the npm bundle's split", () => {
       }
     };
     walk(entry[0]);
-    for (const file of [...connectChunks(), ...clientNodeChunks()]) expect(staticSet.has(path.relative(ROOT, file))).toBe(false);
+    for (const file of [...connectChunks(), ...clientNodeChunks(), ...zodChunks()]) expect(staticSet.has(path.relative(ROOT, file))).toBe(false);
   });
 });
 
-describe("commands that need no cluster load neither the connection code nor client-node", () => {
+describe("commands that need no cluster load neither the connection code, client-node nor zod", () => {
   it.each([
     [["--version"]],
     [["--help"]],
@@ -105,7 +108,7 @@ describe("commands that need no cluster load neither the connection code nor cli
     if (args[0] === "nope") expect(r.stderr).toMatch(/^error: unknown command "nope"/u);
     else expect(r.stderr).toBe("");
     expect(r.files).toContain(path.join(ROOT, "dist", "kubectl-ptah.mjs"));
-    for (const file of [...connectChunks(), ...clientNodeChunks()]) expect(r.files).not.toContain(file);
+    for (const file of [...connectChunks(), ...clientNodeChunks(), ...zodChunks()]) expect(r.files).not.toContain(file);
   });
 });
 

@@ -4,7 +4,7 @@
 // namespace resolves as kubectl's does: -n over the connection's (the kubeconfig context's) —
 // or the real connection code (`real`), or none at all (undefined: connecting fails).
 import { runCli, type RunResult } from "../../src/cli/run.ts";
-import type { GlobalOptions, LocalFacts } from "../../src/commands/types.ts";
+import type { GlobalOptions, LocalFacts, Registry } from "../../src/commands/types.ts";
 import type { ClusterInspector, ClusterReader, KubeconfigOrigin } from "../../src/kube/types.ts";
 
 export const FIXED_NOW = new Date("2026-11-30T12:00:00Z");
@@ -28,6 +28,8 @@ export interface CliOptions {
   readonly machine?: LocalFacts;
   /** doctor: connecting fails with this error (a broken kubeconfig). */
   readonly connectError?: Error;
+  /** The registry to run with instead of commands/index.ts (a test's own command). */
+  readonly commands?: Registry;
 }
 
 export interface CliRun extends RunResult {
@@ -61,6 +63,7 @@ export async function runCliWith(argv: readonly string[], reader: ClusterReader 
       logged.push(line);
     },
     ...(options.machine ? { machine: async () => options.machine! } : {}),
+    ...(options.commands ? { commands: options.commands } : {}),
     ...(reader === REAL_CONNECTION
       ? {}
       : {
