@@ -23,7 +23,7 @@ const TRANSCRIPT = `document.getElementById("transcript").textContent`;
 
 async function expectLayout(page: Page, width: number, what: string): Promise<void> {
   const l = await page.eval<Layout>(LAYOUT);
-  expect(l.innerWidth, what).toBe(width);
+  expect(l.innerWidth, `${what}: the page does not fit, the browser laid it out ${l.innerWidth} px wide`).toBe(width);
   expect(l.scrollWidth, `${what}: the page body scrolls sideways`).toBeLessThanOrEqual(width);
   expect(l.frame.left, `${what}: the frame starts left of the viewport`).toBeGreaterThanOrEqual(0);
   expect(l.frame.right, `${what}: the frame ends right of the viewport`).toBeLessThanOrEqual(width);
@@ -76,6 +76,21 @@ export async function checkReplayPage(browser: Browser, file: string, result: Sc
     await expectLayout(page, 375, `${id} at 375 px`);
     await page.screenshot(path.join(shots, `${id}-375.png`));
     expect(page.errors, `${id}: console errors`).toEqual([]);
+  } finally {
+    await page.close();
+  }
+}
+
+/** index.html lists each recorded page by its title, links to it, and fits a phone's width. */
+export async function checkIndexPage(browser: Browser, file: string, ids: readonly string[]): Promise<void> {
+  const page = await browser.page();
+  try {
+    await page.viewport(375, 800);
+    await page.goto(pathToFileURL(file).href);
+    expect(await page.eval<string[]>(`[...document.querySelectorAll("ul.runs a")].map((a) => a.getAttribute("href"))`)).toEqual([...ids].sort().map((id) => `${id}.html`));
+    await expectLayout(page, 375, "index.html at 375 px");
+    await page.screenshot(path.join(path.dirname(file), "index-375.png"));
+    expect(page.errors, "index.html: console errors").toEqual([]);
   } finally {
     await page.close();
   }

@@ -14,7 +14,7 @@ import { kubectl, labEnv } from "../support/lab.ts";
 import { ptah } from "../support/plugin.ts";
 import { formatChecks, formatFailures, listScenarioFiles } from "../scenarios/runner.ts";
 import { labSecrets, recordScenario, writePages } from "../scenarios/page/recorder.ts";
-import { checkReplayPage } from "./replay-page.ts";
+import { checkIndexPage, checkReplayPage } from "./replay-page.ts";
 
 /** After the seed's story: the history tells it in order, and explain says why the approval is stale. */
 function checkStaleApprovalStory(namespace: string): void {
@@ -118,6 +118,12 @@ describe.skipIf(Boolean(skip))("scenarios against the lab, recorded and shown in
     },
     180_000,
   );
+
+  it("index.html lists every recorded run", async () => {
+    const recorded = fs.readdirSync(PAGES).filter((f) => f.endsWith(".html") && f !== "index.html");
+    expect(recorded.length, "no scenario page was recorded (did the tests above fail?)").toBe(files.length);
+    await checkIndexPage(browser!, path.join(PAGES, "index.html"), files.map((f) => path.basename(f, ".yaml")));
+  });
 });
 
 // A step that prints the lab's credentials (kubectl config view --raw: every client key) is

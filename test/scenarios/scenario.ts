@@ -157,8 +157,9 @@ export function parseDuration(text: string | undefined, fallbackMs: number): num
   return m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : n * 60_000;
 }
 
-// kubectl verbs that write, and the plugin's subcommands whose dry-run create needs the create
-// permission: a step using one is not read-only.
+// kubectl verbs that write, and the plugin's subcommands whose --dry-run=server sends a create
+// (dryRun=All, which needs the create permission): a step using one is not read-only. Plain
+// `approve`/`acknowledge` only read and print; piping that into `kubectl create` is the write.
 const WRITE_VERBS = new Set(["create", "apply", "patch", "delete", "replace", "edit", "label", "annotate", "scale", "set", "rollout", "taint", "drain", "cordon", "uncordon", "expose", "run", "exec", "cp", "debug"]);
 const PTAH_WRITES = new Set(["approve", "acknowledge"]);
 const VALUE_FLAGS = new Set(["-n", "--namespace", "--context", "--kubeconfig", "-l", "--selector", "-o", "--output", "--as", "--user", "--cluster"]);
@@ -173,7 +174,7 @@ function verbAfter(words: readonly string[], from: number): { verb: string | und
 /**
  * A step is read-only when it runs as a lab identity other than admin (admin steps are the lab
  * acting for the operator or reading what stands in for the database) and none of its kubectl
- * commands writes: no write verb, no `kubectl ptah approve|acknowledge`. The recorder replays
+ * commands writes: no write verb, no `kubectl ptah approve|acknowledge --dry-run=server`. The recorder replays
  * these as lab-viewer, which may only read (rbac/ptah-viewer.yaml), to prove it.
  */
 export function isReadOnlyStep(step: ScenarioStep, scenarioAs: LabUser | undefined): boolean {
@@ -184,7 +185,7 @@ export function isReadOnlyStep(step: ScenarioStep, scenarioAs: LabUser | undefin
     const { verb, at } = verbAfter(words, i + 1);
     if (verb === undefined) continue;
     if (WRITE_VERBS.has(verb)) return false;
-    if (verb === "ptah" && PTAH_WRITES.has(verbAfter(words, at + 1).verb ?? "")) return false;
+    if (verb === "ptah" && PTAH_WRITES.has(verbAfter(words, at + 1).verb ?? "") && /--dry-run(=|\s+)server\b/u.test(step.run)) return false;
   }
   return true;
 }

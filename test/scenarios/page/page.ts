@@ -107,7 +107,7 @@ function variablesHtml(r: RunRecord): string {
 function viewerHtml(r: RunRecord): string {
   const ro = r.steps.filter((s) => s.readOnly);
   const intro =
-    "<p>Each read-only step (one that runs no write verb and no <code>approve</code> or <code>acknowledge</code>) was run again right after it, as <code>lab-viewer</code>, whose role <code>ptah-viewer</code> may only get, list and watch. Its claims held for that identity too: reading needs no write permission.</p>";
+    "<p>Each read-only step (one that runs no write verb and no <code>--dry-run=server</code> create) was run again right after it, as <code>lab-viewer</code>, whose role <code>ptah-viewer</code> may only get, list and watch. Its claims held for that identity too: reading needs no write permission.</p>";
   if (ro.length === 0) return ['<section id="viewer">', "<h2>Read-only, as lab-viewer</h2>", "<p>This scenario has no read-only steps.</p>", "</section>"].join("\n");
   const rows = ro.map((s) => ({ step: String(s.index), cell: el("code", {}, text(s.run.split("\n")[0]!)), held: s.viewer?.held ?? "not replayed" }));
   return [
@@ -134,10 +134,12 @@ function reproduceHtml(r: RunRecord): string {
 /** The whole page of one recorded run. */
 export function renderPage(r: RunRecord): string {
   const { held, total } = heldCount(r);
+  const viewerFailed = r.steps.filter((s) => s.viewer?.held === false).map((s) => s.index);
+  const asViewer = viewerFailed.length > 0 ? ` Step ${viewerFailed.join(", ")} is read-only but did not hold as lab-viewer.` : "";
   const lead =
-    held === total
+    held === total && !asViewer
       ? `A replay of a verified run, not a live cluster. ${held} checks held while it was recorded. Play types it out in the frame below; the transcript is the same session, already there.`
-      : `A replay of a run that did not verify: ${total - held} of ${total} checks did not hold while it was recorded. The transcript below is the session as it ran.`;
+      : `A replay of a run that did not verify: ${total - held} of ${total} checks did not hold while it was recorded. The transcript below is the session as it ran.${asViewer}`;
   const body = [
     "<header>",
     el("p", { class: "brand" }, text(BRAND)),

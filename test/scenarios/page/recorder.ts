@@ -120,7 +120,7 @@ export async function demo(o: DemoOptions): Promise<number> {
   }
   if (o.html) {
     const written = writePages(o.html, records);
-    o.err(`[demo] wrote ${written.map((f) => path.relative(process.cwd(), f)).join(", ")}\n`);
+    o.err(`[demo] wrote ${written.map((f) => (path.relative(process.cwd(), f).startsWith("..") ? f : path.relative(process.cwd(), f))).join(", ")}\n`);
   }
   return failed === 0 ? 0 : 1;
 }
