@@ -63,7 +63,7 @@ export const SCRIPT = `
   var nodes = Array.prototype.slice.call(pre.childNodes);
   var full = nodes.map(function (n) { return n.textContent; });
   var timer = null;
-  var reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  function reduced() { return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches); }
   function showAll(message) {
     if (timer) { clearTimeout(timer); timer = null; }
     nodes.forEach(function (n, i) { n.textContent = full[i]; });
@@ -106,7 +106,7 @@ export const SCRIPT = `
   }
   button.hidden = false;
   button.addEventListener("click", function () {
-    if (reduce) { showAll("The whole transcript is shown (reduced motion)"); return; }
+    if (reduced()) { showAll("The whole transcript is shown (reduced motion)"); return; }
     if (timer) showAll("The whole transcript is shown"); else play();
   });
 })();
