@@ -9,6 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { expectGolden } from "../../support/golden.ts";
 import { isReadOnlyStep, KNOWN_VARIABLES, VARIABLE_MEANINGS, type ScenarioStep } from "../scenario.ts";
+import { postgresVersion } from "./environment.ts";
 import { FIXED_RAN_AGAINST, fixedResult } from "./fixture.ts";
 import { renderIndex } from "./index-page.ts";
 import { renderPage, transcriptHtml } from "./page.ts";
@@ -155,5 +156,17 @@ describe("which steps are read-only", () => {
 
   it("every variable a scenario may declare has a meaning", () => {
     expect(KNOWN_VARIABLES.filter((v) => !VARIABLE_MEANINGS[v])).toEqual([]);
+  });
+});
+
+describe("PostgreSQL in What it ran against", () => {
+  it("is the version the lab's postgres.json names, else not in this lab", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-pg-"));
+    expect(postgresVersion(dir)).toBeUndefined();
+    expect(renderPage(record())).toContain("<dt>PostgreSQL</dt><dd>not in this lab</dd>");
+    fs.writeFileSync(path.join(dir, "postgres.json"), JSON.stringify({ host: "127.0.0.1", port: 5999, user: "ptah", version: "15.14", dataDir: "x", pid: 1 }));
+    const version = postgresVersion(dir);
+    expect(version).toBe("15.14");
+    expect(renderPage(toRecord(fixedResult(), { ...FIXED_RAN_AGAINST, postgres: version! }, []))).toContain("<dt>PostgreSQL</dt><dd>15.14</dd>");
   });
 });
