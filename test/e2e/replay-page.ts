@@ -16,17 +16,18 @@ interface Layout {
   frame: { left: number; right: number };
 }
 
-const LAYOUT = `(() => { const f = document.querySelector(".frame").getBoundingClientRect();
+const LAYOUT = (box: string) => `(() => { const f = document.querySelector(${JSON.stringify(box)}).getBoundingClientRect();
   return { scrollWidth: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth), innerWidth: window.innerWidth, frame: { left: f.left, right: f.right } }; })()`;
 const ROWS = `[...document.querySelectorAll("#checked tbody tr")].map((tr) => [...tr.cells].map((c) => c.textContent))`;
 const TRANSCRIPT = `document.getElementById("transcript").textContent`;
 
-async function expectLayout(page: Page, width: number, what: string): Promise<void> {
-  const l = await page.eval<Layout>(LAYOUT);
+/** The body does not scroll sideways and `box` (the terminal frame; the list on the index) is inside the viewport. */
+async function expectLayout(page: Page, width: number, what: string, box = ".frame"): Promise<void> {
+  const l = await page.eval<Layout>(LAYOUT(box));
   expect(l.innerWidth, `${what}: the page does not fit, the browser laid it out ${l.innerWidth} px wide`).toBe(width);
   expect(l.scrollWidth, `${what}: the page body scrolls sideways`).toBeLessThanOrEqual(width);
-  expect(l.frame.left, `${what}: the frame starts left of the viewport`).toBeGreaterThanOrEqual(0);
-  expect(l.frame.right, `${what}: the frame ends right of the viewport`).toBeLessThanOrEqual(width);
+  expect(l.frame.left, `${what}: ${box} starts left of the viewport`).toBeGreaterThanOrEqual(0);
+  expect(l.frame.right, `${what}: ${box} ends right of the viewport`).toBeLessThanOrEqual(width);
 }
 
 /** Presses Play with the keyboard (focus, Enter), as a person without a mouse would. */
@@ -88,7 +89,7 @@ export async function checkIndexPage(browser: Browser, file: string, ids: readon
     await page.viewport(375, 800);
     await page.goto(pathToFileURL(file).href);
     expect(await page.eval<string[]>(`[...document.querySelectorAll("ul.runs a")].map((a) => a.getAttribute("href"))`)).toEqual([...ids].sort().map((id) => `${id}.html`));
-    await expectLayout(page, 375, "index.html at 375 px");
+    await expectLayout(page, 375, "index.html at 375 px", "ul.runs");
     await page.screenshot(path.join(path.dirname(file), "index-375.png"));
     expect(page.errors, "index.html: console errors").toEqual([]);
   } finally {
