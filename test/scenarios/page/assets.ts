@@ -51,7 +51,8 @@ footer { margin-top: 2.5rem; color: var(--muted); }
 `;
 
 // Play: types the transcript out at a human pace (commands character by character, output line
-// by line); pressing the button again shows it all at once. With prefers-reduced-motion it shows
+// by line) in a frame that keeps its height meanwhile, so the page below does not jump; pressing
+// the button again shows it all at once. With prefers-reduced-motion it shows
 // everything at once. It is a real <button>, so Enter and Space work.
 export const SCRIPT = `
 (function () {
@@ -69,10 +70,12 @@ export const SCRIPT = `
     nodes.forEach(function (n, i) { n.textContent = full[i]; });
     frame.classList.remove("playing");
     pre.removeAttribute("aria-busy");
+    pre.style.minHeight = "";
     button.textContent = "Play";
     status.textContent = message;
   }
   function play() {
+    pre.style.minHeight = pre.offsetHeight + "px";
     nodes.forEach(function (n) { n.textContent = ""; });
     frame.classList.add("playing");
     pre.setAttribute("aria-busy", "true");
