@@ -34,7 +34,7 @@ function parseArgs(argv) {
     if (a === "--all") opts.all = true;
     else if (a === "--html" || a.startsWith("--html=")) {
       const v = a === "--html" ? argv[++i] : a.slice("--html=".length);
-      if (!v) return { error: "--html needs a folder" };
+      if (!v || v.startsWith("-")) return { error: "--html needs a folder" };
       opts.html = v;
     } else if (a.startsWith("-")) return { error: `unknown flag ${a}` };
     else opts.ids.push(a);

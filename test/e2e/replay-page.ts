@@ -32,7 +32,9 @@ async function expectLayout(page: Page, width: number, what: string, box = ".fra
 
 /** Presses Play with the keyboard (focus, Enter), as a person without a mouse would. */
 async function pressPlay(page: Page): Promise<void> {
-  expect(await page.eval<string>(`(() => { const b = document.getElementById("play"); b.focus(); return document.activeElement === b && !b.hidden ? b.tagName : "not focusable"; })()`)).toBe("BUTTON");
+  expect(
+    await page.eval<string>(`(() => { const b = document.getElementById("play"); b.focus(); return document.activeElement === b && !b.hidden ? b.tagName : "not focusable"; })()`),
+  ).toBe("BUTTON");
   await page.press("Enter");
 }
 

@@ -59,7 +59,19 @@ export class Browser {
 
   static launch(binary: string): Promise<Browser> {
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-chromium-"));
-    const args = ["--headless", "--remote-debugging-pipe", "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-extensions", "--disable-background-networking", "--disable-sync", "--hide-scrollbars", "--mute-audio", `--user-data-dir=${profile}`];
+    const args = [
+      "--headless",
+      "--remote-debugging-pipe",
+      "--no-first-run",
+      "--no-default-browser-check",
+      "--disable-gpu",
+      "--disable-extensions",
+      "--disable-background-networking",
+      "--disable-sync",
+      "--hide-scrollbars",
+      "--mute-audio",
+      `--user-data-dir=${profile}`,
+    ];
     // Chromium's sandbox refuses to start as root (CI runs as root); an unprivileged user keeps it.
     if (process.getuid?.() === 0) args.push("--no-sandbox");
     const child = spawn(binary, [...args, "about:blank"], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
@@ -120,7 +132,10 @@ export class Page {
       if (m.method === "Runtime.consoleAPICalled" && (p.type === "error" || p.type === "assert")) {
         this.errors.push(`console.${String(p.type)}: ${JSON.stringify((p.args as Array<{ value?: unknown; description?: string }>).map((a) => a.value ?? a.description))}`);
       }
-      if (m.method === "Runtime.exceptionThrown") this.errors.push(`exception: ${JSON.stringify((p.exceptionDetails as { exception?: { description?: string }; text?: string }).exception?.description ?? p.exceptionDetails)}`);
+      if (m.method === "Runtime.exceptionThrown")
+        this.errors.push(
+          `exception: ${JSON.stringify((p.exceptionDetails as { exception?: { description?: string }; text?: string }).exception?.description ?? p.exceptionDetails)}`,
+        );
       if (m.method === "Log.entryAdded" && (p.entry as { level?: string }).level === "error") this.errors.push(`log: ${(p.entry as { text?: string }).text ?? ""}`);
     });
   }

@@ -15,7 +15,9 @@ const OUTPUT: Record<number, { stdout?: string; stderr?: string; exit?: number }
     stdout:
       "NAME            SCHEMA       PLAN                                 APPROVER       STATE             REASON              AGE\nstorefront-v1   storefront   ptah-plan-a8dd54e3c35d9f9a501255a3   lab-approver   Consumed, stale   DispatchCommitted   1s\n",
   },
-  4: { stdout: `ptahschemaapproval ${FIXED_NAMESPACE}/storefront-v1 is Stale (PlanNoLongerCurrent) after it was Consumed (DispatchCommitted).\n\nWhy:      Something the plan was bound to moved on: the approval no longer matches the current database state.\n` },
+  4: {
+    stdout: `ptahschemaapproval ${FIXED_NAMESPACE}/storefront-v1 is Stale (PlanNoLongerCurrent) after it was Consumed (DispatchCommitted).\n\nWhy:      Something the plan was bound to moved on: the approval no longer matches the current database state.\n`,
+  },
   5: { stdout: "ptahschema.operator.ptah.run/storefront patched\n" },
   6: { stdout: "AwaitingApproval\nsha256:02799c047258f69c2671201d13487d5e0cf72de22a86a998d19f3e4e3846e229\n" },
   7: {

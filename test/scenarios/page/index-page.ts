@@ -15,7 +15,13 @@ export function renderIndex(records: readonly RunRecord[]): string {
         el("h2", {}, el("a", { href: `${r.id}.html` }, text(r.title))),
         r.tagline ? el("p", {}, text(r.tagline)) : "",
         r.learn ? el("p", { class: "learn" }, `<strong>What it shows.</strong> ${text(r.learn)}`) : "",
-        el("p", { class: "muted" }, text(`${held === total ? `${held} checks held` : `${total - held} of ${total} checks did not hold`}; recorded ${r.ranAgainst.recordedAt} against Kubernetes ${r.ranAgainst.kubernetes}`)),
+        el(
+          "p",
+          { class: "muted" },
+          text(
+            `${held === total ? `${held} checks held` : `${total - held} of ${total} checks did not hold`}; recorded ${r.ranAgainst.recordedAt} against Kubernetes ${r.ranAgainst.kubernetes}`,
+          ),
+        ),
       ].join(""),
     );
   });

@@ -87,7 +87,11 @@ describe("a replay page", () => {
 });
 
 describe("secrets", () => {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-secrets-"));
   fs.mkdirSync(path.join(dir, "pki"));
   fs.writeFileSync(path.join(dir, "pki", "lab-approver.key"), privateKey);
@@ -114,7 +118,10 @@ describe("secrets", () => {
   });
 
   it("leave other base64 alone", () => {
-    expect(redact("sha256:a8dd54e3c35d9f9a501255a32667a0b2c6c412df17214bc8fde6f5278bcede20", [secretOf("k", privateKey)])).toEqual({ text: "sha256:a8dd54e3c35d9f9a501255a32667a0b2c6c412df17214bc8fde6f5278bcede20", count: 0 });
+    expect(redact("sha256:a8dd54e3c35d9f9a501255a32667a0b2c6c412df17214bc8fde6f5278bcede20", [secretOf("k", privateKey)])).toEqual({
+      text: "sha256:a8dd54e3c35d9f9a501255a32667a0b2c6c412df17214bc8fde6f5278bcede20",
+      count: 0,
+    });
   });
 });
 
@@ -131,7 +138,11 @@ describe("reproducing a run", () => {
 
   it("runs each read-only step again as lab-viewer, and no other", () => {
     const viewer = [...script.matchAll(/^\( export KUBECONFIG=\.lab\/kubeconfigs\/lab-viewer\.yaml.*\n(.*)/gmu)].map((m) => m[1]);
-    expect(viewer).toEqual(fixedResult().steps.filter((s) => s.viewer).map((s) => s.step.run.split("\n")[0]));
+    expect(viewer).toEqual(
+      fixedResult()
+        .steps.filter((s) => s.viewer)
+        .map((s) => s.step.run.split("\n")[0]),
+    );
   });
 });
 

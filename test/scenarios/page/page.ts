@@ -56,7 +56,9 @@ function heldTable(cls: string, middle: string, rows: ReadonlyArray<{ step: stri
     const word = x.held === true ? "yes" : x.held === false ? "no" : x.held;
     return el("tr", {}, [el("td", { class: "n" }, text(x.step)), el("td", {}, x.cell), el("td", { class: x.held === false ? "held no" : "held" }, text(word))].join(""));
   });
-  return [`<table class="${cls}"><thead><tr><th class="n">Step</th><th>${middle}</th><th class="held">Held</th></tr></thead>`, `<tbody>\n${tr.join("\n")}\n</tbody></table>`].join("\n");
+  return [`<table class="${cls}"><thead><tr><th class="n">Step</th><th>${middle}</th><th class="held">Held</th></tr></thead>`, `<tbody>\n${tr.join("\n")}\n</tbody></table>`].join(
+    "\n",
+  );
 }
 
 function checkedHtml(r: RunRecord): string {
@@ -110,13 +112,7 @@ function viewerHtml(r: RunRecord): string {
     "<p>Each read-only step (one that runs no write verb and no <code>--dry-run=server</code> create) was run again right after it, as <code>lab-viewer</code>, whose role <code>ptah-viewer</code> may only get, list and watch. Its claims held for that identity too: reading needs no write permission.</p>";
   if (ro.length === 0) return ['<section id="viewer">', "<h2>Read-only, as lab-viewer</h2>", "<p>This scenario has no read-only steps.</p>", "</section>"].join("\n");
   const rows = ro.map((s) => ({ step: String(s.index), cell: el("code", {}, text(s.run.split("\n")[0]!)), held: s.viewer?.held ?? "not replayed" }));
-  return [
-    '<section id="viewer">',
-    "<h2>Read-only, as lab-viewer</h2>",
-    intro,
-    heldTable("viewer", "Command", rows),
-    "</section>",
-  ].join("\n");
+  return ['<section id="viewer">', "<h2>Read-only, as lab-viewer</h2>", intro, heldTable("viewer", "Command", rows), "</section>"].join("\n");
 }
 
 function reproduceHtml(r: RunRecord): string {

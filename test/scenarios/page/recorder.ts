@@ -74,10 +74,12 @@ function terminalOptions(o: DemoOptions): RunOptions {
     onStepStart: (index, step, as) => {
       const lines = step.run.replace(/\n$/u, "").split("\n");
       o.out(`# ${index}. ${step.note}${as === "approver" ? "" : `  (as lab-${as})`}\n`);
-      o.out(`$ ${lines[0]!}\n${lines
-        .slice(1)
-        .map((l) => `> ${l}\n`)
-        .join("")}`);
+      o.out(
+        `$ ${lines[0]!}\n${lines
+          .slice(1)
+          .map((l) => `> ${l}\n`)
+          .join("")}`,
+      );
     },
     onStep: (r) => {
       if (r.stdout) o.out(indent(r.stdout));
@@ -102,7 +104,9 @@ export async function demo(o: DemoOptions): Promise<number> {
     const { result, record } = await recordScenario(file, { binDir: o.binDir, ...terminalOptions(o) });
     records.push(record);
     o.out("What was checked\n");
-    o.out("Every step states what has to hold before its output may be published. A condition is read as its type, status and reason on the live object, never as a phrase in a message.\n\n");
+    o.out(
+      "Every step states what has to hold before its output may be published. A condition is read as its type, status and reason on the live object, never as a phrase in a message.\n\n",
+    );
     o.out(formatChecks(result.checks));
     const a = record.ranAgainst;
     o.out(
@@ -112,7 +116,8 @@ export async function demo(o: DemoOptions): Promise<number> {
     const viewerFailed = result.steps.filter((s) => s.viewer?.held === false);
     if (!result.passed) {
       failed += 1;
-      if (held < result.checks.length) o.err(`demo: ${scenario.id}: ${result.checks.length - held} of ${result.checks.length} claims did not hold:\n${formatFailures(result.checks)}\n`);
+      if (held < result.checks.length)
+        o.err(`demo: ${scenario.id}: ${result.checks.length - held} of ${result.checks.length} claims did not hold:\n${formatFailures(result.checks)}\n`);
       for (const s of viewerFailed) o.err(`demo: ${scenario.id}: step ${s.index} is read-only but did not hold as lab-viewer: ${s.viewer!.detail}\n`);
     } else {
       o.out(`${held} checks held.\n\n`);
