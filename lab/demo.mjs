@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// `npm run demo`: replays the seed's stale-approval story against the lab and prints what was
-// checked. Starts the lab if needed (node lab/lab.mjs, which also starts the operator simulator
-// and waits until it is ready), replays test/scenarios/<id>.yaml step by step (note, command,
-// output), then the `What was checked` table (Step | Claim | Held). Exit 0 when every claim
-// held, 1 when one did not, 2 on usage errors, 3 when the lab could not be started.
+// `npm run demo`: replays scenarios against the lab and prints what was checked; with --html DIR it
+// also writes one self-contained replay page per scenario and DIR/index.html. Starts the lab if
+// needed (node lab/lab.mjs, which also starts the operator simulator and waits until it is ready).
+// This file only parses the flags and dispatches: the recorder is TypeScript
+// (test/scenarios/page/recorder.ts, over test/scenarios/runner.ts), bundled with esbuild into
+// .cache/demo/recorder.mjs, as lab.mjs bundles the simulator. Exit 0 when every claim held (and every
+// read-only step held again as lab-viewer), 1 when one did not, 2 on usage errors, 3 when the lab
+// could not be started.
 //
-//   node lab/demo.mjs [SCENARIO]     default stale-approval; any test/scenarios/*.yaml id works
-//
-// The scenario runner is TypeScript (test/scenarios/runner.ts); it is bundled with esbuild into
-// .lab/demo-runner.mjs by lab/bundle.mjs, the lab's one esbuild step. `npm run demo` builds the plugin first.
+//   node lab/demo.mjs [SCENARIO...] [--all] [--html DIR]
+//     SCENARIO   a test/scenarios/*.yaml id (default stale-approval); --all replays every one
+//     --html DIR write DIR/<id>.html, DIR/<id>.json and DIR/index.html (site/ is git-ignored)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -22,11 +24,24 @@ const out = (s) => process.stdout.write(s);
 const err = (s) => process.stderr.write(s);
 
 function usage() {
-  return "usage: node lab/demo.mjs [SCENARIO]   (default stale-approval; see test/scenarios/*.yaml)\n";
+  return "usage: node lab/demo.mjs [SCENARIO...] [--all] [--html DIR]   (default stale-approval; see test/scenarios/*.yaml)\n";
 }
 
-function indent(text) {
-  return text.replace(/\n$/, "").split("\n").map((l) => `  ${l}`).join("\n") + "\n";
+/** { ids, all, html } or a usage error's message. */
+function parseArgs(argv) {
+  const opts = { ids: [], all: false, html: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--all") opts.all = true;
+    else if (a === "--html" || a.startsWith("--html=")) {
+      const v = a === "--html" ? argv[++i] : a.slice("--html=".length);
+      if (!v || v.startsWith("-")) return { error: "--html needs a folder" };
+      opts.html = v;
+    } else if (a.startsWith("-")) return { error: `unknown flag ${a}` };
+    else opts.ids.push(a);
+  }
+  if (opts.all && opts.ids.length > 0) return { error: "give scenario ids or --all, not both" };
+  return opts;
 }
 
 async function main(argv) {
@@ -34,14 +49,17 @@ async function main(argv) {
     out(usage());
     return 0;
   }
-  if (argv.length > 1) {
-    err(usage());
+  const opts = parseArgs(argv);
+  if (opts.error) {
+    err(`demo: ${opts.error}\n${usage()}`);
     return 2;
   }
-  const id = argv[0] ?? "stale-approval";
-  const file = path.join(REPO, "test", "scenarios", `${id}.yaml`);
-  if (!fs.existsSync(file)) {
-    err(`demo: no scenario ${id} (${path.relative(REPO, file)} does not exist)\n${usage()}`);
+  const dir = path.join(REPO, "test", "scenarios");
+  const ids = opts.all ? fs.readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort().map((f) => f.slice(0, -5)) : opts.ids.length > 0 ? opts.ids : ["stale-approval"];
+  const files = ids.map((id) => path.join(dir, `${id}.yaml`));
+  const missing = files.find((f) => !fs.existsSync(f));
+  if (missing) {
+    err(`demo: no scenario ${path.basename(missing, ".yaml")} (${path.relative(REPO, missing)} does not exist)\n${usage()}`);
     return 2;
   }
   const plugin = path.join(REPO, "bin", "kubectl-ptah.js");
@@ -58,52 +76,16 @@ async function main(argv) {
   }
   process.env.PTAH_LAB_DIR = LAB_DIR;
 
-  const bundle = path.join(LAB_DIR, "demo-runner.mjs");
-  await bundleForNode(path.join(REPO, "test", "scenarios", "runner.ts"), bundle);
-  const runner = await import(pathToFileURL(bundle).href);
+  // Two folders below the repository, so the modules' own paths (import.meta.url, ../..) still
+  // find the repository from inside the bundle.
+  const bundle = path.join(REPO, ".cache", "demo", "recorder.mjs");
+  await bundleForNode(path.join(REPO, "test", "scenarios", "page", "recorder.ts"), bundle);
+  const recorder = await import(pathToFileURL(bundle).href);
 
   const binDir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-demo-bin-"));
   fs.symlinkSync(plugin, path.join(binDir, "kubectl-ptah"));
   try {
-    const scenario = runner.loadScenario(file);
-    out(`${scenario.title}\n`);
-    if (scenario.tagline) out(`${scenario.tagline}\n`);
-    if (scenario.learn) out(`What it shows. ${scenario.learn}\n`);
-    out("\n");
-    const result = await runner.runScenario(scenario, {
-      binDir,
-      log: (line) => err(`[demo] ${line}\n`),
-      onStepStart: (index, step, as) => {
-        const lines = step.run.replace(/\n$/, "").split("\n");
-        out(`# ${index}. ${step.note}${as === "approver" ? "" : `  (as lab-${as})`}\n`);
-        out(`$ ${lines[0]}\n${lines.slice(1).map((l) => `> ${l}\n`).join("")}`);
-      },
-      onStep: (r) => {
-        if (r.stdout) out(indent(r.stdout));
-        if (r.stderr) out(indent(r.stderr));
-        if (r.exit !== 0) out(`  (exit ${r.exit})\n`);
-        out("\n");
-      },
-    });
-    out("What was checked\n");
-    out("Every step states what has to hold before its output may be published. A condition is read as its type, status and reason on the live object, never as a phrase in a message.\n\n");
-    out(runner.formatChecks(result.checks));
-    const held = result.checks.filter((c) => c.held).length;
-    const versions = spawnSync("kubectl", ["version", "-o", "json"], { encoding: "utf8", env: { ...process.env, KUBECONFIG: path.join(LAB_DIR, "kubeconfig") } });
-    let server = "unknown";
-    try {
-      server = JSON.parse(versions.stdout).serverVersion.gitVersion;
-    } catch {
-      /* keep unknown */
-    }
-    const ptah = spawnSync(process.execPath, [plugin, "version", "--client"], { encoding: "utf8" });
-    out(`\nWhat it ran against\n- Kubernetes ${server} (the lab: kube-apiserver + etcd, RBAC, audit log)\n- Operator: the lab's operator simulator (test/sim), namespace ${result.namespace}\n- kubectl ptah ${(ptah.stdout || "").trim().split("\n")[0]?.replace(/^Client Version:\s*/, "") || "unknown"}\n- Recorded ${new Date().toISOString()}\n\n`);
-    if (!result.passed) {
-      err(`demo: ${result.checks.length - held} of ${result.checks.length} claims did not hold:\n${runner.formatFailures(result.checks)}\n`);
-      return 1;
-    }
-    out(`${held} checks held.\n`);
-    return 0;
+    return await recorder.demo({ files, html: opts.html && path.resolve(opts.html), binDir, out, err });
   } finally {
     fs.rmSync(binDir, { recursive: true, force: true });
   }

@@ -1,12 +1,20 @@
 // Every scenario in test/scenarios/*.yaml, end to end: the real kubectl and the built plugin
 // (PATH from the global setup's PTAH_BIN_DIR) against the lab and its operator simulator.
-// One test per scenario; it passes when every claim held, and fails naming each claim that
-// did not, with what was observed instead.
+// One test per scenario; it passes when every claim held and every read-only step held again
+// as lab-viewer, and fails naming each claim that did not, with what was observed instead.
+// Each run is recorded as the demo records it (test/scenarios/page/recorder.ts) into
+// .cache/e2e-pages/, and that page is checked in headless Chromium (./replay-page.ts), so the
+// pages are tested on the runs this tier makes anyway rather than on a second replay.
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { kubectl } from "../support/lab.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser, chromiumPath } from "../support/chromium.ts";
+import { kubectl, labEnv } from "../support/lab.ts";
 import { ptah } from "../support/plugin.ts";
-import { formatChecks, formatFailures, listScenarioFiles, loadScenario, runScenario } from "../scenarios/runner.ts";
+import { formatChecks, formatFailures, listScenarioFiles } from "../scenarios/runner.ts";
+import { labSecrets, recordScenario, writePages } from "../scenarios/page/recorder.ts";
+import { checkIndexPage, checkReplayPage } from "./replay-page.ts";
 
 /** After the seed's story: the history tells it in order, and explain says why the approval is stale. */
 function checkStaleApprovalStory(namespace: string): void {
@@ -77,16 +85,36 @@ const CUSTOMERS_V1 = [
 
 const skip = process.env.PTAH_E2E_SKIP;
 const files = listScenarioFiles();
+const PAGES = path.join(import.meta.dirname, "..", "..", ".cache", "e2e-pages");
 
-describe.skipIf(Boolean(skip))("scenarios against the lab", () => {
+let browser: Browser | undefined;
+
+describe.skipIf(Boolean(skip))("scenarios against the lab, recorded and shown in Chromium", () => {
+  beforeAll(async () => {
+    fs.rmSync(PAGES, { recursive: true, force: true });
+    const binary = chromiumPath();
+    if (!binary) throw new Error("no chromium on PATH (Debian: apt-get install chromium; or set PTAH_CHROMIUM)");
+    browser = await Browser.launch(binary);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
   it.each(files.map((f) => [path.basename(f, ".yaml"), f]))(
-    "%s: every claim holds",
+    "%s: every claim holds, read-only steps hold as lab-viewer, and its page shows the run",
     async (_id, file) => {
-      const scenario = loadScenario(file);
-      const result = await runScenario(scenario, { binDir: process.env.PTAH_BIN_DIR });
+      const { result, record } = await recordScenario(file, { binDir: process.env.PTAH_BIN_DIR! });
+      const scenario = result.scenario;
       const failed = result.checks.filter((c) => !c.held);
       expect(failed, `scenario ${scenario.id} in namespace ${result.namespace}:\n${formatFailures(result.checks)}\n\n${formatChecks(result.checks)}`).toEqual([]);
       expect(result.checks.length).toBeGreaterThan(scenario.steps.length - 1);
+      expect(
+        result.steps.filter((s) => s.viewer && !s.viewer.held).map((s) => `step ${s.index}: ${s.viewer!.detail}`),
+        "read-only steps that did not hold as lab-viewer",
+      ).toEqual([]);
+      expect(result.steps.some((s) => s.viewer)).toBe(true);
+      const [page] = writePages(PAGES, [record]);
+      await checkReplayPage(browser!, page!, result, PAGES);
       if (scenario.id === "stale-approval") {
         const step7 = result.steps.find((st) => st.index === 7);
         expect(step7?.step.run.trim()).toBe('psql -c "\\d customers"');
@@ -106,4 +134,50 @@ describe.skipIf(Boolean(skip))("scenarios against the lab", () => {
     },
     180_000,
   );
+
+  it("index.html lists every recorded run", async () => {
+    const recorded = fs.readdirSync(PAGES).filter((f) => f.endsWith(".html") && f !== "index.html");
+    expect(recorded.length, "no scenario page was recorded (did the tests above fail?)").toBe(files.length);
+    await checkIndexPage(browser!, path.join(PAGES, "index.html"), files.map((f) => path.basename(f, ".yaml")));
+  });
+});
+
+// A step that prints the lab's credentials (kubectl config view --raw: every client key) is
+// recorded like any other; its page holds the names of the keys, never a value.
+describe.skipIf(Boolean(skip))("a recorded page and the lab's secrets", () => {
+  it("holds no private key of the lab, even when a step prints them", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-leak-probe-"));
+    const file = path.join(dir, "leak-probe.yaml");
+    fs.writeFileSync(
+      file,
+      [
+        "id: leak-probe",
+        "title: A step that prints the lab's client keys",
+        "variables: [KUBECONFIG, NAMESPACE]",
+        "steps:",
+        "  - note: The whole kubeconfig, keys included.",
+        '    run: kubectl config view --raw && cat "$(dirname "$KUBECONFIG")/../pki/lab-approver.key"',
+        "    expect: {exit: 0, stdout_contains: [client-key-data, PRIVATE KEY]}",
+        "",
+      ].join("\n"),
+    );
+    try {
+      const { result, record } = await recordScenario(file, { binDir: process.env.PTAH_BIN_DIR! });
+      expect(result.steps[0]!.stdout, "the probe printed the keys").toContain("client-key-data: LS0t");
+      const [page] = writePages(dir, [record]);
+      const html = fs.readFileSync(page!, "utf8");
+      const lab = labEnv();
+      const keys = labSecrets(lab.labDir);
+      expect(keys.map((k) => k.name)).toContain("pki/lab-approver.key");
+      const approverKey = fs.readFileSync(lab.users.approver.key, "utf8");
+      const keyLines = approverKey.split("\n").filter((l) => l && !l.startsWith("-----"));
+      for (const line of keyLines) expect(html).not.toContain(line);
+      expect(html).not.toContain(Buffer.from(approverKey).toString("base64").slice(0, 200));
+      for (const k of keys) for (const form of k.forms) expect(html).not.toContain(form);
+      expect(html).toContain("[redacted: pki/lab-approver.key]");
+      expect(fs.readFileSync(path.join(dir, "leak-probe.json"), "utf8")).not.toContain(keyLines[3]!);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { awaitObservation, expectationClaim, observationClaim, observe, q } from "./claims.ts";
 import { createScenarioNamespace, exec, pluginBinDir, sleep, waitForSimulator, type ExecResult } from "./process.ts";
-import { parseDuration, type Check, type Expectation, type Scenario, type ScenarioStep } from "./scenario.ts";
+import { isReadOnlyStep, parseDuration, type Check, type Expectation, type Scenario, type ScenarioStep } from "./scenario.ts";
 import { labEnv, type LabUser } from "../support/lab.ts";
 import { databaseName } from "../sim/database.ts";
 import { connectionFromEnv } from "../sim/psql.ts";
@@ -28,6 +28,16 @@ export interface StepResult {
   stderr: string;
   durationMs: number;
   checks: Check[];
+  /** The same command replayed as lab-viewer right after it (read-only steps, when asked for). */
+  viewer?: ViewerReplay;
+}
+
+/** A read-only step run again as lab-viewer: its expectations must hold for an identity that may only read. */
+export interface ViewerReplay {
+  claim: string;
+  exit: number;
+  held: boolean;
+  detail: string;
 }
 
 export interface ScenarioResult {
@@ -35,6 +45,7 @@ export interface ScenarioResult {
   namespace: string;
   steps: StepResult[];
   checks: Check[];
+  /** Every claim held (and, with viewerReplay, every read-only step held as lab-viewer too). */
   passed: boolean;
 }
 
@@ -47,6 +58,8 @@ export interface RunOptions {
   onStep?: (result: StepResult) => void;
   /** Progress lines (reset, awaits). */
   log?: (line: string) => void;
+  /** Replay each read-only step (scenario.ts isReadOnlyStep) as lab-viewer, right after it ran. */
+  viewerReplay?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -88,6 +101,22 @@ function expectationProblems(e: Expectation, r: ExecResult): string[] {
   return problems;
 }
 
+/** Runs a step's command once, and again every 500 ms while its retry window lasts and an expectation fails. */
+async function runStep(step: ScenarioStep, env: NodeJS.ProcessEnv, cwd: string): Promise<{ res: ExecResult; problems: string[] }> {
+  const timeout = parseDuration(step.timeout, 60_000);
+  let res = await exec("/bin/sh", ["-c", step.run], { env, cwd }, timeout);
+  let problems = expectationProblems(step.expect, res);
+  if (problems.length > 0 && step.retry) {
+    const deadline = Date.now() + parseDuration(step.retry.timeout, 30_000);
+    while (problems.length > 0 && Date.now() < deadline) {
+      await sleep(500);
+      res = await exec("/bin/sh", ["-c", step.run], { env, cwd }, timeout);
+      problems = expectationProblems(step.expect, res);
+    }
+  }
+  return { res, problems };
+}
+
 export async function runScenario(s: Scenario, opts: RunOptions = {}): Promise<ScenarioResult> {
   await waitForSimulator();
   const binDir = opts.binDir ?? pluginBinDir();
@@ -122,30 +151,25 @@ export async function runScenario(s: Scenario, opts: RunOptions = {}): Promise<S
         stepChecks.push({ scenario: s.id, step: index, claim: observationClaim(step.await), held: o.held, detail: o.detail });
       }
       opts.onStepStart?.(index, step, as);
-      const env = stepEnv(s, as, namespace, binDir);
-      const timeout = parseDuration(step.timeout, 60_000);
-      let res = await exec("/bin/sh", ["-c", step.run], { env, cwd: workdir }, timeout);
-      let problems = expectationProblems(step.expect, res);
-      if (problems.length > 0 && step.retry) {
-        const deadline = Date.now() + parseDuration(step.retry.timeout, 30_000);
-        while (problems.length > 0 && Date.now() < deadline) {
-          await sleep(500);
-          res = await exec("/bin/sh", ["-c", step.run], { env, cwd: workdir }, timeout);
-          problems = expectationProblems(step.expect, res);
-        }
-      }
+      const { res, problems } = await runStep(step, stepEnv(s, as, namespace, binDir), workdir);
       stepChecks.push({ scenario: s.id, step: index, claim: expectationClaim(step.expect), held: problems.length === 0, detail: problems.length === 0 ? "held" : problems.join("; ") });
       for (const o of [step.expect.resource ?? []].flat()) {
         const r = await observe(o, namespace);
         stepChecks.push({ scenario: s.id, step: index, claim: observationClaim(o), held: r.held, detail: r.detail });
       }
       checks.push(...stepChecks);
-      const result: StepResult = { index, step, as, exit: res.exit, stdout: res.stdout, stderr: res.stderr, durationMs: Date.now() - t0, checks: stepChecks };
+      let viewer: ViewerReplay | undefined;
+      if (opts.viewerReplay && isReadOnlyStep(step, s.as)) {
+        const v = await runStep(step, stepEnv(s, "viewer", namespace, binDir), workdir);
+        viewer = { claim: `${expectationClaim(step.expect)}, as lab-viewer`, exit: v.res.exit, held: v.problems.length === 0, detail: v.problems.length === 0 ? "held" : v.problems.join("; ") };
+        log?.(`step ${index} as lab-viewer: ${viewer.held ? "held" : viewer.detail}`);
+      }
+      const result: StepResult = { index, step, as, exit: res.exit, stdout: res.stdout, stderr: res.stderr, durationMs: Date.now() - t0, checks: stepChecks, ...(viewer ? { viewer } : {}) };
       steps.push(result);
       opts.onStep?.(result);
-      if (stepChecks.some((c) => !c.held)) failedAt = index;
+      if (stepChecks.some((c) => !c.held) || viewer?.held === false) failedAt = index;
     }
-    return { scenario: s, namespace, steps, checks, passed: checks.every((c) => c.held) };
+    return { scenario: s, namespace, steps, checks, passed: checks.every((c) => c.held) && steps.every((r) => r.viewer?.held !== false) };
   } finally {
     fs.rmSync(workdir, { recursive: true, force: true });
   }

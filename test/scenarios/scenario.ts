@@ -75,6 +75,18 @@ export interface Check {
 // the scenario's `database` owner in its namespace. psql reads them from the environment, so a
 // step gets them only when its scenario declares them.
 export const KNOWN_VARIABLES = ["KUBECONFIG", "NAMESPACE", "REGISTRY_IN_CLUSTER", "PTAH_OCI_REGISTRY", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE"] as const;
+// What each of them means, as a replay page says it under "What the commands read" (every known
+// variable has one: scenario-files.test.ts).
+export const VARIABLE_MEANINGS: Readonly<Record<string, string>> = {
+  KUBECONFIG: "the cluster the commands run against, and the identity they run as (one kubeconfig per lab user)",
+  NAMESPACE: "the namespace the schema, its plans and approvals live in (a fresh one per run)",
+  REGISTRY_IN_CLUSTER: "the registry address a Pod in the cluster resolves",
+  PTAH_OCI_REGISTRY: "the registry address a push goes to",
+  PGHOST: "the PostgreSQL server the schema's database is on (the lab's, on 127.0.0.1)",
+  PGPORT: "the port of that PostgreSQL server",
+  PGUSER: "the role psql connects as (trust on 127.0.0.1: there is no password)",
+  PGDATABASE: "the database the operator applies the scenario's plans to",
+};
 const USERS: readonly LabUser[] = ["admin", "viewer", "approver", "nobody"];
 export const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..");
 
@@ -153,4 +165,37 @@ export function parseDuration(text: string | undefined, fallbackMs: number): num
   if (!m) throw new Error(`bad duration ${text}`);
   const n = Number(m[1]);
   return m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : n * 60_000;
+}
+
+// kubectl verbs that write, and the plugin's subcommands whose --dry-run=server sends a create
+// (dryRun=All, which needs the create permission): a step using one is not read-only. Plain
+// `approve`/`acknowledge` only read and print; piping that into `kubectl create` is the write.
+const WRITE_VERBS = new Set(["create", "apply", "patch", "delete", "replace", "edit", "label", "annotate", "scale", "set", "rollout", "taint", "drain", "cordon", "uncordon", "expose", "run", "exec", "cp", "debug"]);
+const PTAH_WRITES = new Set(["approve", "acknowledge"]);
+const VALUE_FLAGS = new Set(["-n", "--namespace", "--context", "--kubeconfig", "-l", "--selector", "-o", "--output", "--as", "--user", "--cluster"]);
+
+/** The first word after `kubectl` (or `kubectl ptah`) that is neither a flag nor a flag's value. */
+function verbAfter(words: readonly string[], from: number): { verb: string | undefined; at: number } {
+  let i = from;
+  while (i < words.length && words[i]!.startsWith("-")) i += VALUE_FLAGS.has(words[i]!) ? 2 : 1;
+  return { verb: words[i], at: i };
+}
+
+/**
+ * A step is read-only when it runs as a lab identity other than admin (admin steps are the lab
+ * acting for the operator or reading what stands in for the database) and none of its kubectl
+ * commands writes: no write verb, no `kubectl ptah approve|acknowledge --dry-run=server`. The recorder replays
+ * these as lab-viewer, which may only read (rbac/ptah-viewer.yaml), to prove it.
+ */
+export function isReadOnlyStep(step: ScenarioStep, scenarioAs: LabUser | undefined): boolean {
+  if ((step.as ?? scenarioAs ?? "approver") === "admin") return false;
+  const words = step.run.split(/[\s|;&()]+/u).filter(Boolean);
+  for (const [i, w] of words.entries()) {
+    if (w !== "kubectl") continue;
+    const { verb, at } = verbAfter(words, i + 1);
+    if (verb === undefined) continue;
+    if (WRITE_VERBS.has(verb)) return false;
+    if (verb === "ptah" && PTAH_WRITES.has(verbAfter(words, at + 1).verb ?? "") && /--dry-run(=|\s+)server\b/u.test(step.run)) return false;
+  }
+  return true;
 }

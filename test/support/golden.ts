@@ -7,10 +7,10 @@ import { expect } from "vitest";
 
 export const GOLDEN_DIR = path.resolve(import.meta.dirname, "..", "golden");
 
-/** A golden's name: `<folder>/<file>.<txt|json|yaml|sql>`, lowercase words and dashes. */
-export const GOLDEN_NAME = /^[a-z0-9-]+\/[a-z0-9][a-z0-9.-]*\.(txt|json|yaml|sql)$/u;
+/** A golden's name: `<folder>/<file>.<txt|json|yaml|sql|html>`, lowercase words and dashes. */
+export const GOLDEN_NAME = /^[a-z0-9-]+\/[a-z0-9][a-z0-9.-]*\.(txt|json|yaml|sql|html)$/u;
 
 export async function expectGolden(actual: string, name: string): Promise<void> {
-  if (!GOLDEN_NAME.test(name)) throw new Error(`golden name ${JSON.stringify(name)} is not <folder>/<file>.<txt|json|yaml|sql>`);
+  if (!GOLDEN_NAME.test(name)) throw new Error(`golden name ${JSON.stringify(name)} is not <folder>/<file>.<txt|json|yaml|sql|html>`);
   await expect(actual).toMatchFileSnapshot(path.join(GOLDEN_DIR, name));
 }
