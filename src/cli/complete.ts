@@ -7,12 +7,11 @@
 // just ":4", nothing on stderr, exit 0. Names come from the cluster with a short timeout and
 // honour -n/--namespace, --context and --kubeconfig typed on the line.
 import { COMMANDS, findCommand } from "../commands/index.ts";
-import type { AnyCommand, FlagSpec, GlobalOptions } from "../commands/types.ts";
-import type { ClusterReader } from "../kube/types.ts";
+import type { AnyCommand, Connection, FlagSpec, GlobalOptions } from "../commands/types.ts";
 import { shellContext, type Environment } from "./context.ts";
 import { GLOBAL_FLAGS } from "./global-flags.ts";
 
-type KindName = Parameters<ClusterReader["list"]>[0];
+type KindName = Parameters<Connection["reader"]["list"]>[0];
 
 /** Cobra's ShellCompDirective bits. */
 export const Directive = {

@@ -7,9 +7,8 @@
 import http from "node:http";
 import https from "node:https";
 import tls from "node:tls";
-import { ReadError } from "../errors.ts";
+import { ReadError, sanitize } from "../errors.ts";
 import { KINDS } from "../model/parse.ts";
-import { sanitize } from "../render/sanitize.ts";
 import { connectionError } from "./api-errors.ts";
 import type { AuthState, CredentialSource } from "./credentials.ts";
 import { TunnelAgent } from "./proxy-tunnel.ts";
