@@ -130,6 +130,20 @@ describe("architecture", () => {
     };
     for (const node of graph.keys()) visit(node, []);
   });
+  // A command file is a verb the user types (issue #16): what two commands share lives in its own
+  // module (commands/options/, commands/reads/, or a lower layer), never in another command.
+  it.each(all.filter((f) => /^commands\/[^/]+\.ts$/u.test(f.rel) && f.rel !== "commands/index.ts" && f.rel !== "commands/types.ts").map((f) => [f.rel, f] as const))(
+    "%s imports no other command",
+    (_rel, f) => {
+      for (const imp of importsOf(f.file)) {
+        if (!imp.spec.startsWith(".")) continue;
+        const target = path.relative(SRC, path.resolve(path.dirname(f.file), imp.spec)).split(path.sep).join("/");
+        const command = /^commands\/[^/]+\.ts$/u.test(target) && target !== "commands/types.ts";
+        expect(command, `${f.rel} imports the command module ${target}`).toBe(false);
+      }
+    },
+  );
+
   it("names only gaps that are still open", () => {
     for (const [layer, targets] of Object.entries(OPEN_GAPS)) {
       for (const targetLayer of targets) {

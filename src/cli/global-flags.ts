@@ -1,7 +1,7 @@
 // kubectl's global flags, implemented by the plugin itself (kubectl passes none to plugins),
 // as one typed table, and their resolution into GlobalOptions.
 import { UsageError } from "../errors.ts";
-import { parseDurationFlag as parseDuration } from "../commands/duration.ts";
+import { parseDurationFlag as parseDuration } from "../commands/options/duration.ts";
 import type { ColorMode, FlagSpec, GlobalOptions } from "../commands/types.ts";
 
 export { parseDuration };

@@ -5,6 +5,7 @@
 import { NotFoundError, ReadError, UsageError } from "../errors.ts";
 import { KNOWLEDGE, type KnowledgeEntry } from "../explain/knowledge.ts";
 import { lookupTopic } from "../explain/lookup.ts";
+import { isDnsSubdomain } from "../model/meta.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
 import type { Command, Printed, ParsedArgs, RunContext } from "./types.ts";
 
@@ -123,5 +124,5 @@ function print<T extends KnowledgeEntry | readonly KnowledgeEntry[]>(
  * (`PlanNoLongerCurent`) never reach the cluster: they get their suggestion offline.
  */
 export function couldNameObjects(words: readonly string[]): boolean {
-  return words.every((w) => /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(w));
+  return words.every(isDnsSubdomain);
 }

@@ -9,9 +9,9 @@ import type { KindName, Parsed } from "../model/parse.ts";
 import { formatJson } from "../render/formats.ts";
 import { buildTimeline, entryKey, historyNote, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "../views/history.ts";
 import { renderTable } from "../render/table.ts";
-import { parseTarget } from "./arguments.ts";
-import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
-import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./tolerance.ts";
+import { parseTarget } from "./options/arguments.ts";
+import { getOrNotFound, noSuchMigration, noSuchSchema } from "./reads/read.ts";
+import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./reads/tolerance.ts";
 import type { ListResult } from "../kube/types.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
 

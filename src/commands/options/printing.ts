@@ -1,9 +1,9 @@
 // kubectl get's printing flags for the list views (status, approvals): --sort-by,
 // -L/--label-columns, --show-labels and the server-side --field-selector.
-import { UsageError } from "../errors.ts";
-import { parseSortBy } from "../render/columns.ts";
+import { UsageError } from "../../errors.ts";
+import { parseSortBy } from "../../render/columns.ts";
 import type { ViewOutput } from "./output.ts";
-import type { FlagSpec } from "./types.ts";
+import type { FlagSpec } from "../types.ts";
 
 export const PRINT_FLAGS: readonly FlagSpec[] = [
   { name: "sort-by", type: "string", value: "JSONPATH", describe: "Sort rows (and -o json|yaml|name items) by a field, e.g. .metadata.creationTimestamp" },
