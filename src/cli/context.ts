@@ -45,6 +45,7 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
     isTTY: environment.stdoutIsTTY,
     signal: environment.signal,
     emit: environment.emit,
+    log: environment.log ?? (() => {}),
     clock: environment.clock,
     version: environment.version,
     readFile,

@@ -42,6 +42,8 @@ export interface RunContext {
   connect(): Promise<Connection>;
   /** Streaming output for watch/wait only; everything else returns its text. */
   emit(text: string): void;
+  /** A line for stderr as it happens (a watch's failed reload); absent: dropped. */
+  readonly log?: (line: string) => void;
   /** Aborted on SIGINT or when a command's own deadline passes. */
   readonly signal: AbortSignal;
   /** The plugin's own version. */
