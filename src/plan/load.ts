@@ -7,24 +7,8 @@ import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
 import type { PlanDocument } from "./document.ts";
 import { verifyRecordCopies } from "./record-bindings.ts";
 import { selectPlanRecord, type PlanRecord, type PlanSelection } from "./select.ts";
-import {
-  CheckLog,
-  decodeChunkData,
-  SCHEMA_LABEL,
-  verifyChunkBytes,
-  verifyChunkManifest,
-  verifyChunkObject,
-  verifyContent,
-  verifyDocument,
-  verifyFingerprint,
-  verifyPlanBinding,
-  verifyPlanContract,
-  verifyRecordNamesPlan,
-  verifyStorageCommitted,
-  type CheckResult,
-  type ChunkObjectMeta,
-  type ChunkSlot,
-} from "./verify.ts";
+import { decodeChunkData, verifyChunkBytes, verifyChunkManifest, verifyChunkObject, verifyContent, verifyDocument, type ChunkObjectMeta, type ChunkSlot } from "./verify-chunks.ts";
+import { CheckLog, SCHEMA_LABEL, verifyFingerprint, verifyPlanBinding, verifyPlanContract, verifyRecordNamesPlan, verifyStorageCommitted, type CheckResult } from "./verify.ts";
 
 /**
  * The reads the loader makes: a GET and a namespaced, label-selected LIST. Commands pass their
