@@ -144,6 +144,15 @@ describe("architecture", () => {
     },
   );
 
+  // Files ≲ 300 lines (issue #16): the explain knowledge base's topic files are data, not modules.
+  // cli/complete.ts is being cut to the completion protocol (≤ 200) by issue #16's first part.
+  const OVERSIZE_PENDING = new Set(["cli/complete.ts"]);
+  it.each(all.filter((f) => !f.rel.startsWith("explain/topics/")).map((f) => [f.rel, f] as const))("%s is at most 300 lines", (rel, f) => {
+    const lines = fs.readFileSync(f.file, "utf8").split("\n").length - 1;
+    if (OVERSIZE_PENDING.has(rel)) expect(lines, `${rel} is within 300 lines now: remove it from OVERSIZE_PENDING`).toBeGreaterThan(300);
+    else expect(lines, `${rel} has ${lines} lines`).toBeLessThanOrEqual(300);
+  });
+
   it("names only gaps that are still open", () => {
     for (const [layer, targets] of Object.entries(OPEN_GAPS)) {
       for (const targetLayer of targets) {
