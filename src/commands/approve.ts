@@ -6,7 +6,7 @@
 import { migrationApprovalHeader, schemaApprovalHeader } from "../approval/headers.ts";
 import { defaultName, migrationApprovalManifest } from "../approval/manifest.ts";
 import { migrationApprovable, planContractApprovable } from "../approval/preconditions.ts";
-import { isDnsSubdomain } from "../model/meta.ts";
+import { isDnsSubdomain } from "../model/names.ts";
 import { UsageError, VerificationError } from "../errors.ts";
 import { parseDryRun, parseManifestOutput, parseTarget } from "./options/arguments.ts";
 import { namespaceFlag } from "./options/output.ts";

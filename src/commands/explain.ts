@@ -5,7 +5,7 @@
 import { NotFoundError, ReadError, UsageError } from "../errors.ts";
 import { KNOWLEDGE, type KnowledgeEntry } from "../explain/knowledge.ts";
 import { lookupTopic } from "../explain/lookup.ts";
-import { isDnsSubdomain } from "../model/meta.ts";
+import { isDnsSubdomain } from "../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
 import type { Command, Printed, ParsedArgs, RunContext } from "./types.ts";
 

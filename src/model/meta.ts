@@ -3,11 +3,6 @@
 // what a Kubernetes object cannot lack; unknown fields are dropped from the parsed form.
 import { z } from "zod";
 
-/** An object name: a lowercase RFC 1123 DNS subdomain of at most 253 characters. */
-export function isDnsSubdomain(text: string): boolean {
-  return text.length <= 253 && /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/u.test(text);
-}
-
 export const OwnerReference = z.object({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),

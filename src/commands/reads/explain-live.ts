@@ -3,7 +3,7 @@
 // A single word that is neither a topic nor a readable schema yields undefined, so explain
 // can suggest the nearest topic instead (e.g. with no cluster at all).
 import { NotFoundError, ReadError } from "../../errors.ts";
-import { isDnsSubdomain } from "../../model/meta.ts";
+import { isDnsSubdomain } from "../../model/names.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../../views/diagnose.ts";
 import { namespaceFlag } from "../options/output.ts";
