@@ -61,7 +61,7 @@ export function migrationApprovable(m: PtahMigration, nsFlag: string): Precondit
     return {
       ok: false,
       exitStatus: 1,
-      why: `referenced migration records an unresolved ${s.unresolvedRun.outcome ?? ""} run; nothing is planned until it is settled`.replace("  ", " "),
+      why: `referenced migration records an unresolved ${s.unresolvedRun.outcome ? `${s.unresolvedRun.outcome} ` : ""}run; nothing is planned until it is settled`,
       todo: `kubectl ptah acknowledge ${name}${nsFlag} | kubectl create -f -`,
     };
   }

@@ -3,7 +3,7 @@
 // streams and connection however it was reached.
 import fs from "node:fs";
 import type { Connection, GlobalOptions, LocalFacts, Registry, RunContext } from "../commands/types.ts";
-import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/candidates.ts";
+import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/options/candidates.ts";
 import { UsageError } from "../errors.ts";
 
 export interface Environment {
@@ -48,6 +48,7 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
     isTTY: environment.stdoutIsTTY,
     signal: environment.signal,
     emit: environment.emit,
+    log: environment.log ?? (() => {}),
     clock: environment.clock,
     version: environment.version,
     readFile,

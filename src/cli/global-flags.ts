@@ -1,9 +1,9 @@
 // kubectl's global flags, implemented by the plugin itself (kubectl passes none to plugins),
 // as one typed table, and their resolution into GlobalOptions.
 import { UsageError } from "../errors.ts";
-import { parseDurationFlag as parseDuration } from "../commands/duration.ts";
-import { outputCandidates, startingWith } from "../commands/candidates.ts";
-import type { Candidate, ColorMode, CompletionQuery, FlagSpec, GlobalOptions } from "../commands/types.ts";
+import { parseDurationFlag as parseDuration } from "../commands/options/duration.ts";
+import type { ColorMode, FlagSpec, GlobalOptions, Candidate, CompletionQuery } from "../commands/types.ts";
+import { outputCandidates, startingWith } from "../commands/options/candidates.ts";
 
 export { parseDuration };
 
@@ -71,6 +71,12 @@ async function kubeconfigContexts(q: CompletionQuery): Promise<Candidate[]> {
 /** Parsed flag values by long name (strings, booleans, string lists for repeatable flags). */
 export type GlobalFlagValues = { readonly [K in (typeof GLOBAL_FLAGS)[number]["name"]]?: unknown };
 
+/** A flag's default as the table states it (help prints the same value). */
+function defaultOf(name: "color" | "request-timeout" | "v"): string {
+  const flag = GLOBAL_FLAGS.find((f) => f.name === name);
+  return flag && "default" in flag ? flag.default : "";
+}
+
 export interface Terminal {
   readonly stdoutIsTTY: boolean;
   readonly env: NodeJS.ProcessEnv;
@@ -137,8 +143,8 @@ export function toGlobalOptions(values: GlobalFlagValues, terminal: Terminal, ti
     output: str(values.output, "output"),
     selector: str(values.selector, "selector"),
     noHeaders: values["no-headers"] === true,
-    color: resolveColor(str(values.color, "color") ?? "auto", terminal),
-    requestTimeoutMs: parseDuration(upstreamTimeout ?? requestTimeout ?? "30s", upstreamTimeout ? "timeout" : "request-timeout"),
+    color: resolveColor(str(values.color, "color") ?? defaultOf("color"), terminal),
+    requestTimeoutMs: parseDuration(upstreamTimeout ?? requestTimeout ?? defaultOf("request-timeout"), upstreamTimeout ? "timeout" : "request-timeout"),
     overrides: {
       cluster: str(values.cluster, "cluster"),
       user: str(values.user, "user"),
@@ -155,7 +161,7 @@ export function toGlobalOptions(values: GlobalFlagValues, terminal: Terminal, ti
       asGroups: list(values["as-group"]),
       asUid: str(values["as-uid"], "as-uid"),
     },
-    verbosity: parseVerbosity(str(values.v, "v") ?? "0"),
+    verbosity: parseVerbosity(str(values.v, "v") ?? defaultOf("v")),
     warningsAsErrors: values["warnings-as-errors"] === true,
   };
 }

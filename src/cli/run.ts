@@ -2,9 +2,8 @@
 // result becomes streams and an exit status. stdout carries what a command printed, or the
 // report a refusal has (plan --verify's checks, never plan content); every failure is one
 // `error: …` line on stderr.
-import { NotFoundError, UsageError, exitStatusOf, formatError } from "../errors.ts";
+import { NotFoundError, UsageError, exitStatusOf, formatError, sanitizeMultiline } from "../errors.ts";
 import { COMMANDS, findCommand } from "../commands/index.ts";
-import { sanitizeMultiline } from "../render/sanitize.ts";
 import { shellContext, type Environment } from "./context.ts";
 import { toGlobalOptions } from "./global-flags.ts";
 import { runComplete } from "./complete.ts";

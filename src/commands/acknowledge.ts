@@ -1,14 +1,14 @@
 // `kubectl ptah acknowledge <migration>`: prints a PtahMigrationRunAcknowledgment naming the
 // migration and its unresolved run's operation ID, for the person to create.
-import { acknowledgmentManifest } from "../approval/manifest.ts";
+import { acknowledgmentHeader } from "../approval/headers.ts";
+import { acknowledgmentManifest, defaultName } from "../approval/manifest.ts";
 import { RefusalError, UsageError } from "../errors.ts";
 import { formatTimestamp } from "../render/age.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { dryRun, renderManifest } from "./approve.ts";
-import { parseDryRun, parseManifestOutput } from "./arguments.ts";
-import { namespaceFlag } from "./output.ts";
-import { getOrNotFound, noSuchMigration } from "./read.ts";
-import { MIGRATION } from "./candidates.ts";
+import { parseDryRun, parseManifestOutput } from "./options/arguments.ts";
+import { namespaceFlag } from "./options/output.ts";
+import { dryRun, renderManifest } from "./reads/approval.ts";
+import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
+import { MIGRATION } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
 
 export interface AcknowledgeOptions {
@@ -47,19 +47,18 @@ export const acknowledgeCommand: Command<AcknowledgeOptions> = {
       throw new RefusalError(`cannot acknowledge ${ns}/${options.name}: referenced migration records no unresolved run; there is nothing to settle`, 3);
     }
     if (!/^sha256:[0-9a-f]{64}$/u.test(run.operationID)) throw new RefusalError(`the unresolved run's operation ID is not a sha256 digest; refusing to name it`);
-    const name = options.ackName ?? `${options.name.slice(0, 230)}-ack-${run.operationID.slice(7, 19)}`;
+    const name = options.ackName ?? defaultName(options.name, run.operationID, "-ack");
     const manifest = acknowledgmentManifest(name, ns, { name: m.metadata.name, uid: m.metadata.uid ?? "" }, run.operationID);
     if (options.dryRun === "server") return dryRun(c, "PtahMigrationRunAcknowledgment", manifest, options.output);
-    const nsFlag = namespaceFlag(ctx.global, ns);
-    const header = [
-      `Acknowledges the ${sanitize(run.outcome ?? "unresolved")} run of migration ${sanitize(ns)}/${sanitize(options.name)}:`,
-      `  operation:  ${sanitize(run.operationID)}`,
-      `  job:        ${sanitize(run.jobName ?? "-")}`,
-      `  recorded:   ${formatTimestamp(run.recordedAt) || "-"}`,
-      `A ${sanitize(run.outcome ?? "")} run may have committed some statements. Acknowledging states that you have`.replace("  ", " "),
-      "established what it did; the operator then reads the database's history again before planning.",
-      `Create it:   kubectl ptah acknowledge ${sanitize(options.name)}${nsFlag} | kubectl create -f -`,
-    ];
+    const header = acknowledgmentHeader({
+      namespace: ns,
+      migration: options.name,
+      outcome: run.outcome,
+      operationID: run.operationID,
+      jobName: run.jobName,
+      recorded: formatTimestamp(run.recordedAt),
+      nsFlag: namespaceFlag(ctx.global, ns),
+    });
     return { kind: "printed", stdout: renderManifest(manifest, header, options.output) };
   },
 };

@@ -5,18 +5,15 @@ import { bindsSchema } from "../approval/state.ts";
 import { NotFoundError } from "../errors.ts";
 import type { PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import type { Parsed } from "../model/parse.ts";
-import { formatAge } from "../render/age.ts";
-import { paintWord } from "../render/color.ts";
 import { renderMachine } from "../render/formats.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { renderTable } from "../render/table.ts";
-import { labelCells, labelHeaders, sortByField } from "../render/columns.ts";
-import { parseOptionalTarget, type OptionalTarget } from "./arguments.ts";
-import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "./output.ts";
-import { PRINT_FLAGS, VIEW_OUTPUTS, needsRaw, toPrintOptions, type PrintOptions } from "./printing.ts";
+import { sortByField } from "../render/columns.ts";
+import { renderApprovalRows } from "../views/approval-rows.ts";
+import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
+import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "./options/output.ts";
+import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./options/printing.ts";
 import type { ListResult } from "../kube/types.ts";
-import { rejectedWarnings, servedObjects } from "./tolerance.ts";
-import { SCHEMA_OR_MIGRATION } from "./candidates.ts";
+import { rejectedWarnings, servedObjects } from "./reads/tolerance.ts";
+import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, RunContext } from "./types.ts";
 
 export interface ApprovalsOptions {
@@ -25,26 +22,10 @@ export interface ApprovalsOptions {
   readonly print: PrintOptions;
 }
 
-type Row = ApprovalRow<unknown, unknown>;
-
-function renderRows(rows: readonly Row[], ownerHeader: string, ctx: RunContext, prefix: string, print: PrintOptions): string {
-  const all = ctx.global.allNamespaces;
-  const headers = [...(all ? ["NAMESPACE"] : []), "NAME", ownerHeader, "PLAN", "APPROVER", "STATE", "REASON", "AGE", ...labelHeaders(print.labelColumns, print.showLabels)];
-  const body = rows.map((r) => {
-    const state = paintWord(r.state.state, ctx.global.color) + (r.state.state === "Consumed" && r.state.alsoStale ? ", stale" : "");
-    return [
-      ...(all ? [sanitize(r.namespace)] : []),
-      prefix + sanitize(r.name),
-      sanitize(r.owner),
-      sanitize(r.plan),
-      sanitize(r.approver),
-      state,
-      sanitize(r.state.reason || "-"),
-      formatAge(r.created, ctx.now),
-      ...labelCells(r.labels, print.labelColumns, print.showLabels),
-    ];
-  });
-  return renderTable(headers, body, { noHeaders: ctx.global.noHeaders });
+function renderRows(rows: readonly ApprovalRow<unknown, unknown>[], ownerHeader: "SCHEMA" | "MIGRATION", ctx: RunContext, prefix: string, print: PrintOptions): string {
+  const g = ctx.global;
+  const labels = { columns: print.labelColumns, show: print.showLabels };
+  return renderApprovalRows(rows, { now: ctx.now, color: g.color, nameHeader: "NAME", ownerHeader, namespaces: g.allNamespaces, prefix, labels, noHeaders: g.noHeaders });
 }
 
 export const approvalsCommand: Command<ApprovalsOptions> = {

@@ -14,9 +14,9 @@ import { escapeJsonText } from "../render/formats.ts";
 import { buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "../views/diff.ts";
 import { renderDiffJson, renderDiffSql } from "../views/diff-output.ts";
 import { sanitizeSqlForTerminal } from "../views/plan.ts";
-import { chooseFromApproval } from "./diff-from.ts";
-import { getOrNotFound } from "./read.ts";
-import { SCHEMA } from "./candidates.ts";
+import { chooseFromApproval } from "./reads/diff-from.ts";
+import { getOrNotFound } from "./reads/read.ts";
+import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
 
 export const DIFF_FORMATS = ["text", "json", "sql"] as const;

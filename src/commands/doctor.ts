@@ -11,9 +11,9 @@ import { clockCheck, kubeconfigCheck, pathCheck, serverCheck, versionSkewCheck, 
 import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type ProbeFacts } from "../views/doctor-operator.ts";
 import { buildPermissionCheck, ruleKey, rulesToReview } from "../views/doctor-permissions.ts";
 import { doctorDocument, renderDoctor, skipped, type Check, type DoctorView } from "../views/doctor-report.ts";
-import { buildSchemaApproval } from "./approve.ts";
-import { namespaceFlag } from "./output.ts";
-import { namesOf } from "./candidates.ts";
+import { namespaceFlag } from "./options/output.ts";
+import { buildSchemaApproval } from "./reads/approval.ts";
+import { namesOf } from "./options/candidates.ts";
 import type { Command, Connection, RunContext } from "./types.ts";
 
 export interface DoctorOptions {

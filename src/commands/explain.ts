@@ -5,8 +5,9 @@
 import { NotFoundError, ReadError, UsageError } from "../errors.ts";
 import { KNOWLEDGE, type KnowledgeEntry } from "../explain/knowledge.ts";
 import { lookupTopic } from "../explain/lookup.ts";
+import { isDnsSubdomain } from "../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
-import { namesOf } from "./candidates.ts";
+import { namesOf } from "./options/candidates.ts";
 import type { Candidate, Command, CompletionSource, Printed, ParsedArgs, RunContext } from "./types.ts";
 
 export type ExplainOutput = "text" | "json" | "name";
@@ -150,5 +151,5 @@ function print<T extends KnowledgeEntry | readonly KnowledgeEntry[]>(
  * (`PlanNoLongerCurent`) never reach the cluster: they get their suggestion offline.
  */
 export function couldNameObjects(words: readonly string[]): boolean {
-  return words.every((w) => /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(w));
+  return words.every(isDnsSubdomain);
 }

@@ -8,12 +8,13 @@ import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahMigrationRunA
 import type { KindName, Parsed } from "../model/parse.ts";
 import { formatJson } from "../render/formats.ts";
 import { buildTimeline, entryKey, historyNote, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "../views/history.ts";
+import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
-import { parseTarget } from "./arguments.ts";
-import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
-import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./tolerance.ts";
+import { parseTarget } from "./options/arguments.ts";
+import { getOrNotFound, noSuchMigration, noSuchSchema } from "./reads/read.ts";
+import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./reads/tolerance.ts";
 import type { ListResult } from "../kube/types.ts";
-import { SCHEMA_OR_MIGRATION } from "./candidates.ts";
+import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
 
 export interface HistoryOptions {
@@ -53,23 +54,59 @@ function obj(kind: string, p: Parsed<{ metadata: { name: string; uid?: string };
   return { kind, name: p.object.metadata.name, uid: p.object.metadata.uid, conditions: p.object.status.conditions };
 }
 
-async function loadHistory(options: HistoryOptions, c: Connection): Promise<Loaded> {
+/** What history reads, one entry per watched kind: the object itself, then its secondary lists. */
+interface Reads {
+  readonly root: Parsed<unknown>;
+  readonly plans: Secondary<ListResult<unknown>>;
+  readonly approvals: Secondary<ListResult<unknown>>;
+  readonly acks: Secondary<ListResult<unknown>>;
+  readonly events: Secondary<ListResult<unknown>>;
+}
+type Section = keyof Reads;
+
+/** The kind each section reads (a schema has no run acknowledgments). */
+function sectionKinds(options: HistoryOptions): Partial<Record<Section, KindName>> {
+  return options.target === "schema"
+    ? { root: "PtahSchema", plans: "PtahSchemaPlan", approvals: "PtahSchemaApproval", events: "Event" }
+    : { root: "PtahMigration", plans: "PtahMigrationPlan", approvals: "PtahMigrationApproval", acks: "PtahMigrationRunAcknowledgment", events: "Event" };
+}
+
+/** The words a failed reload names. */
+const SECTION_WORDS: Readonly<Record<Section, string>> = { root: "object", plans: "plans", approvals: "approvals", acks: "run acknowledgments", events: "events" };
+
+async function readSection<S extends Section>(section: S, options: HistoryOptions, c: Connection): Promise<Reads[S]>;
+async function readSection(section: Section, options: HistoryOptions, c: Connection): Promise<Reads[Section]> {
   const ns = c.namespace;
   const isSchema = options.target === "schema";
-  const rootKind: KindName = isSchema ? "PtahSchema" : "PtahMigration";
-  const [root, plansRead, approvalsRead, acksRead, eventsRead] = await Promise.all([
-    getOrNotFound(c.reader, rootKind, ns, options.name, isSchema ? noSuchSchema(ns, options.name) : noSuchMigration(ns, options.name)),
-    readSecondary<ListResult<unknown>>(
-      c.reader.list(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", {
-        namespace: ns,
-        labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`,
-        tolerant: true,
-      }),
-    ),
-    readSecondary<ListResult<unknown>>(c.reader.list(isSchema ? "PtahSchemaApproval" : "PtahMigrationApproval", { namespace: ns, tolerant: true })),
-    isSchema ? NOTHING : readSecondary<ListResult<unknown>>(c.reader.list("PtahMigrationRunAcknowledgment", { namespace: ns, tolerant: true })),
-    readSecondary<ListResult<unknown>>(c.reader.list("Event", { namespace: ns, tolerant: true })),
+  const kind = sectionKinds(options)[section];
+  if (kind === undefined) return NOTHING;
+  switch (section) {
+    case "root":
+      return getOrNotFound(c.reader, kind, ns, options.name, isSchema ? noSuchSchema(ns, options.name) : noSuchMigration(ns, options.name));
+    case "plans":
+      return readSecondary<ListResult<unknown>>(c.reader.list(kind, { namespace: ns, labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`, tolerant: true }));
+    case "approvals":
+    case "acks":
+    case "events":
+      return readSecondary<ListResult<unknown>>(c.reader.list(kind, { namespace: ns, tolerant: true }));
+  }
+}
+
+async function readAll(options: HistoryOptions, c: Connection): Promise<Reads> {
+  const [root, plans, approvals, acks, events] = await Promise.all([
+    readSection("root", options, c),
+    readSection("plans", options, c),
+    readSection("approvals", options, c),
+    readSection("acks", options, c),
+    readSection("events", options, c),
   ]);
+  return { root, plans, approvals, acks, events };
+}
+
+function assemble(options: HistoryOptions, reads: Reads): Loaded {
+  const isSchema = options.target === "schema";
+  const rootKind: KindName = isSchema ? "PtahSchema" : "PtahMigration";
+  const { root, plans: plansRead, approvals: approvalsRead, acks: acksRead, events: eventsRead } = reads;
   const sections = [
     { section: "plans", read: plansRead },
     { section: "approvals", read: approvalsRead },
@@ -83,13 +120,14 @@ async function loadHistory(options: HistoryOptions, c: Connection): Promise<Load
   const approvals = approvalsRead.value ?? NOTHING.value!;
   const acks = acksRead.value;
   const events = eventsRead.value ?? NOTHING.value!;
+  const rootObject = root.object as PtahSchema | PtahMigration;
   const objects: TimelineObject[] = [obj(rootKind, root as never)];
   for (const p of plans.items) objects.push(obj(isSchema ? "PtahSchemaPlan" : "PtahMigrationPlan", p as never));
   const bound = approvals.items.filter((a) => {
     const o = a.object as { spec: { migrationRef?: { name?: string; uid?: string } } };
     return isSchema
-      ? bindsSchema(a.object as never, root.object as never)
-      : o.spec.migrationRef?.name === options.name && (!o.spec.migrationRef.uid || o.spec.migrationRef.uid === root.object.metadata.uid);
+      ? bindsSchema(a.object as never, rootObject as never)
+      : o.spec.migrationRef?.name === options.name && (!o.spec.migrationRef.uid || o.spec.migrationRef.uid === rootObject.metadata.uid);
   });
   for (const a of bound) objects.push(obj(isSchema ? "PtahSchemaApproval" : "PtahMigrationApproval", a as never));
   const ownAcks = (acks?.items ?? []).filter((k) => (k.object as { spec: { migrationRef?: { name?: string } } }).spec.migrationRef?.name === options.name);
@@ -97,48 +135,57 @@ async function loadHistory(options: HistoryOptions, c: Connection): Promise<Load
   const ledger = isSchema
     ? schemaLedger(
         bound.map((a) => a.object as PtahSchemaApproval),
-        [root.object as PtahSchema],
+        [rootObject as PtahSchema],
       )
     : migrationLedger(
         bound.map((a) => a.object as PtahMigrationApproval),
         ownAcks.map((k) => k.object as PtahMigrationRunAcknowledgment),
-        [root.object as PtahMigration],
+        [rootObject as PtahMigration],
       );
   const held = events.items.map((e) => e.object as KubeEvent);
   return { objects, events: held, ledger, oldestEvent: oldestOf(held), eventsRead: eventsRead.gap === undefined, gaps, warnings };
 }
 
-async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, seen: Set<string>): Promise<void> {
-  // Re-read on every change of any involved kind; print only entries not printed before.
+/**
+ * After the history, one watch per involved kind. An event re-reads only its own kind's section
+ * and prints the entries not printed before; a failed re-read is one stderr line, and the watch
+ * goes on with what it last read.
+ */
+async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, first: Reads, seen: Set<string>): Promise<void> {
+  let reads = first;
   let busy: Promise<void> = Promise.resolve();
-  const refresh = (): void => {
-    busy = busy.then(async () => {
-      const loaded = await loadHistory(options, c);
-      const fresh = buildTimeline(loaded.objects, loaded.events, loaded.ledger).filter((e) => !seen.has(entryKey(e)));
-      for (const e of fresh) seen.add(entryKey(e));
-      if (fresh.length === 0) return;
-      if (options.json) for (const e of fresh) ctx.emit(formatJson(e, 0));
-      else ctx.emit(renderTable(["", "", "", "", ""], timelineRows(fresh, { now: ctx.clock(), absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: true }), { noHeaders: true }));
-    }).catch(() => undefined);
+  const reloadOnce = async (section: Section): Promise<void> => {
+    reads = { ...reads, [section]: await readSection(section, options, c) };
+    const loaded = assemble(options, reads);
+    const fresh = buildTimeline(loaded.objects, loaded.events, loaded.ledger).filter((e) => !seen.has(entryKey(e)));
+    for (const e of fresh) seen.add(entryKey(e));
+    if (fresh.length === 0) return;
+    if (options.json) for (const e of fresh) ctx.emit(formatJson(e, 0));
+    else ctx.emit(renderTable(["", "", "", "", ""], timelineRows(fresh, { now: ctx.clock(), absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: true }), { noHeaders: true }));
   };
-  const kinds: KindName[] =
-    options.target === "schema"
-      ? ["PtahSchema", "PtahSchemaPlan", "PtahSchemaApproval", "Event"]
-      : ["PtahMigration", "PtahMigrationPlan", "PtahMigrationApproval", "PtahMigrationRunAcknowledgment", "Event"];
-  let initial = kinds.length;
+  const reload = (section: Section): void => {
+    busy = busy
+      .then(() => reloadOnce(section))
+      .catch((err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        ctx.log?.(`error: could not reload the ${SECTION_WORDS[section]} of ${c.namespace}/${options.name}: ${sanitize(message)}; still watching`);
+      });
+  };
+  const watched = Object.entries(sectionKinds(options)) as [Section, KindName][];
   await Promise.all(
-    kinds.map((kind) =>
-      c.reader.watch(kind, {
+    watched.map(([section, kind]) => {
+      let listed = false;
+      return c.reader.watch(kind, {
         namespace: c.namespace,
         signal: ctx.signal,
         onList: () => {
-          // The first list of each kind is already printed; later relists may bring news.
-          if (initial > 0) initial--;
-          else refresh();
+          // The first list of each kind is already printed; a later relist may bring news.
+          if (listed) reload(section);
+          listed = true;
         },
-        onEvent: () => refresh(),
-      }),
-    ),
+        onEvent: () => reload(section),
+      });
+    }),
   );
   await busy;
 }
@@ -167,7 +214,8 @@ export const historyCommand: Command<HistoryOptions> = {
   },
   async run(options, ctx): Promise<Printed> {
     const c = await ctx.connect();
-    const loaded = await loadHistory(options, c);
+    const reads = await readAll(options, c);
+    const loaded = assemble(options, reads);
     const entries: TimelineEntry[] = buildTimeline(loaded.objects, loaded.events, loaded.ledger);
     const render = { now: ctx.now, absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: ctx.global.noHeaders };
     // The header says what Kubernetes still keeps (only when the Events could be read); machine
@@ -182,7 +230,7 @@ export const historyCommand: Command<HistoryOptions> = {
       return { kind: "printed", stdout: text, ...warnings };
     }
     ctx.emit(text);
-    await follow(options, ctx, c, new Set(entries.map(entryKey)));
+    await follow(options, ctx, c, reads, new Set(entries.map(entryKey)));
     return { kind: "printed", stdout: "", ...warnings };
   },
 };

@@ -9,7 +9,7 @@ import { completionCommand } from "./completion.ts";
 import { diffCommand } from "./diff.ts";
 import { doctorCommand } from "./doctor.ts";
 import { makeExplainCommand } from "./explain.ts";
-import { diagnoseLive } from "./explain-live.ts";
+import { diagnoseLive } from "./reads/explain-live.ts";
 import { historyCommand } from "./history.ts";
 import { inboxCommand } from "./inbox.ts";
 import { ledgerCommand } from "./ledger.ts";

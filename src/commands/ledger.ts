@@ -7,10 +7,10 @@ import { UsageError } from "../errors.ts";
 import type { KindName, ObjectOf } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "../views/ledger.ts";
-import { parseOptionalTarget, type OptionalTarget } from "./arguments.ts";
-import { noResources } from "./output.ts";
-import { getOrNotFound, noSuchMigration, noSuchSchema } from "./read.ts";
-import { SCHEMA_OR_MIGRATION } from "./candidates.ts";
+import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
+import { noResources } from "./options/output.ts";
+import { getOrNotFound, noSuchMigration, noSuchSchema } from "./reads/read.ts";
+import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Connection } from "./types.ts";
 
 export interface LedgerOptions {

@@ -7,7 +7,7 @@ import type { PlanSelection } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
 import { escapeJsonText, formatYaml } from "../render/formats.ts";
 import { renderPlanJson, renderPlanSql, renderPlanText, renderVerifyReport, sanitizeSqlForTerminal } from "../views/plan.ts";
-import { SCHEMA } from "./candidates.ts";
+import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
 
 export const PLAN_FORMATS = ["text", "sql", "json", "yaml"] as const;

@@ -2,8 +2,8 @@
 // diagnostic reader without chunk access can use it.
 import { UsageError } from "../errors.ts";
 import { buildSchemaView, renderSchemaViewJson, renderSchemaViewText } from "../views/schema-view.ts";
-import { getOrNotFound, noPtahSchema } from "./read.ts";
-import { SCHEMA } from "./candidates.ts";
+import { getOrNotFound, noPtahSchema } from "./reads/read.ts";
+import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
 
 export interface SchemaOptions {

@@ -8,13 +8,13 @@ import { sortByField } from "../render/columns.ts";
 import { renderMachine } from "../render/formats.ts";
 import { renderSchemaDetail } from "../views/schema-detail.ts";
 import { renderStatusList } from "../views/status-list.ts";
-import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "./output.ts";
-import { PRINT_FLAGS, VIEW_OUTPUTS, needsRaw, toPrintOptions, type PrintOptions } from "./printing.ts";
-import { getOrNotFound, noSuchSchema } from "./read.ts";
-import { gapWarning, readSecondary, rejectedWarnings, servedObjects, type Secondary } from "./tolerance.ts";
-import { SCHEMA } from "./candidates.ts";
+import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "./options/output.ts";
+import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./options/printing.ts";
+import { getOrNotFound, noSuchSchema } from "./reads/read.ts";
+import { gapWarning, readSecondary, rejectedWarnings, servedObjects, type Secondary } from "./reads/tolerance.ts";
+import { SCHEMA } from "./options/candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
-import { watchStatus } from "./status-watch.ts";
+import { watchStatus } from "./reads/status-watch.ts";
 
 const NO_APPROVALS: Secondary<ListResult<PtahSchemaApproval>> = { value: { items: [], resourceVersion: "" } };
 

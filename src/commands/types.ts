@@ -44,6 +44,8 @@ export interface RunContext {
   connect(): Promise<Connection>;
   /** Streaming output for watch/wait only; everything else returns its text. */
   emit(text: string): void;
+  /** A line for stderr as it happens (a watch's failed reload); absent: dropped. */
+  readonly log?: (line: string) => void;
   /** Aborted on SIGINT or when a command's own deadline passes. */
   readonly signal: AbortSignal;
   /** The plugin's own version. */
@@ -128,7 +130,7 @@ export interface CompletionQuery {
 /** Candidates that start with the word typed, or "files": let the shell complete a path. */
 export type Candidates = readonly Candidate[] | "files";
 
-/** Where a positional's or a flag value's candidates come from (commands/candidates.ts). */
+/** Where a positional's or a flag value's candidates come from (commands/options/candidates.ts). */
 export type CompletionSource = (query: CompletionQuery) => Candidates | Promise<Candidates>;
 
 export interface Positional {

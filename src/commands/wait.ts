@@ -6,9 +6,9 @@ import { ReadError, UsageError } from "../errors.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import type { KindName, Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
-import { parseDurationFlag } from "./duration.ts";
-import { parseTarget } from "./arguments.ts";
-import { SCHEMA_OR_MIGRATION } from "./candidates.ts";
+import { parseDurationFlag } from "./options/duration.ts";
+import { parseTarget } from "./options/arguments.ts";
+import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
 
 export type WaitFor =

@@ -1,7 +1,6 @@
 // The only code that knows HTTP status codes, Status bodies and socket error codes: it turns
 // them into NotFoundError (exit 3) or ReadError (exit 1) with kubectl's wording.
-import { NotFoundError, ReadError } from "../errors.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { NotFoundError, ReadError, sanitize } from "../errors.ts";
 
 export interface RequestDescription {
   readonly verb: string;

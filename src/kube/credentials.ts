@@ -6,8 +6,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import yaml from "js-yaml";
-import { ReadError } from "../errors.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { ReadError, sanitize } from "../errors.ts";
 import type { KubeconfigDoc } from "./kubeconfig.ts";
 
 export interface AuthState {

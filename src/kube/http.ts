@@ -7,12 +7,12 @@
 import http from "node:http";
 import https from "node:https";
 import tls from "node:tls";
-import { ReadError } from "../errors.ts";
+import { ReadError, sanitize } from "../errors.ts";
 import { KINDS } from "../model/parse.ts";
-import { sanitize } from "../render/sanitize.ts";
 import { connectionError } from "./api-errors.ts";
 import type { AuthState, CredentialSource } from "./credentials.ts";
 import { TunnelAgent } from "./proxy-tunnel.ts";
+import { MAX_RETRIES, retryWait, sleep } from "./retry.ts";
 import { RequestLog } from "./request-log.ts";
 
 export interface TransportConfig {
@@ -69,28 +69,6 @@ function createPath(r: CreateRequest): string {
 }
 
 type Method = "GET" | "POST";
-
-const MAX_RETRIES = 3;
-const MAX_RETRY_WAIT_MS = 10_000;
-
-/**
- * Waits, or stops waiting when the signal aborts. The listener goes when the time is up: a
- * watch reconnecting for hours must not pile up listeners on one signal (Node warns after ten).
- */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const onAbort = (): void => {
-      clearTimeout(t);
-      resolve();
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 export class Transport {
   readonly config: TransportConfig;
@@ -223,7 +201,7 @@ export class Transport {
       const res = await this.withFreshCredentials(() => this.once("GET", pathAndQuery, options));
       const retriable = res.status === 429 || res.status === 500 || res.status === 503 || res.status === 504;
       if (!retriable || attempt >= MAX_RETRIES || options.signal?.aborted) return res;
-      await sleep(retryWait(res, attempt), options.signal);
+      await sleep(retryWait(res.headers["retry-after"], attempt), options.signal);
     }
   }
 
@@ -237,7 +215,7 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       const res = await this.withFreshCredentials(() => this.once("POST", target, options, body));
       if (res.status !== 429 || attempt >= MAX_RETRIES || options.signal?.aborted) return res;
-      await sleep(retryWait(res, attempt), options.signal);
+      await sleep(retryWait(res.headers["retry-after"], attempt), options.signal);
     }
   }
 
@@ -304,12 +282,6 @@ export class Transport {
       req.end();
     });
   }
-}
-
-function retryWait(res: HttpResponse, attempt: number): number {
-  const header = res.headers["retry-after"];
-  const seconds = typeof header === "string" ? Number.parseInt(header, 10) : Number.NaN;
-  return Number.isFinite(seconds) ? Math.min(seconds * 1000, MAX_RETRY_WAIT_MS) : 200 * 2 ** attempt;
 }
 
 function sameBytes(a: Buffer | undefined, b: Buffer | undefined): boolean {

@@ -5,7 +5,7 @@
 import { apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { HttpResponse, Transport } from "./http.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import type { ClusterReader } from "./types.ts";
 
 export interface ServerVersion {

@@ -3,12 +3,12 @@
 // exceptions go through the transport's closed create (kube/http.ts): dryRunCreate, the create
 // with dryRun=All of an approval kind that `--dry-run=server` sends, and reviewAccess, the one
 // SelfSubjectAccessReview implementation (inbox and doctor both ask through it; it stores nothing).
-import { NotFoundError, ReadError } from "../errors.ts";
+import { NotFoundError, ReadError, sanitize } from "../errors.ts";
 import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
-import { sanitize } from "../render/sanitize.ts";
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
-import { sleep, type DryRunKind, type Transport } from "./http.ts";
+import type { DryRunKind, Transport } from "./http.ts";
+import { sleep } from "./retry.ts";
 import type { ClusterReader, DryRunResult, ListOptions, ListResult, RejectedItem, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
 /** How long a reconnecting watch retries 401/403/404 answers of a server that is starting. */

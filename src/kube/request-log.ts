@@ -6,7 +6,7 @@
 // Authorization is always masked (`Bearer <masked>`, `Basic <masked>`); client keys and
 // certificates are never logged; only requests are logged, so stdout is unaffected.
 import http from "node:http";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 
 export const BODY_LIMIT_AT_8 = 1024;
 

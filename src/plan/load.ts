@@ -2,30 +2,22 @@
 // get PtahSchema → get PtahSchemaPlan → get each chunk, in index order. No list, except for an
 // older applied record without planRef (go-client §0), and ConfigMap chunks on older installs.
 import { NotFoundError, PtahError, ReadError, VerificationError } from "../errors.ts";
-import type { ClusterReader } from "../kube/types.ts";
 import type { PtahSchema, PtahSchemaPlan } from "../model/kinds.ts";
-import type { KindName, Parsed } from "../model/parse.ts";
+import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
 import type { PlanDocument } from "./document.ts";
 import { verifyRecordCopies } from "./record-bindings.ts";
 import { selectPlanRecord, type PlanRecord, type PlanSelection } from "./select.ts";
-import {
-  CheckLog,
-  decodeChunkData,
-  SCHEMA_LABEL,
-  verifyChunkBytes,
-  verifyChunkManifest,
-  verifyChunkObject,
-  verifyContent,
-  verifyDocument,
-  verifyFingerprint,
-  verifyPlanBinding,
-  verifyPlanContract,
-  verifyRecordNamesPlan,
-  verifyStorageCommitted,
-  type CheckResult,
-  type ChunkObjectMeta,
-  type ChunkSlot,
-} from "./verify.ts";
+import { decodeChunkData, verifyChunkBytes, verifyChunkManifest, verifyChunkObject, verifyContent, verifyDocument, type ChunkObjectMeta, type ChunkSlot } from "./verify-chunks.ts";
+import { CheckLog, SCHEMA_LABEL, verifyFingerprint, verifyPlanBinding, verifyPlanContract, verifyRecordNamesPlan, verifyStorageCommitted, type CheckResult } from "./verify.ts";
+
+/**
+ * The reads the loader makes: a GET and a namespaced, label-selected LIST. Commands pass their
+ * ClusterReader; plan/ states only what it needs, so it knows nothing of kube/ (§8.4).
+ */
+export interface PlanReader {
+  get<K extends KindName>(kind: K, namespace: string, name: string): Promise<Parsed<ObjectOf<K>>>;
+  list<K extends KindName>(kind: K, options: { readonly namespace: string; readonly labelSelector: string }): Promise<{ readonly items: readonly Parsed<ObjectOf<K>>[] }>;
+}
 
 export interface VerifiedPlan {
   readonly record: PlanRecord;
@@ -78,7 +70,7 @@ function rewrap(err: unknown, message: string): Error {
 
 /** The schema every plan of it is checked against (the first read of go-client §2). */
 export async function loadPlanSchema(
-  reader: ClusterReader,
+  reader: PlanReader,
   namespace: string,
   schemaName: string,
   log: CheckLog = new CheckLog(),
@@ -98,7 +90,7 @@ function asPtahError(err: Error): PtahError {
   return err instanceof PtahError ? err : new ReadError(err.message);
 }
 
-async function getPlan(reader: ClusterReader, namespace: string, name: string, log: CheckLog): Promise<Parsed<PtahSchemaPlan>> {
+async function getPlan(reader: PlanReader, namespace: string, name: string, log: CheckLog): Promise<Parsed<PtahSchemaPlan>> {
   try {
     return await reader.get("PtahSchemaPlan", namespace, name);
   } catch (err) {
@@ -115,7 +107,7 @@ async function getPlan(reader: ClusterReader, namespace: string, name: string, l
  * one plan with that fingerprint; two are ambiguous and refused, naming both.
  */
 async function findPlanByFingerprint(
-  reader: ClusterReader,
+  reader: PlanReader,
   record: PlanRecord,
   log: CheckLog,
 ): Promise<{ record: PlanRecord; plan: Parsed<PtahSchemaPlan> }> {
@@ -160,7 +152,7 @@ interface ChunkRead {
 }
 
 async function readChunk(
-  reader: ClusterReader,
+  reader: PlanReader,
   namespace: string,
   plan: PtahSchemaPlan,
   slot: ChunkSlot,
@@ -198,7 +190,7 @@ function metaOf(m: PtahSchemaPlan["metadata"]): ChunkObjectMeta {
  * ReadError (1) when the cluster cannot be read, VerificationError (1) when any check fails.
  */
 export async function loadVerifiedPlan(
-  reader: ClusterReader,
+  reader: PlanReader,
   namespace: string,
   schemaName: string,
   selection: PlanSelection,
@@ -215,7 +207,7 @@ export async function loadVerifiedPlan(
  * approval's planRef and planFingerprint — with every check of loadVerifiedPlan.
  */
 export async function loadRecordedPlan(
-  reader: ClusterReader,
+  reader: PlanReader,
   schema: Parsed<PtahSchema>,
   recordIn: PlanRecord,
   options: LoadPlanOptions = {},
@@ -237,7 +229,7 @@ export async function loadRecordedPlan(
  * own UID and fingerprint make the record; it must still belong to the schema and verify.
  */
 export async function loadNamedPlan(
-  reader: ClusterReader,
+  reader: PlanReader,
   schema: Parsed<PtahSchema>,
   planName: string,
   options: LoadPlanOptions = {},
@@ -260,7 +252,7 @@ export async function loadNamedPlan(
 
 /** Everything after the plan object was read: binding, contract, fingerprint, storage, chunks, document. */
 async function verifyStoredPlan(
-  reader: ClusterReader,
+  reader: PlanReader,
   schema: Parsed<PtahSchema>,
   record: PlanRecord,
   plan: Parsed<PtahSchemaPlan>,

@@ -3,9 +3,9 @@
 import type { LedgerEntry } from "../approval/ledger.ts";
 import { formatCsv } from "../render/csv.ts";
 import { formatAge, formatTimestamp } from "../render/age.ts";
-import { paintWord } from "../render/color.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
+import { approvalStateCell } from "./approval-rows.ts";
 
 export interface LedgerRenderOptions {
   readonly now: Date;
@@ -31,10 +31,6 @@ function owner(e: LedgerEntry): string {
   return e.ownerKind === "PtahMigration" ? `migration/${e.owner}` : e.owner;
 }
 
-function stateWord(e: LedgerEntry): string {
-  return e.state === "Consumed" && e.alsoStale ? "Consumed, stale" : e.state;
-}
-
 export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRenderOptions): string {
   const when = (t: string | undefined): string => (t ? (o.relative ? formatAge(t, o.now) : formatTimestamp(t)) : "-");
   const mixed = new Set(entries.map((e) => e.kind)).size > 1;
@@ -52,7 +48,7 @@ export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRend
     when(e.consumedAt),
     when(e.appliedAt),
     e.staleReason !== undefined ? `${sanitize(e.staleReason || "Stale")} ${when(e.staleAt)}` : "-",
-    paintWord(e.state, o.color) + (e.state === "Consumed" && e.alsoStale ? ", stale" : ""),
+    approvalStateCell(e, o.color),
   ]);
   return renderTable(headers, rows, { noHeaders: o.noHeaders });
 }
@@ -64,7 +60,7 @@ export function renderLedgerCsv(entries: readonly LedgerEntry[]): string {
   const t = (s: string | undefined): string => (s ? formatTimestamp(s) : "");
   return formatCsv(
     CSV_HEADERS,
-    entries.map((e) => [e.namespace, e.kind, e.name, owner(e), e.plan, e.fingerprint, e.approver, e.groups.join(";"), t(e.approvedAt), e.reserved ? "true" : "false", t(e.consumedAt), t(e.appliedAt), e.staleReason ?? "", t(e.staleAt), stateWord(e)]),
+    entries.map((e) => [e.namespace, e.kind, e.name, owner(e), e.plan, e.fingerprint, e.approver, e.groups.join(";"), t(e.approvedAt), e.reserved ? "true" : "false", t(e.consumedAt), t(e.appliedAt), e.staleReason ?? "", t(e.staleAt), approvalStateCell(e, false)]),
   );
 }
 

@@ -1,12 +1,14 @@
 // `kubectl ptah status <schema>`: one schema in detail — Ready first, every condition with
 // generation lag flagged, the current plan, the approval state, the last apply, and Next.
-import { bindsSchema, deriveSchemaApprovalState, findCondition } from "../approval/state.ts";
+import { schemaApprovalRows } from "../approval/rows.ts";
+import { bindsSchema, findCondition } from "../approval/state.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import { pinnedBindings, recordCopies } from "../plan/record-bindings.ts";
 import { formatAge, formatTimestamp } from "../render/age.ts";
 import { paint, paintWord } from "../render/color.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
+import { renderApprovalRows } from "./approval-rows.ts";
 import { schemaNextStep } from "./next-step.ts";
 
 export interface SchemaDetailInput {
@@ -105,20 +107,8 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
   const binding = input.approvals.filter((a) => bindsSchema(a, schema));
   if (input.approvalsGap !== undefined) out.push(`  Approvals:     not shown: ${sanitize(input.approvalsGap)}`);
   if (binding.length > 0) {
-    const rows = [...binding]
-      .sort((a, b) => (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") || a.metadata.name.localeCompare(b.metadata.name))
-      .map((a) => {
-        const d = deriveSchemaApprovalState(a, schema);
-        return [
-          sanitize(a.metadata.name),
-          sanitize(a.spec.planRef?.name ?? "-"),
-          sanitize(a.spec.approver?.username ?? "-"),
-          paintWord(d.state, color) + (d.state === "Consumed" && d.alsoStale ? ", stale" : ""),
-          sanitize(d.reason || "-"),
-          formatAge(a.metadata.creationTimestamp, now),
-        ];
-      });
-    out.push(renderTable(["APPROVAL", "PLAN", "APPROVER", "STATE", "REASON", "AGE"], rows, { indent: "  " }).trimEnd());
+    const rows = schemaApprovalRows(binding, [schema]);
+    out.push(renderApprovalRows(rows, { now, color, nameHeader: "APPROVAL", indent: "  " }).trimEnd());
   }
   out.push("");
 

@@ -2,7 +2,7 @@
 // --request-timeout and upstream's --timeout, Go durations, and usage errors (exit 2).
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.ts";
-import { parseDuration, resolveColor, toGlobalOptions, type GlobalFlagValues } from "../../src/cli/global-flags.ts";
+import { GLOBAL_FLAGS, parseDuration, resolveColor, toGlobalOptions, type GlobalFlagValues } from "../../src/cli/global-flags.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { awaitingSchema } from "../support/builders.ts";
@@ -79,6 +79,13 @@ describe("toGlobalOptions", () => {
     { name: "--color=always colours a pipe", values: { color: "always" }, expected: { color: true } },
   ])("$name", ({ values, timeoutIsRequestTimeout, expected }) => {
     expect(toGlobalOptions(values, pipe, timeoutIsRequestTimeout ?? true)).toMatchObject(expected);
+  });
+
+  // Every default is stated once, in the table help prints: leaving a flag out resolves exactly as
+  // giving the table's default does.
+  it.each(GLOBAL_FLAGS.filter((f) => "default" in f).map((f) => [f.name, f] as const))("leaving out --%s resolves as its stated default", (name, f) => {
+    const given = { [name]: (f as { default: string }).default } as GlobalFlagValues;
+    expect(toGlobalOptions({}, tty, true)).toEqual(toGlobalOptions(given, tty, true));
   });
 
   it.each<{ name: string; values: GlobalFlagValues; message: RegExp }>([

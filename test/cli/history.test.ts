@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ReadError } from "../../src/errors.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { CONSUMED_AND_STALE, T0, T1, T2, anApproval, awaitingSchema, inSyncSchema } from "../support/builders.ts";
@@ -105,5 +106,56 @@ describe("history says what Kubernetes keeps", () => {
     const r = await runCliWith(["history", "storefront", "-n", "app", "-o", "json"], cluster());
     const entries = JSON.parse(r.stdout) as { source: string; what?: string }[];
     expect(entries.filter((e) => e.source === "ledger").map((e) => e.what)).toEqual(["approved", "consumed", "stale"]);
+  });
+});
+
+describe("history --watch", () => {
+  /** Runs `history storefront --watch` until every kind's watch has listed; `stop` ends it. */
+  async function watching(reader: FakeReader) {
+    const controller = new AbortController();
+    const run = runCliWith(["history", "storefront", "-n", "app", "--watch"], reader, { signal: controller.signal });
+    await until(() => reader.watching === 4);
+    reader.requests.length = 0;
+    return {
+      run,
+      stop: async () => {
+        controller.abort();
+        return run;
+      },
+    };
+  }
+
+  async function until(done: () => boolean): Promise<void> {
+    for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 2));
+    expect(done()).toBe(true);
+  }
+
+  it("re-reads only the kind an event touched, and prints only the new entries", async () => {
+    const reader = cluster();
+    const w = await watching(reader);
+    reader.event("Event", "ADDED", event("e4", "PtahSchema", "storefront", "schema-uid-1", "Normal", "PlanPublished", "A new plan was published", T2));
+    await until(() => reader.requests.length > 0);
+    const r = await w.stop();
+    expect(reader.requests).toEqual(["list Event app"]);
+    expect(r.status).toBe(0);
+    expect(r.emitted).toContain("A new plan was published");
+    expect(r.emitted.split("A new plan was published").length).toBe(2);
+  });
+
+  it("reports a failed reload on stderr in kubectl's words and goes on watching", async () => {
+    const reader = cluster();
+    const w = await watching(reader);
+    reader.faults.set("list PtahSchemaApproval", new ReadError('ptahschemaapprovals.operator.ptah.run is forbidden: User "viewer" cannot list resource "ptahschemaapprovals"', 403));
+    reader.faults.set("get PtahSchema", new ReadError("unable to connect to the server: connection refused"));
+    reader.event("PtahSchema", "MODIFIED", awaitingSchema());
+    reader.event("PtahSchemaApproval", "MODIFIED", anApproval({ name: "storefront-v1", conditions: CONSUMED_AND_STALE }));
+    await until(() => reader.requests.length >= 2);
+    reader.faults.clear();
+    reader.event("Event", "ADDED", event("e5", "PtahSchema", "storefront", "schema-uid-1", "Normal", "PlanPublished", "after the failure", T2));
+    await until(() => reader.requests.length >= 3);
+    const r = await w.stop();
+    expect(r.logged).toEqual(["error: could not reload the object of app/storefront: unable to connect to the server: connection refused; still watching"]);
+    expect(r.emitted).toContain("after the failure");
+    expect(r.status).toBe(0);
   });
 });

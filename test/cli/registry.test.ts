@@ -2,7 +2,7 @@
 // through the same Registry type as commands/index.ts, is listed and explained by help, refused
 // with pflag's usage errors, and completed, with no edit anywhere else.
 import { describe, expect, it } from "vitest";
-import { words } from "../../src/commands/candidates.ts";
+import { words } from "../../src/commands/options/candidates.ts";
 import { COMMANDS } from "../../src/commands/index.ts";
 import type { Command, Registry } from "../../src/commands/types.ts";
 import { UsageError } from "../../src/errors.ts";

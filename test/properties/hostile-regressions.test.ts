@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { formatYaml, renderMachine } from "../../src/render/formats.ts";
 import { formatTimestamp } from "../../src/render/age.ts";
 import { renderTable } from "../../src/render/table.ts";
-import { namespaceFlag, noResources } from "../../src/commands/output.ts";
+import { namespaceFlag, noResources } from "../../src/commands/options/output.ts";
 import { schemaNextStep, migrationNextStep } from "../../src/views/next-step.ts";
 import { parseObject } from "../../src/model/parse.ts";
 import { aMigration, awaitingSchema, cond } from "../support/builders.ts";

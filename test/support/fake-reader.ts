@@ -73,10 +73,28 @@ export class FakeReader implements ClusterReader {
   async watch<K extends KindName>(kind: K, options: WatchOptions): Promise<void> {
     const { items } = await this.list(kind, options);
     options.onList(items);
+    const watcher = { kind, options };
+    this.watchers.push(watcher);
     await new Promise<void>((resolve) => {
       if (options.signal.aborted) resolve();
       options.signal.addEventListener("abort", () => resolve(), { once: true });
     });
+    this.watchers.splice(this.watchers.indexOf(watcher), 1);
+  }
+
+  /** The watches that have listed and now wait for events, by kind. */
+  private readonly watchers: { kind: KindName; options: WatchOptions }[] = [];
+
+  /** How many watches are running (a test injects events once all of them have listed). */
+  get watching(): number {
+    return this.watchers.length;
+  }
+
+  /** A watch event as the server sends one: the object is stored (or removed), then every watch of its kind hears it. */
+  event(kind: KindName, type: "ADDED" | "MODIFIED" | "DELETED", raw: Record<string, unknown>): void {
+    if (type === "DELETED") this.remove(kind, nsOf(raw), nameOf(raw));
+    else this.put(kind, raw);
+    for (const w of this.watchers.filter((x) => x.kind === kind)) w.options.onEvent(type, parseObject(kind, structuredClone(raw)));
   }
 
   async serverInfo(): Promise<ServerInfo> {

@@ -1,8 +1,8 @@
 // Named reads shared by the commands: a GET whose NotFound becomes the command's own
 // "nothing there" line (exit 3), and a GET where absence is an answer, not an error.
-import { NotFoundError } from "../errors.ts";
-import type { ClusterReader } from "../kube/types.ts";
-import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
+import { NotFoundError } from "../../errors.ts";
+import type { ClusterReader } from "../../kube/types.ts";
+import type { KindName, ObjectOf, Parsed } from "../../model/parse.ts";
 
 export function noSuchSchema(namespace: string, name: string): string {
   return `no such schema: ${namespace}/${name}`;

@@ -1,5 +1,5 @@
 // Durations as kubectl and Go write them.
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../../errors.ts";
 
 /** Go duration strings (300ms, 1.5h, 2h45m) and kubectl's bare integer seconds. */
 export function parseDurationFlag(text: string, flag: string): number {

@@ -1,9 +1,9 @@
 // Tolerance rules of list views (README "Tolerance"): an object that does not fit the model is
 // left out with one warning line, machine output still prints every served object, and a
 // secondary read the caller may not make becomes a named gap instead of failing the command.
-import { sanitize } from "../render/sanitize.ts";
-import { ReadError } from "../errors.ts";
-import type { ListResult } from "../kube/types.ts";
+import { sanitize } from "../../render/sanitize.ts";
+import { ReadError } from "../../errors.ts";
+import type { ListResult } from "../../kube/types.ts";
 
 /** The served objects in the server's order, the ones that did not fit the model included. */
 export function servedObjects(list: ListResult<unknown>): Record<string, unknown>[] {

@@ -1,10 +1,10 @@
 // -o for read views: the human default, wide, the machine formats of render/formats.ts, and
 // custom columns (inline or from a file).
-import { UsageError } from "../errors.ts";
-import { parseCustomColumnsFile } from "../render/columns.ts";
-import { parseMachineFormat, type MachineFormat } from "../render/formats.ts";
-import { sanitize } from "../render/sanitize.ts";
-import type { GlobalOptions, RunContext } from "./types.ts";
+import { UsageError } from "../../errors.ts";
+import { parseCustomColumnsFile } from "../../render/columns.ts";
+import { parseMachineFormat, type MachineFormat } from "../../render/formats.ts";
+import { sanitize } from "../../render/sanitize.ts";
+import type { GlobalOptions, RunContext } from "../types.ts";
 
 export type ResolvedOutput = { readonly kind: "human"; readonly wide: boolean } | MachineFormat;
 /** -o custom-columns-file=FILE is read when the command runs (toOptions is pure). */

@@ -1,16 +1,16 @@
 // `status --watch`: list, then watch (bookmarks, reconnect, relist on 410) and re-render.
 // On a terminal the view is redrawn at most every 200 ms; otherwise, or with -o json, one
 // record per change is emitted. Runs until interrupted.
-import { findCondition } from "../approval/state.ts";
-import type { KindName, Parsed } from "../model/parse.ts";
-import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { formatJson, renderMachine } from "../render/formats.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { renderSchemaDetail } from "../views/schema-detail.ts";
-import { renderStatusList } from "../views/status-list.ts";
-import { namespaceFlag } from "./output.ts";
-import type { Printed, Connection, RunContext } from "./types.ts";
-import type { StatusOptions } from "./status.ts";
+import { findCondition } from "../../approval/state.ts";
+import type { KindName, Parsed } from "../../model/parse.ts";
+import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import { formatJson, renderMachine } from "../../render/formats.ts";
+import { sanitize } from "../../render/sanitize.ts";
+import { renderSchemaDetail } from "../../views/schema-detail.ts";
+import { renderStatusList } from "../../views/status-list.ts";
+import { namespaceFlag } from "../options/output.ts";
+import type { Printed, Connection, RunContext } from "../types.ts";
+import type { StatusOptions } from "../status.ts";
 
 const REDRAW_MS = 200;
 

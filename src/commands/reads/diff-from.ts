@@ -1,11 +1,11 @@
 // The default `--from` of `diff`: the plan of the newest approval bound to this schema that is
 // stale or consumed (what a person approved before), else the applied plan. Reads: one list of
 // the namespace's approvals (approvals carry no schema label to select on).
-import { deriveSchemaApprovalState, newestUsedApproval } from "../approval/state.ts";
-import type { ClusterReader } from "../kube/types.ts";
-import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { sanitize } from "../render/sanitize.ts";
-import type { DiffSource } from "../views/diff.ts";
+import { deriveSchemaApprovalState, newestUsedApproval } from "../../approval/state.ts";
+import type { ClusterReader } from "../../kube/types.ts";
+import type { PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import { sanitize } from "../../render/sanitize.ts";
+import type { DiffSource } from "../../views/diff.ts";
 
 export interface ChosenFrom {
   readonly source: DiffSource;

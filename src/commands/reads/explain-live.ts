@@ -2,14 +2,13 @@
 // schema, `approval NAME`, `migration NAME`) and what it references, and diagnose it.
 // A single word that is neither a topic nor a readable schema yields undefined, so explain
 // can suggest the nearest topic instead (e.g. with no cluster at all).
-import { NotFoundError, ReadError } from "../errors.ts";
-import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../views/diagnose.ts";
-import { namespaceFlag } from "./output.ts";
+import { NotFoundError, ReadError } from "../../errors.ts";
+import { isDnsSubdomain } from "../../model/names.ts";
+import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../../views/diagnose.ts";
+import { namespaceFlag } from "../options/output.ts";
 import { getOptional, noSuchMigration } from "./read.ts";
-import type { Printed, Connection, RunContext } from "./types.ts";
-
-const DNS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/u;
+import type { Printed, Connection, RunContext } from "../types.ts";
 
 async function explainApproval(c: Connection, ctx: RunContext, name: string): Promise<Printed> {
   const approval = await getOptional(c.reader, "PtahSchemaApproval", c.namespace, name);
@@ -55,7 +54,7 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
   if (words.length === 2 && first === "migration" && second) return explainMigration(await ctx.connect(), ctx, second);
   // `explain schema NAME` names the schema explicitly; a bare `explain NAME` tries it too.
   const schemaName = words.length === 2 && first === "schema" ? second : words.length === 1 ? first : undefined;
-  if (!schemaName || !DNS_NAME.test(schemaName)) return undefined;
+  if (!schemaName || !isDnsSubdomain(schemaName)) return undefined;
   let c: Connection;
   try {
     c = await ctx.connect();

@@ -1,5 +1,5 @@
 // Argument forms several commands share: `NAME | migration NAME`, and kubectl's --dry-run.
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../../errors.ts";
 
 export interface Target {
   readonly target: "schema" | "migration";

@@ -1,0 +1,97 @@
+// PtahMigration (operator-api §2.5) and PtahMigrationPlan (§2.6).
+import { z } from "zod";
+import { ApprovalIdentity, Conditions, ObjectRef } from "./meta.ts";
+import { bool, head, int, optionalSpec, simpleStatus, str } from "./fields.ts";
+import { ActiveOperation } from "./ptah-schema.ts";
+
+export const UnresolvedRun = z.object({
+  outcome: str,
+  operationID: str,
+  jobName: str,
+  planRef: ObjectRef.optional(),
+  recordedAt: str,
+});
+export type UnresolvedRun = z.infer<typeof UnresolvedRun>;
+
+export const PtahMigration = z.object({
+  ...head,
+  spec: optionalSpec({
+      artifact: z.object({ ociRef: str }).optional(),
+      policy: z.object({ apply: str, lockTimeout: str, transactionMode: str }).optional(),
+      suspend: bool,
+  }),
+  status: z
+    .object({
+      observedGeneration: int,
+      phase: str,
+      artifact: z.object({ resolvedReference: str, digest: str }).optional(),
+      activeOperation: ActiveOperation.optional(),
+      history: z
+        .object({
+          observedAt: str,
+          contractVersion: int,
+          currentVersion: int,
+          checkpointVersion: int,
+          appliedCount: int,
+          pendingCount: int,
+          fingerprint: str,
+          dirty: bool,
+          modifiedVersions: z.array(z.number().int()).optional(),
+          outOfOrderVersions: z.array(z.number().int()).optional(),
+        })
+        .optional(),
+      plan: ObjectRef.optional(),
+      lastRun: z
+        .object({
+          outcome: str,
+          jobName: str,
+          startedAt: str,
+          finishedAt: str,
+          appliedVersions: z.array(z.number().int()).optional(),
+          message: str,
+        })
+        .optional(),
+      unresolvedRun: UnresolvedRun.optional(),
+      resolvedRun: z
+        .object({
+          operationID: str,
+          outcome: str,
+          resolution: str,
+          acknowledgmentRef: ObjectRef.optional(),
+          acknowledgedBy: ApprovalIdentity.optional(),
+          resolvedAt: str,
+        })
+        .optional(),
+      conditions: Conditions,
+    })
+    .optional()
+    .transform((s) => s ?? { conditions: [] }),
+});
+export type PtahMigration = z.infer<typeof PtahMigration>;
+
+// ---------------------------------------------------------------- PtahMigrationPlan (§2.6)
+
+export const PlannedMigration = z.object({
+  version: int,
+  versionKey: str,
+  description: str,
+  checksum: str,
+  checkpoint: bool,
+  transactionMode: str,
+});
+export type PlannedMigration = z.infer<typeof PlannedMigration>;
+
+export const PtahMigrationPlan = z.object({
+  ...head,
+  spec: optionalSpec({
+      contractVersion: int,
+      migrationRef: ObjectRef.optional(),
+      fingerprint: str,
+      migrations: z.array(PlannedMigration).optional(),
+      historyFingerprint: str,
+      currentVersion: int,
+      createdAt: str,
+  }),
+  status: simpleStatus,
+});
+export type PtahMigrationPlan = z.infer<typeof PtahMigrationPlan>;
