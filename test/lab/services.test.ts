@@ -38,8 +38,8 @@ function fake(name: string, calls: string[], opts: { fail?: boolean; reason?: st
 }
 
 describe("lab services", () => {
-  it("start in the order etcd, apiserver, kubeconfigs, manifests, simulator", () => {
-    expect(SERVICES.map((s) => s.name)).toEqual(["etcd", "apiserver", "kubeconfigs", "manifests", "sim"]);
+  it("start in the order etcd, apiserver, kubeconfigs, manifests, postgres, simulator", () => {
+    expect(SERVICES.map((s) => s.name)).toEqual(["etcd", "apiserver", "kubeconfigs", "manifests", "postgres", "sim"]);
   });
 
   it("start one after the other, writing lab.json after each, and stop last-first", async () => {
@@ -85,7 +85,7 @@ describe("lab services", () => {
     expect(await checkServices(lab, state, [fake("a", calls), fake("b", calls, { reason: "b is down" }), fake("c", calls, { reason: "c" })])).toBe("b is down");
   });
 
-  it("recognise this lab's own etcd, kube-apiserver and simulator processes, not another lab's", () => {
+  it("recognise this lab's own etcd, kube-apiserver, PostgreSQL and simulator processes, not another lab's", () => {
     const lab = tmpLab();
     const other = tmpLab();
     const owns = (l: LabContext, args: string[]) => SERVICES.some((s) => s.owns?.(l, args) ?? false);
@@ -98,5 +98,8 @@ describe("lab services", () => {
     expect(owns(lab, ["/usr/bin/node", `--data-dir=${lab.paths.etcdData}`])).toBe(false);
     expect(owns(lab, [process.execPath, lab.paths.sim.bundle])).toBe(true);
     expect(owns(other, [process.execPath, lab.paths.sim.bundle])).toBe(false);
+    const postmaster = ["/usr/lib/postgresql/15/bin/postgres", "-D", `${lab.paths.dir}/postgres/data`, "-c", "listen_addresses=127.0.0.1"];
+    expect(owns(lab, postmaster)).toBe(true);
+    expect(owns(other, postmaster)).toBe(false);
   });
 });

@@ -15,6 +15,7 @@ import { renderIndex } from "./index-page.ts";
 import { renderPage, transcriptHtml } from "./page.ts";
 import { toRecord } from "./record.ts";
 import { reproduceScript } from "./reproduce.ts";
+import { databaseName } from "../../sim/database.ts";
 import { labSecrets, redact, secretOf } from "./secrets.ts";
 
 const record = () => toRecord(fixedResult(), FIXED_RAN_AGAINST, []);
@@ -82,7 +83,7 @@ describe("a replay page", () => {
     const html = renderPage(record());
     expect(html).toContain(`<dt class="mono">NAMESPACE</dt><dd>${VARIABLE_MEANINGS.NAMESPACE!}</dd>`);
     const viewer = /<table class="viewer">[\s\S]*?<\/table>/u.exec(html)![0];
-    expect([...viewer.matchAll(/<tr><td class="n">(\d+)<\/td>/gu)].map((m) => Number(m[1]))).toEqual([1, 3, 4, 6, 8]);
+    expect([...viewer.matchAll(/<tr><td class="n">(\d+)<\/td>/gu)].map((m) => Number(m[1]))).toEqual([1, 3, 4, 6, 7, 8]);
   });
 });
 
@@ -134,6 +135,13 @@ describe("reproducing a run", () => {
     expect(script).toContain("export KUBECONFIG=.lab/kubeconfigs/lab-approver.yaml\nkubectl ptah status storefront");
     expect(script).toContain('kubectl --context lab-admin -n "$NAMESPACE" wait ptahschema/storefront --for=condition=InSync=True --timeout=2m');
     for (const s of fixedResult().steps) expect(script).toContain(s.step.run.replace(/\n$/u, ""));
+  });
+
+  it("names the schema's database for psql, as the simulator names it, before the first psql step", () => {
+    const exported = script.indexOf('export PGDATABASE="$NAMESPACE/storefront"');
+    expect(exported).toBeGreaterThan(script.indexOf("export NAMESPACE="));
+    expect(exported).toBeLessThan(script.indexOf('psql -c "\\d customers"'));
+    expect(databaseName("ns", "storefront")).toBe("ns/storefront");
   });
 
   it("runs each read-only step again as lab-viewer, and no other", () => {

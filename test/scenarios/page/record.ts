@@ -46,6 +46,8 @@ export interface RunRecord {
   namespace: string;
   as: LabUser;
   variables: Array<{ name: string; means: string }>;
+  /** The PtahSchema or PtahMigration whose PostgreSQL database PGDATABASE names, when the scenario reads one. */
+  database?: string;
   reset: Array<{ run: string; as: LabUser }>;
   steps: RecordedStep[];
   checks: Check[];
@@ -86,6 +88,7 @@ export function toRecord(result: ScenarioResult, ranAgainst: RanAgainst, secrets
     namespace: result.namespace,
     as: s.as ?? "approver",
     variables: s.variables.map((name) => ({ name, means: variableMeaning(name) })),
+    ...(s.database ? { database: s.database } : {}),
     reset: (s.reset ?? []).map((r) => ({ run: r.run.replace(/\n$/u, ""), as: r.as ?? "admin" })),
     steps,
     checks,
