@@ -1,4 +1,5 @@
 // The only file that touches `process`: argv, env, streams, TTY, the real clock, exit code.
+import { startupSnapshot } from "node:v8";
 
 declare const PTAH_VERSION: string | undefined;
 
@@ -53,8 +54,18 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
   });
 }
 
-main().catch((err: unknown) => {
-  // Unreachable by design (runCli catches everything); still one line, never a stack.
-  process.stderr.write(`error: internal: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
-});
+function start(): void {
+  main().catch((err: unknown) => {
+    // Unreachable by design (runCli catches everything); still one line, never a stack.
+    process.stderr.write(`error: internal: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
+
+// The single binary is built with a V8 startup snapshot (krew/sea.mjs, useSnapshot): while it is
+// built, the CLI is loaded and initialised (the parser, every command, the zod models) into the
+// snapshot, and each start of the binary only runs main(). Nothing read from the machine (argv,
+// env, streams, clock) is touched before main() runs; the connection code loads on demand after.
+if (startupSnapshot?.isBuildingSnapshot()) {
+  void import("./cli/run.ts").then(() => startupSnapshot.setDeserializeMainFunction(start));
+} else start();
