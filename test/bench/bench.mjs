@@ -226,7 +226,9 @@ async function main() {
   report.targets = evaluateTargets(report);
   report.totalSeconds = Math.round((performance.now() - t0) / 1000);
   report.recorded = opts.record;
-  fs.writeFileSync(path.join(OUT_DIR, "bench.json"), `${JSON.stringify(report, null, 2)}\n`);
+  // No machine paths in the record: the checkout and the run's temp folder by name only.
+  const json = JSON.stringify(report, null, 2).replaceAll(tmp, "<tmp>").replaceAll(REPO, "<repo>");
+  fs.writeFileSync(path.join(OUT_DIR, "bench.json"), `${json}\n`);
   const markdown = renderMarkdown(report);
   fs.writeFileSync(path.join(OUT_DIR, "bench.md"), markdown);
   if (opts.record) {
