@@ -8,7 +8,8 @@
 //
 // Recipe (../shared/contract/kubectl-conventions.md §1.6): the blob must come from the same node
 // binary that is copied, so this only builds for its own platform; the release workflow runs it
-// on one native runner per platform. Options: --no-code-cache, --no-archive, --out FILE (write
+// on one native runner per platform. Options: --no-snapshot (a V8 code cache of the
+// bundle instead of a startup snapshot of the loaded CLI, issue 20), --no-code-cache (neither), --no-archive, --out FILE (write
 // only the binary, there, working in a temp folder: what test/distribution/bin-parity.test.ts uses).
 // Environment: PTAH_VERSION overrides the version (as in krew/bundle.mjs).
 import { spawnSync } from "node:child_process";
@@ -43,6 +44,8 @@ function run(command, args, options = {}) {
 async function main() {
   const argv = process.argv.slice(2);
   const codeCache = !argv.includes("--no-code-cache");
+  // The startup snapshot starts the CLI in about 40 % less time than the code cache (issue 20).
+  const snapshot = codeCache && !argv.includes("--no-snapshot");
   const out = argv.includes("--out") ? path.resolve(argv[argv.indexOf("--out") + 1] ?? "") : undefined;
   const withArchive = !argv.includes("--no-archive") && out === undefined;
   const host = hostPlatform();
@@ -55,7 +58,7 @@ async function main() {
   const seaDir = out ? mkdtempSync(path.join(os.tmpdir(), "ptah-sea-")) : path.join(DIST, "sea");
   const binary = out ?? path.join(DIST, "bin", binaryName(host.os));
   try {
-    const blob = prepareBlob({ node: process.execPath, entry, dir: seaDir, codeCache });
+    const blob = prepareBlob({ node: process.execPath, entry, dir: seaDir, codeCache, snapshot });
     const warnings = injectBlob({ node: process.execPath, blob, binary, os: host.os, beforeInject: host.os === "darwin" ? unsign : undefined });
     if (warnings.length > 0) process.stderr.write(`${warnings.join("\n")}\n`);
   } catch (err) {
@@ -74,7 +77,7 @@ async function main() {
   if (smoke.status !== 0 || smoke.stdout !== expected || smoke.stderr !== "") {
     fail(`the binary's smoke test failed: status ${smoke.status}, stdout ${JSON.stringify(smoke.stdout)}, stderr ${JSON.stringify(smoke.stderr)}`);
   }
-  const lines = [`binary   ${path.relative(ROOT, binary)}  ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB  (code cache ${codeCache ? "on" : "off"})`];
+  const lines = [`binary   ${path.relative(ROOT, binary)}  ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB  (${snapshot ? "startup snapshot" : `code cache ${codeCache ? "on" : "off"}`})`];
 
   if (withArchive) {
     // 4. The release archive. The helper is the plugin's own `completion kubectl` output.

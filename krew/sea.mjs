@@ -31,11 +31,11 @@ export function sha256(buffer) {
  * Writes the preparation blob for `entry`, made by `node`. A code cache is V8's compiled form
  * for the node that makes it: only valid when the blob's node is the target's own build.
  */
-export function prepareBlob({ node, entry, dir, codeCache }) {
+export function prepareBlob({ node, entry, dir, codeCache, snapshot = false }) {
   mkdirSync(dir, { recursive: true });
   const blob = path.join(dir, "kubectl-ptah.blob");
   const config = path.join(dir, "sea-config.json");
-  const settings = { main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: codeCache };
+  const settings = { main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: snapshot, useCodeCache: codeCache && !snapshot };
   writeFileSync(config, `${JSON.stringify(settings, null, 2)}\n`);
   const prep = run(node, ["--experimental-sea-config", config]);
   if (prep.status !== 0) throw new BuildError(`${node} --experimental-sea-config failed:\n${prep.stderr}`);

@@ -1,4 +1,6 @@
 // The only file that touches `process`: argv, env, streams, TTY, the real clock, exit code.
+import { isatty } from "node:tty";
+import { startupSnapshot } from "node:v8";
 
 declare const PTAH_VERSION: string | undefined;
 
@@ -25,7 +27,9 @@ async function main(): Promise<void> {
     argv,
     env: process.env,
     stdoutIsTTY: process.stdout.isTTY === true,
-    stdinIsTTY: process.stdin.isTTY === true,
+    // isatty(0), not process.stdin.isTTY: reading process.stdin builds the stdin stream (~4 ms of
+    // a start in a profile), which no command reads.
+    stdinIsTTY: isatty(0),
     width: process.stdout.columns ?? 0,
     now: new Date(),
     clock: () => new Date(),
@@ -53,8 +57,18 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
   });
 }
 
-main().catch((err: unknown) => {
-  // Unreachable by design (runCli catches everything); still one line, never a stack.
-  process.stderr.write(`error: internal: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
-});
+function start(): void {
+  main().catch((err: unknown) => {
+    // Unreachable by design (runCli catches everything); still one line, never a stack.
+    process.stderr.write(`error: internal: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
+
+// The single binary is built with a V8 startup snapshot (krew/sea.mjs, useSnapshot): while it is
+// built, the CLI is loaded and initialised (the parser, every command, the zod models) into the
+// snapshot, and each start of the binary only runs main(). Nothing read from the machine (argv,
+// env, streams, clock) is touched before main() runs; the connection code loads on demand after.
+if (startupSnapshot?.isBuildingSnapshot()) {
+  void import("./cli/run.ts").then(() => startupSnapshot.setDeserializeMainFunction(start));
+} else start();

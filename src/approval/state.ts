@@ -118,6 +118,15 @@ export function formatApprovalSummary(s: SchemaApprovalSummary): string {
   }
 }
 
+/**
+ * Read on the served JSON, before the model: could this approval bind the schema named `name`?
+ * (bindsSchema decides, once parsed; an approval naming another schema never binds this one.)
+ */
+export function mayBindSchema(raw: Record<string, unknown>, name: string): boolean {
+  const spec = raw.spec as { schemaRef?: { name?: unknown } } | undefined;
+  return typeof spec === "object" && spec !== null && spec.schemaRef?.name === name;
+}
+
 /** Does this approval bind this schema (by name, and by UID when both are known)? */
 export function bindsSchema(approval: PtahSchemaApproval, schema: PtahSchema): boolean {
   const ref = approval.spec.schemaRef;

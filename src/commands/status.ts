@@ -1,5 +1,6 @@
 // `kubectl ptah status [SCHEMA]`: every PtahSchema and PtahMigration as a table, or one
 // schema in detail. Reads: one paginated LIST per kind, or GET schema + LIST approvals.
+import { mayBindSchema } from "../approval/state.ts";
 import { UsageError } from "../errors.ts";
 import type { ListResult } from "../kube/types.ts";
 import type { Parsed } from "../model/parse.ts";
@@ -34,7 +35,8 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
   if (output.kind !== "human") return { kind: "printed", stdout: renderMachine(output, [(await loadSchema(connection, name)).raw], true, { noHeaders: ctx.global.noHeaders }) };
   const [schema, approvals] = await Promise.all([
     loadSchema(connection, name),
-    readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, tolerant: true })),
+    // Only the approvals naming this schema are parsed (the namespace may hold thousands).
+    readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, tolerant: true, select: (raw) => mayBindSchema(raw, name) })),
   ]);
   const stdout = renderSchemaDetail({
     schema: schema.object,

@@ -6,13 +6,13 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type tls from "node:tls";
-import yaml from "js-yaml";
 import { ReadError, sanitize } from "../errors.ts";
 import type { ConnectOptions, Connection } from "./types.ts";
 import { NO_CREDENTIALS, readBytes, userCredentials } from "./credentials.ts";
 import { Transport } from "./http.ts";
 import { HttpClusterInspector } from "./inspect.ts";
 import { describeOrigin, kubeconfigPaths, mergeKubeconfigs, resolveContext, resolveNamespace, type KubeconfigDoc, type SourceFile } from "./kubeconfig.ts";
+import { loadYaml } from "./kubeconfig-yaml.ts";
 import { impersonationHeaders, overrideCluster, overrideUser, validate } from "./overrides.ts";
 import { HttpClusterReader } from "./reader.ts";
 
@@ -46,7 +46,7 @@ function loadSources(paths: readonly string[], explicit: boolean): SourceFile[] 
       return { path: p, content: undefined };
     }
     try {
-      return { path: p, content: yaml.load(text) ?? {} };
+      return { path: p, content: loadYaml(text) ?? {} };
     } catch (err) {
       throw new ReadError(`error loading config file "${p}": ${(err as Error).message.split("\n")[0] ?? ""}`);
     }

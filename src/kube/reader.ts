@@ -90,6 +90,10 @@ export class HttpClusterReader implements ClusterReader {
       for (const raw of page.items ?? []) {
         // List items omit kind/apiVersion; restore them so -o json/yaml print complete objects.
         const obj = raw as Record<string, unknown>;
+        if (options.select && !options.select(obj)) {
+          served++;
+          continue;
+        }
         const complete = { apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: pageKind, ...obj };
         const parsed = options.tolerant ? parseListItem(kind, complete) : parseObject(kind, complete);
         if (parsed instanceof Error) rejected.push({ raw: complete, problem: parsed.message, index: served });

@@ -27,6 +27,12 @@ export interface ListOptions {
    * whole list (list views show the others and warn). Default false: a ModelError.
    */
   readonly tolerant?: boolean;
+  /**
+   * Decides on the served JSON, before the model reads an item, whether the caller wants it:
+   * items it refuses are neither parsed nor returned (nor rejected). `status SCHEMA` reads only
+   * the approvals that name its schema out of the namespace's thousands this way.
+   */
+  readonly select?: (raw: Record<string, unknown>) => boolean;
 }
 
 /** A served list item that does not fit the model (only with ListOptions.tolerant). */

@@ -96,13 +96,23 @@ export function describeIssuePath(path: readonly PropertyKey[]): string {
   return out || "(object)";
 }
 
+/**
+ * zod compiles a parser per object shape (new Function) on its first JIT parse: a few ms per
+ * kind that only pays back over many objects. The first parses of each kind run zod's
+ * interpreter instead (same result); a list's later items use the compiled parser (issue 20).
+ */
+const JIT_AFTER = 32;
+const parsesOfKind = new Map<KindName, number>();
+
 export function parseObject<K extends KindName>(kindName: K, raw: unknown): Parsed<ObjectOf<K>> {
   const info = KINDS[kindName];
   const label = objectLabel(kindName, raw);
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new ModelError(`${label} is not an object`);
   }
-  const result = info.schema.safeParse(dropNulls(raw));
+  const parses = (parsesOfKind.get(kindName) ?? 0) + 1;
+  parsesOfKind.set(kindName, parses);
+  const result = info.schema.safeParse(dropNulls(raw), parses > JIT_AFTER ? undefined : { jitless: true });
   if (!result.success) {
     const issue = result.error.issues[0];
     const where = issue ? describeIssuePath(issue.path) : "(object)";

@@ -8,16 +8,15 @@
 //
 // Plan documents, digests, chunking and fingerprints come from test/support/publish-plan.ts
 // (bundled with esbuild by bench.mjs), so what is seeded verifies exactly as a real plan does.
+// The HTTP client (keep-alive, bounded concurrency, retries) is api.mjs.
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import https from "node:https";
+import { API_VERSION, ApiClient, pool } from "./api.mjs";
 
-export const GROUP = "operator.ptah.run";
-export const API_VERSION = `${GROUP}/v1alpha1`;
+export { API_VERSION, ApiClient, GROUP, pool } from "./api.mjs";
+
 export const NAMESPACES = Array.from({ length: 10 }, (_, i) => `bench-${String(i).padStart(2, "0")}`);
 export const BIG_NAMESPACE = "bench-big";
 export const BIG_SCHEMA = "big";
-export const SEED_USER_AGENT = "ptah-bench-seed/1";
 const CREATED_AT = "2026-09-13T08:04:05Z";
 
 /** Schema i of the benchmark: name and namespace (round-robin over the 10 namespaces). */
@@ -40,127 +39,6 @@ function uid(seed) {
 
 function cond(type, status, reason, message, lastTransitionTime = CREATED_AT) {
   return { type, status, reason, message, lastTransitionTime, observedGeneration: 1 };
-}
-
-// ---------------------------------------------------------------------------------------------
-// HTTP client
-
-export class ApiClient {
-  constructor(lab, { concurrency = 16 } = {}) {
-    const admin = lab.users.admin;
-    this.server = new URL(lab.server);
-    this.agent = new https.Agent({
-      keepAlive: true,
-      maxSockets: concurrency,
-      ca: fs.readFileSync(lab.caFile),
-      cert: fs.readFileSync(admin.cert),
-      key: fs.readFileSync(admin.key),
-    });
-    this.requests = 0;
-  }
-
-  close() {
-    this.agent.destroy();
-  }
-
-  /** One request; resolves { status, body } (body parsed when JSON). Retries 429/5xx and resets. */
-  async request(method, path, body, { contentType = "application/json", ok = [200, 201] } = {}) {
-    for (let attempt = 0; ; attempt++) {
-      let res;
-      try {
-        res = await this.#once(method, path, body, contentType);
-      } catch (err) {
-        if (attempt < 5) {
-          await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
-          continue;
-        }
-        throw err;
-      }
-      if ((res.status === 429 || res.status >= 500) && attempt < 5) {
-        await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
-        continue;
-      }
-      if (!ok.includes(res.status)) {
-        const msg = typeof res.body === "object" && res.body?.message ? res.body.message : String(res.body).slice(0, 500);
-        const err = new Error(`${method} ${path}: HTTP ${res.status}: ${msg}`);
-        err.status = res.status;
-        throw err;
-      }
-      return res;
-    }
-  }
-
-  #once(method, path, body, contentType) {
-    this.requests++;
-    const payload = body === undefined ? undefined : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
-    return new Promise((resolve, reject) => {
-      const req = https.request(
-        {
-          host: this.server.hostname,
-          port: this.server.port,
-          method,
-          path,
-          agent: this.agent,
-          timeout: 120_000,
-          headers: {
-            "user-agent": SEED_USER_AGENT,
-            accept: "application/json",
-            ...(payload ? { "content-type": contentType, "content-length": String(payload.length) } : {}),
-          },
-        },
-        (res) => {
-          const parts = [];
-          res.on("data", (d) => parts.push(d));
-          res.on("end", () => {
-            const text = Buffer.concat(parts).toString("utf8");
-            let parsed = text;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              /* not JSON */
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed });
-          });
-          res.on("error", reject);
-        },
-      );
-      req.on("timeout", () => req.destroy(new Error("timed out")));
-      req.on("error", reject);
-      req.end(payload);
-    });
-  }
-
-  create(plural, namespace, object) {
-    return this.request("POST", `/apis/${GROUP}/v1alpha1/namespaces/${namespace}/${plural}`, object).then((r) => r.body);
-  }
-
-  patchStatus(plural, namespace, name, status) {
-    return this.request(
-      "PATCH",
-      `/apis/${GROUP}/v1alpha1/namespaces/${namespace}/${plural}/${name}/status`,
-      { status },
-      { contentType: "application/merge-patch+json" },
-    ).then((r) => r.body);
-  }
-
-  async ensureNamespace(name) {
-    await this.request("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } }, { ok: [201, 409] });
-  }
-}
-
-/** Runs task(i) for every i in [from, to) with at most `limit` in flight. */
-export async function pool(from, to, limit, task, onProgress) {
-  let next = from;
-  let done = 0;
-  const workers = Array.from({ length: Math.min(limit, Math.max(0, to - from)) }, async () => {
-    while (next < to) {
-      const i = next++;
-      await task(i);
-      done++;
-      onProgress?.(done);
-    }
-  });
-  await Promise.all(workers);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,9 +77,7 @@ async function publishPlan(api, published, currentPlanStatus, namespace) {
   const chunks = [];
   for (const c of published.chunks) {
     const raw = withoutServerFields(c);
-    raw.metadata.ownerReferences = [
-      { apiVersion: API_VERSION, kind: "PtahSchemaPlan", name: published.name, uid: planUid, controller: true, blockOwnerDeletion: true },
-    ];
+    raw.metadata.ownerReferences = [{ apiVersion: API_VERSION, kind: "PtahSchemaPlan", name: published.name, uid: planUid, controller: true, blockOwnerDeletion: true }];
     chunks.push(await api.create("ptahschemaplanchunks", namespace, raw));
   }
   const status = structuredClone(published.plan.status);
@@ -213,7 +89,11 @@ async function publishPlan(api, published, currentPlanStatus, namespace) {
 
 function smallStatements(i) {
   return [
-    { sql: `CREATE TABLE "orders_${i}" ("id" bigint PRIMARY KEY NOT NULL, "customer_id" bigint NOT NULL, "total" numeric(12,2) NOT NULL)`, severity: "safe", reason: "tables_added" },
+    {
+      sql: `CREATE TABLE "orders_${i}" ("id" bigint PRIMARY KEY NOT NULL, "customer_id" bigint NOT NULL, "total" numeric(12,2) NOT NULL)`,
+      severity: "safe",
+      reason: "tables_added",
+    },
     { sql: `CREATE INDEX "orders_${i}_customer_idx" ON "orders_${i}" ("customer_id")`, severity: "safe", reason: "indexes_added" },
     { sql: `ALTER TABLE "customers" ADD COLUMN "segment_${i}" text`, severity: "info", reason: "columns_added" },
   ];
@@ -250,12 +130,28 @@ export async function seedSchema(api, lib, i) {
   const old1 = { planName: `ptah-plan-${sha(`${name}/old1`).slice(0, 24)}`, planUid: uid(`${namespace}/${name}/old1`), fingerprint: digest(`${name}/old1`) };
   const old2 = { planName: `ptah-plan-${sha(`${name}/old2`).slice(0, 24)}`, planUid: uid(`${namespace}/${name}/old2`), fingerprint: digest(`${name}/old2`) };
   const base = { namespace, schema: name, schemaUid };
-  const a1 = await api.create("ptahschemaapprovals", namespace, approvalObject({ ...base, ...old1, name: `${name}-v1`, approver: "alice@example.com", approvedAt: "2026-09-10T10:00:00Z" }));
-  const a2 = await api.create("ptahschemaapprovals", namespace, approvalObject({ ...base, ...old2, name: `${name}-v2`, approver: "bob@example.com", approvedAt: "2026-09-12T10:00:00Z" }));
+  const a1 = await api.create(
+    "ptahschemaapprovals",
+    namespace,
+    approvalObject({ ...base, ...old1, name: `${name}-v1`, approver: "alice@example.com", approvedAt: "2026-09-10T10:00:00Z" }),
+  );
+  const a2 = await api.create(
+    "ptahschemaapprovals",
+    namespace,
+    approvalObject({ ...base, ...old2, name: `${name}-v2`, approver: "bob@example.com", approvedAt: "2026-09-12T10:00:00Z" }),
+  );
   const a3 = await api.create(
     "ptahschemaapprovals",
     namespace,
-    approvalObject({ ...base, planName: published.name, planUid: planStatus.uid, fingerprint: published.fingerprint, name: `${name}-v3`, approver: "carol@example.com", approvedAt: "2026-09-13T09:00:00Z" }),
+    approvalObject({
+      ...base,
+      planName: published.name,
+      planUid: planStatus.uid,
+      fingerprint: published.fingerprint,
+      name: `${name}-v3`,
+      approver: "carol@example.com",
+      approvedAt: "2026-09-13T09:00:00Z",
+    }),
   );
   await api.patchStatus("ptahschemaapprovals", namespace, a1.metadata.name, {
     observedGeneration: 1,

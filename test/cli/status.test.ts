@@ -91,6 +91,21 @@ describe("status <schema>", () => {
     );
   });
 
+  it("reads only the approvals that name the schema: one of another schema is not parsed (no warning), one of this schema that does not fit is", async () => {
+    const reader = cluster();
+    const misfit = (name: string, schema: string) => {
+      const raw = anApproval({ name, schema });
+      return { ...raw, spec: { ...(raw.spec as object), planRef: "not an object" } };
+    };
+    reader.put("PtahSchemaApproval", misfit("other-odd", "elsewhere"));
+    const quiet = await runCliWith(["status", "storefront", "-n", "app"], reader);
+    expect(quiet.status).toBe(0);
+    expect(quiet.stderr).toBe("");
+    reader.put("PtahSchemaApproval", misfit("storefront-odd", "storefront"));
+    const warned = await runCliWith(["status", "storefront", "-n", "app"], reader);
+    expect(warned.stderr).toBe("Warning: not shown: ptahschemaapproval app/storefront-odd does not fit the PtahSchemaApproval model: spec.planRef: invalid input: expected object, received string\n");
+  });
+
   it("shows an in-sync schema with its consumed approval and last apply", async () => {
     const r = await runCliWith(["status", "orders", "-n", "shop"], cluster());
     await expectGolden(r.stdout, "status/detail-in-sync.txt");

@@ -71,4 +71,17 @@ describe("HttpClusterReader.list", () => {
     ]);
     await expect(new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app" })).rejects.toThrow(/ptahschemaapproval app\/odd does not fit/u);
   });
+
+  it("select: items it refuses on the served JSON are not parsed, returned nor rejected; the others are, with their served positions", async () => {
+    const other = (name: string) => approval(name, { spec: { schemaRef: { name: "orders" } } });
+    const odd = approval("odd", { spec: { schemaRef: { name: "orders" }, planRef: "not an object" } });
+    const pages = [
+      { metadata: { continue: "next-1" }, items: [other("x"), approval("a"), odd] },
+      { metadata: {}, items: [approval("b", { spec: { schemaRef: { name: "storefront" }, planRef: 7 } }), approval("c")] },
+    ];
+    const select = (raw: Record<string, unknown>) => (raw.spec as { schemaRef?: { name?: string } }).schemaRef?.name === "storefront";
+    const r = await new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app", tolerant: true, select });
+    expect(r.items.map((i) => i.object.metadata.name)).toEqual(["a", "c"]);
+    expect((r.rejected ?? []).map((x) => [x.index, (x.raw.metadata as { name: string }).name])).toEqual([[3, "b"]]);
+  });
 });

@@ -63,6 +63,7 @@ export class FakeReader implements ClusterReader {
     const rejected: RejectedItem[] = [];
     served.forEach((o, index) => {
       const raw = structuredClone(o.raw);
+      if (options.select && !options.select(raw)) return; // as the HTTP reader: never parsed nor returned
       const parsed = options.tolerant ? parseListItem(kind, raw) : parseObject(kind, raw);
       if (parsed instanceof Error) rejected.push({ raw, problem: parsed.message, index });
       else items.push(parsed);
