@@ -12,6 +12,8 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sleep } from "./errors.ts";
+import { alive as aliveAs, tail } from "./processes.ts";
 
 export interface PostgresInfo {
   host: string;
@@ -122,31 +124,8 @@ function makeDataDir(u: OsUser | undefined, p: ReturnType<typeof postgresPaths>)
   return tmp;
 }
 
-function alive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    if (/^\d+ \(.*\) Z /.test(stat)) return false;
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
-  } catch {
-    return process.platform !== "linux";
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function tail(file: string, n: number): string {
-  try {
-    return fs.readFileSync(file, "utf8").trimEnd().split("\n").slice(-n).map((l) => `    ${l}`).join("\n");
-  } catch {
-    return "";
-  }
-}
+/** The recorded postmaster is alive (and runs postgres: guards against pid reuse). */
+const alive = (pid: number | undefined): boolean => aliveAs(pid, "postgres");
 
 /** The environment a client needs (no password: trust on 127.0.0.1). */
 export function clientEnv(info: Pick<PostgresInfo, "host" | "port" | "user" | "database">): Record<string, string> {

@@ -14,7 +14,7 @@ import { aMigration, awaitingSchema, cond } from "../support/builders.ts";
 import { toGlobalOptions } from "../../src/cli/global-flags.ts";
 import { sanitize } from "../../src/render/sanitize.ts";
 import { paint } from "../../src/render/color.ts";
-import { hostileString } from "./hostile-arbitraries.ts";
+import { hostileString } from "./hostile-strings.ts";
 
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
 
