@@ -6,7 +6,7 @@ import type { DerivedApprovalState } from "../approval/state.ts";
 import { formatAge } from "../render/age.ts";
 import { paintWord } from "../render/color.ts";
 import { labelCells, labelHeaders } from "../render/columns.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { renderTable } from "../render/table.ts";
 
 /** The STATE cell: the derived state, with ", stale" when a consumed approval's plan moved on. */

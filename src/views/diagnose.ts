@@ -6,7 +6,7 @@ import { fillPlaceholders, topicForPhase, topicForReason, type KnowledgeEntry } 
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import type { Condition } from "../model/meta.ts";
 import { formatAge } from "../render/age.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { renderTable } from "../render/table.ts";
 import { migrationNextStep, schemaNextStep } from "./next-step.ts";
 

@@ -4,7 +4,7 @@
 import { bindingInputTopic } from "../explain/knowledge.ts";
 import type { PlanStatement } from "../plan/document.ts";
 import { statementText } from "../plan/sql-text.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { describeSource, type DiffSource, type DiffView, type FromSide } from "./diff.ts";
 
 function sourceJson(s: DiffSource): Record<string, string> {

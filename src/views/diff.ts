@@ -10,7 +10,7 @@ import { statementText } from "../plan/sql-text.ts";
 import { buildHunks, countEdits, diffStatements, type EditCounts, type EditRun, type Hunk } from "../plan/statement-diff.ts";
 import { formatTimestamp } from "../render/age.ts";
 import { paint } from "../render/color.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { formatPrivileges, labelLines } from "./plan.ts";
 
 export type DiffSource =

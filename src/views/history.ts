@@ -6,7 +6,7 @@ import type { Condition } from "../model/meta.ts";
 import type { KubeEvent } from "../model/kinds.ts";
 import { formatAge, formatTimestamp } from "../render/age.ts";
 import { paint, paintWord } from "../render/color.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { renderTable } from "../render/table.ts";
 
 export interface TimelineObject {

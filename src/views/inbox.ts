@@ -6,7 +6,7 @@ import { findCondition, isTrue } from "../approval/state.ts";
 import type { KindName } from "../model/parse.ts";
 import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
 import { formatAge, formatTimestamp } from "../render/age.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { renderTable } from "../render/table.ts";
 
 export type InboxReason = "schema-approval" | "migration-approval" | "run-acknowledgment" | "destructive-blocked";

@@ -3,7 +3,7 @@
 import type { LedgerEntry } from "../approval/ledger.ts";
 import { formatCsv } from "../render/csv.ts";
 import { formatAge, formatTimestamp } from "../render/age.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { renderTable } from "../render/table.ts";
 import { approvalStateCell } from "./approval-rows.ts";
 

@@ -3,7 +3,7 @@
 import type { PtahMigration, PtahMigrationPlan } from "../model/kinds.ts";
 import { formatTimestamp } from "../render/age.ts";
 import { formatJson } from "../render/formats.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { labelLines } from "./plan.ts";
 
 export interface MigrationView {

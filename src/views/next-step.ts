@@ -1,7 +1,7 @@
 // The `Next:` line: the exact command a person should run, from the schema's state.
 import { findCondition, isTrue, newestUsedApproval } from "../approval/state.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 
 /** ` -n <ns>` when the command must name the namespace, else "". */
 export type NamespaceFlag = string;

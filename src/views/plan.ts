@@ -7,7 +7,7 @@ import type { PlanRecord } from "../plan/select.ts";
 import { statementText, trimSpace } from "../plan/sql-text.ts";
 import type { CheckResult } from "../plan/verify.ts";
 import { formatTimestamp } from "../render/age.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { renderTable } from "../render/table.ts";
 
 const LABEL_WIDTH = 16;

@@ -6,7 +6,7 @@ import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import { pinnedBindings, recordCopies } from "../plan/record-bindings.ts";
 import { formatAge, formatTimestamp } from "../render/age.ts";
 import { paint, paintWord } from "../render/color.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { renderTable } from "../render/table.ts";
 import { renderApprovalRows } from "./approval-rows.ts";
 import { schemaNextStep } from "./next-step.ts";

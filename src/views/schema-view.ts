@@ -3,7 +3,7 @@
 import type { PtahSchema } from "../model/kinds.ts";
 import { formatTimestamp } from "../render/age.ts";
 import { formatGoJson } from "../render/formats.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 
 /**
  * The view, with upstream's JSON keys in upstream's order (go-client §1.5, §10.2). Keys that are

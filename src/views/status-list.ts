@@ -5,7 +5,7 @@ import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kin
 import { formatAge } from "../render/age.ts";
 import { paint, paintWord } from "../render/color.ts";
 import { labelCells, labelHeaders } from "../render/columns.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { renderTable } from "../render/table.ts";
 
 export interface StatusListInput {
