@@ -1,9 +1,9 @@
 // Upstream's `kubectl ptah schema` view (go-client §1.5): labels padded to 18 columns,
 // drift summary, reference-data line, True/Ready conditions, applied record, plan block.
-import type { PtahSchema } from "../model/kinds.ts";
-import { formatTimestamp } from "../render/age.ts";
-import { formatGoJson } from "../render/formats.ts";
-import { sanitize } from "../errors.ts";
+import type { PtahSchema } from "../../model/kinds.ts";
+import { formatTimestamp } from "../../render/age.ts";
+import { formatGoJson } from "../../render/formats.ts";
+import { sanitize } from "../../errors.ts";
 
 /**
  * The view, with upstream's JSON keys in upstream's order (go-client §1.5, §10.2). Keys that are

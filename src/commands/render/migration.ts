@@ -1,10 +1,10 @@
 // What `migration` prints (go-client §3): history, the pending sequence, the last run and
 // conditions, never SQL or rows; plus the unresolved run and the acknowledgment to run next.
-import type { PtahMigration, PtahMigrationPlan } from "../model/kinds.ts";
-import { formatTimestamp } from "../render/age.ts";
-import { formatJson } from "../render/formats.ts";
-import { sanitize } from "../errors.ts";
-import { labelLines } from "./plan.ts";
+import type { PtahMigration, PtahMigrationPlan } from "../../model/kinds.ts";
+import { formatTimestamp } from "../../render/age.ts";
+import { formatJson } from "../../render/formats.ts";
+import { sanitize } from "../../errors.ts";
+import { labelLines } from "../../views/plan.ts";
 
 export interface MigrationView {
   readonly namespace: string;
