@@ -1,8 +1,11 @@
 // Derived approval states (operator-api §3.2, §4.3): an approval's conditions alone do not
 // say whether it is reserved — a freshly accepted approval has no conditions yet, and the
 // reservation is recorded on the schema as status.plan.approval.
-import type { Condition } from "../model/meta.ts";
+import { findCondition, isTrue } from "../model/meta.ts";
 import type { PtahMigration, PtahMigrationApproval, PtahMigrationRunAcknowledgment, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+
+// The condition lookups live in model/ (views use them too); approval/ users keep reaching them here.
+export { findCondition, isTrue } from "../model/meta.ts";
 
 export type ApprovalState = "Consumed" | "Stale" | "Superseded" | "Reserved" | "Pending";
 
@@ -12,14 +15,6 @@ export interface DerivedApprovalState {
   readonly reason: string;
   /** Also stale after being consumed (the seed's "consumed and already stale"). */
   readonly alsoStale: boolean;
-}
-
-export function findCondition(conditions: readonly Condition[], type: string): Condition | undefined {
-  return conditions.find((c) => c.type === type);
-}
-
-export function isTrue(conditions: readonly Condition[], type: string): boolean {
-  return findCondition(conditions, type)?.status === "True";
 }
 
 /** State of a schema approval, given the schema it binds (if it was read). */

@@ -7,7 +7,7 @@ import type { PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApprov
 import type { Parsed } from "../model/parse.ts";
 import { renderMachine } from "../render/formats.ts";
 import { sortByField } from "../render/columns.ts";
-import { renderApprovalRows } from "../views/approval-rows.ts";
+import { renderApprovalRows } from "./render/approval-rows.ts";
 import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
 import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "./options/output.ts";
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./options/printing.ts";

@@ -11,8 +11,8 @@ import { loadNamedPlan, loadPlanSchema, loadRecordedPlan, type VerifiedPlan } fr
 import { selectPlanRecord, type PlanRecord } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
 import { escapeJsonText } from "../render/formats.ts";
-import { buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "../views/diff.ts";
-import { renderDiffJson, renderDiffSql } from "../views/diff-output.ts";
+import { buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "./render/diff.ts";
+import { renderDiffJson, renderDiffSql } from "./render/diff-output.ts";
 import { sanitizeSqlForTerminal } from "../views/plan.ts";
 import { chooseFromApproval } from "./reads/diff-from.ts";
 import { getOrNotFound } from "./reads/read.ts";

@@ -7,7 +7,7 @@ import { UsageError } from "../errors.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahMigrationRunAcknowledgment, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import type { KindName, Parsed } from "../model/parse.ts";
 import { formatJson } from "../render/formats.ts";
-import { buildTimeline, entryKey, historyNote, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "../views/history.ts";
+import { buildTimeline, entryKey, historyNote, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "./render/history.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
 import { parseTarget } from "./options/arguments.ts";

@@ -9,7 +9,7 @@ import { UsageError } from "../errors.ts";
 import type { KindName } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
-import { inboxItems, inboxRow, renderInbox, type InboxItem } from "../views/inbox.ts";
+import { inboxItems, inboxRow, renderInbox, type InboxItem } from "./render/inbox.ts";
 import type { ClusterReader } from "../kube/types.ts";
 import type { Command } from "./types.ts";
 

@@ -6,7 +6,7 @@ import { bindsSchema } from "../approval/state.ts";
 import { UsageError } from "../errors.ts";
 import type { KindName, ObjectOf } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
-import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "../views/ledger.ts";
+import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "./render/ledger.ts";
 import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
 import { noResources } from "./options/output.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./reads/read.ts";

@@ -3,7 +3,8 @@
 import { NotFoundError, PtahError, ReadError, UsageError } from "../errors.ts";
 import type { ClusterReader } from "../kube/types.ts";
 import type { PtahMigration, PtahMigrationPlan } from "../model/kinds.ts";
-import { buildMigrationView, renderMigrationJson, renderMigrationText } from "../views/migration.ts";
+import { buildMigrationView } from "../views/migration.ts";
+import { renderMigrationJson, renderMigrationText } from "./render/migration.ts";
 import { noSuchMigration } from "./reads/read.ts";
 import { MIGRATION } from "./options/candidates.ts";
 import type { Command } from "./types.ts";

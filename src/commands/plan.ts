@@ -6,7 +6,8 @@ import { loadVerifiedPlan, type VerifiedPlan } from "../plan/load.ts";
 import type { PlanSelection } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
 import { escapeJsonText, formatYaml } from "../render/formats.ts";
-import { renderPlanJson, renderPlanSql, renderPlanText, renderVerifyReport, sanitizeSqlForTerminal } from "../views/plan.ts";
+import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../views/plan.ts";
+import { renderPlanText, renderVerifyReport } from "./render/plan.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
 

@@ -1,7 +1,8 @@
 // `kubectl ptah schema <name>`: upstream's schema view. Reads only the PtahSchema, so a
 // diagnostic reader without chunk access can use it.
 import { UsageError } from "../errors.ts";
-import { buildSchemaView, renderSchemaViewJson, renderSchemaViewText } from "../views/schema-view.ts";
+import { buildSchemaView } from "../views/schema-view.ts";
+import { renderSchemaViewJson, renderSchemaViewText } from "./render/schema-view.ts";
 import { getOrNotFound, noPtahSchema } from "./reads/read.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";

@@ -1,7 +1,7 @@
 // doctor's Connection checks: the kubeconfig and where each part came from, the server and its
 // version, kubectl's version skew window, clock skew (the Date header) and which kubectl-ptah
 // the PATH finds first.
-import { sanitize } from "../render/sanitize.ts";
+import { sanitize } from "../errors.ts";
 import { ok, problem, skipped, type Check } from "./doctor-report.ts";
 
 /** Attempted reads: a value, a 403 (the check is skipped), or another failure. */

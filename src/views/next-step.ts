@@ -1,16 +1,17 @@
 // The `Next:` line: the exact command a person should run, from the schema's state.
-import { findCondition, isTrue, newestUsedApproval } from "../approval/state.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { findCondition, isTrue } from "../model/meta.ts";
+import { sanitize } from "../errors.ts";
 
 /** ` -n <ns>` when the command must name the namespace, else "". */
 export type NamespaceFlag = string;
 
 /**
- * `approvals` (those of the namespace, when read) let the line point at `diff` when a person
- * already approved an earlier plan: what changed since is the first question.
+ * `earlier`, the newest approval of this schema that was already used (consumed, or stale after
+ * use; the caller derives it with approval/state.ts's newestUsedApproval from the approvals it
+ * read), lets the line point at `diff`: what changed since is the first question.
  */
-export function schemaNextStep(schema: PtahSchema, nsFlag: NamespaceFlag, approvals: readonly PtahSchemaApproval[] = []): string {
+export function schemaNextStep(schema: PtahSchema, nsFlag: NamespaceFlag, earlier?: PtahSchemaApproval): string {
   const name = sanitize(schema.metadata.name);
   const s = schema.status;
   const ready = findCondition(s.conditions, "Ready");
@@ -25,7 +26,6 @@ export function schemaNextStep(schema: PtahSchema, nsFlag: NamespaceFlag, approv
     return `an approval is reserved; follow it with: kubectl ptah wait ${name}${nsFlag} --for=approval=consumed`;
   }
   if (s.phase === "AwaitingApproval" && isTrue(s.conditions, "ApprovalRequired")) {
-    const earlier = newestUsedApproval(schema, approvals);
     const approve = `then approve it with: kubectl ptah approve ${name}${nsFlag} | kubectl create -f -`;
     if (earlier && earlier.spec.planRef?.name !== s.plan?.name) {
       return `see what changed since approval ${sanitize(earlier.metadata.name)} with: kubectl ptah diff ${name}${nsFlag}, ${approve}`;

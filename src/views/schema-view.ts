@@ -1,9 +1,7 @@
 // Upstream's `kubectl ptah schema` view (go-client §1.5): labels padded to 18 columns,
 // drift summary, reference-data line, True/Ready conditions, applied record, plan block.
+// The view model; its text and JSON are commands/render/schema-view.ts.
 import type { PtahSchema } from "../model/kinds.ts";
-import { formatTimestamp } from "../render/age.ts";
-import { formatGoJson } from "../render/formats.ts";
-import { sanitize } from "../render/sanitize.ts";
 
 /**
  * The view, with upstream's JSON keys in upstream's order (go-client §1.5, §10.2). Keys that are
@@ -114,61 +112,4 @@ export function buildSchemaView(schema: PtahSchema): SchemaView {
     view.conditions = s.conditions.map((c) => omitEmpty({ type: c.type, status: c.status, reason: c.reason, message: c.message }, ["type", "status"]));
   }
   return view;
-}
-
-const line = (label: string, value: string): string => `${`${sanitize(label)}:`.padEnd(18)}${sanitize(value)}`;
-
-/**
- * Upstream's text layout (go-client §10.2): every line of the head, condition lines included, is a
- * label padded to 18 (a label of 18 or more gets no space); a finding line is the category padded
- * to 34, one space, the count right-aligned in 6, two spaces, the severity.
- */
-export function renderSchemaViewText(v: SchemaView): string {
-  const out: string[] = [line("Schema", `${v.namespace}/${v.schema}`)];
-  if (v.phase) out.push(line("Phase", v.phase));
-  if (v.suspended) out.push(line("Suspended", "true"));
-  if (v.source?.reference) out.push(line("Artifact", v.source.reference));
-  if (v.source?.verified) out.push(line("Verified", "true"));
-  const o = v.observation;
-  if (!o) out.push(line("Observed", "not yet"));
-  else {
-    // An observation (findings) without a time is "unknown", never "not yet".
-    out.push(line("Observed", o.observedAt ? formatTimestamp(o.observedAt) : "unknown"));
-    if (!o.drift) out.push(line("Drift", "none"));
-    else {
-      const categories = o.findings?.length ?? 0;
-      out.push(line("Drift", `${o.findingCount ?? 0} in ${categories} categories, highest ${o.highestSeverity ?? ""}`));
-      if (o.referenceData) {
-        const r = o.referenceData;
-        out.push(line("Reference data", `${r.inserts} to insert, ${r.updates} to update, ${r.deletes} to delete`));
-      }
-      if (o.findingsTruncated) out.push(line("Findings", "truncated; the count above covers the whole report"));
-      for (const f of o.findings ?? []) out.push(`  ${sanitize(f.category).padEnd(34)} ${String(f.count).padStart(6)}  ${sanitize(f.severity)}`);
-    }
-  }
-  for (const c of v.conditions ?? []) {
-    // The parentheses are written even when the reason is empty, as upstream does.
-    if (c.status === "True" || c.type === "Ready") out.push(line(c.type, `${c.status} (${c.reason ?? ""})`));
-  }
-  if (v.applied) out.push(line("Applied", `${v.applied.planName || v.applied.planFingerprint || ""} at ${formatTimestamp(v.applied.completedAt ?? undefined)}`));
-  out.push("");
-  if (!v.plan) out.push("No plan is published.");
-  else {
-    const n = v.plan.statementCount ?? 0;
-    out.push(`Plan ${sanitize(v.plan.name)}, ${n} statement${n === 1 ? "" : "s"}, stored ${formatTimestamp(v.plan.createdAt ?? undefined)}`);
-    if (v.plan.destructive) out.push("  destructive");
-    if (!v.plan.approved) out.push("  not approved");
-    else {
-      const at = v.plan.approvedAt ? ` at ${formatTimestamp(v.plan.approvedAt)}` : "";
-      const by = v.plan.approvalApprover ? ` by ${sanitize(v.plan.approvalApprover)}` : "";
-      out.push(`  approved by ${sanitize(v.plan.approvalName ?? "")}${at}${by}`);
-    }
-    out.push("", "kubectl ptah plan prints the SQL this plan holds.");
-  }
-  return out.join("\n") + "\n";
-}
-
-/** Go's encoding/json with a two-space indent and HTML escaping on (go-client §10.2). */
-export function renderSchemaViewJson(v: SchemaView): string {
-  return formatGoJson(v);
 }

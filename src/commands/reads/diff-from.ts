@@ -5,7 +5,7 @@ import { deriveSchemaApprovalState, newestUsedApproval } from "../../approval/st
 import type { ClusterReader } from "../../kube/types.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import type { DiffSource } from "../../views/diff.ts";
+import type { DiffSource } from "../render/diff.ts";
 
 export interface ChosenFrom {
   readonly source: DiffSource;

@@ -5,7 +5,7 @@
 import { NotFoundError, ReadError } from "../../errors.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
-import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../../views/diagnose.ts";
+import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../render/diagnose.ts";
 import { namespaceFlag } from "../options/output.ts";
 import { getOptional, noSuchMigration } from "./read.ts";
 import type { Printed, Connection, RunContext } from "../types.ts";

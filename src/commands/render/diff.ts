@@ -1,17 +1,17 @@
 // What `diff` shows: two verified plans of one schema (or a verified plan and what a record of
 // a gone plan kept), the fingerprint inputs that moved with their meaning from the knowledge
 // base, and a statement-level diff as unified hunks. Pure: built only from plans that verified.
-import { bindingInputTopic } from "../explain/knowledge.ts";
-import type { PlanBindingInput, PlanBindingValue } from "../model/binding-inputs.ts";
-import { bindingValuesOfPlan, compareBindings, type BindingComparison, type RecordedBindingValues } from "../plan/binding-diff.ts";
-import type { PlanStatement } from "../plan/document.ts";
-import type { VerifiedPlan } from "../plan/load.ts";
-import { statementText } from "../plan/sql-text.ts";
-import { buildHunks, countEdits, diffStatements, type EditCounts, type EditRun, type Hunk } from "../plan/statement-diff.ts";
-import { formatTimestamp } from "../render/age.ts";
-import { paint } from "../render/color.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { formatPrivileges, labelLines } from "./plan.ts";
+import { bindingInputTopic } from "../../explain/knowledge.ts";
+import type { PlanBindingInput, PlanBindingValue } from "../../model/binding-inputs.ts";
+import { bindingValuesOfPlan, compareBindings, type BindingComparison, type RecordedBindingValues } from "../../plan/binding-diff.ts";
+import type { PlanStatement } from "../../plan/document.ts";
+import type { VerifiedPlan } from "../../plan/load.ts";
+import { statementText } from "../../plan/sql-text.ts";
+import { buildHunks, countEdits, diffStatements, type EditCounts, type EditRun, type Hunk } from "../../plan/statement-diff.ts";
+import { formatTimestamp } from "../../render/age.ts";
+import { paint } from "../../render/color.ts";
+import { sanitize } from "../../errors.ts";
+import { formatPrivileges, labelLines } from "../../views/plan.ts";
 
 export type DiffSource =
   | { readonly kind: "applied" }

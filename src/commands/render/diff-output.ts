@@ -1,10 +1,10 @@
 // The machine formats of `diff`: `-o json` (both sides' identity, the binding changes, the
 // statement operations) and `-o sql` (the `to` plan's SQL exactly as `plan -o sql` writes it,
 // with `-- added` before added statements and removed ones commented out). Pure.
-import { bindingInputTopic } from "../explain/knowledge.ts";
-import type { PlanStatement } from "../plan/document.ts";
-import { statementText } from "../plan/sql-text.ts";
-import { sanitize } from "../render/sanitize.ts";
+import { bindingInputTopic } from "../../explain/knowledge.ts";
+import type { PlanStatement } from "../../plan/document.ts";
+import { statementText } from "../../plan/sql-text.ts";
+import { sanitize } from "../../errors.ts";
 import { describeSource, type DiffSource, type DiffView, type FromSide } from "./diff.ts";
 
 function sourceJson(s: DiffSource): Record<string, string> {

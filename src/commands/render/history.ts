@@ -1,13 +1,13 @@
 // The condition history: one timeline merging the condition transitions of a schema (or
 // migration), its plans and the approvals that bind it, the durable ledger of those approvals
 // (approved, consumed, applied, stale), and the Events involving them, oldest first.
-import type { LedgerEntry } from "../approval/ledger.ts";
-import type { Condition } from "../model/meta.ts";
-import type { KubeEvent } from "../model/kinds.ts";
-import { formatAge, formatTimestamp } from "../render/age.ts";
-import { paint, paintWord } from "../render/color.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { renderTable } from "../render/table.ts";
+import type { LedgerEntry } from "../../approval/ledger.ts";
+import type { Condition } from "../../model/meta.ts";
+import type { KubeEvent } from "../../model/kinds.ts";
+import { formatAge, formatTimestamp } from "../../render/age.ts";
+import { paint, paintWord } from "../../render/color.ts";
+import { sanitize } from "../../errors.ts";
+import { renderTable } from "../../render/table.ts";
 
 export interface TimelineObject {
   readonly kind: string;

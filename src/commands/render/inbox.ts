@@ -2,12 +2,12 @@
 // migrations whose unresolved run needs an acknowledgment, and schemas a policy blocks (a
 // destructive plan under allowDestructive: false) — oldest wait first, with what the caller
 // may do about each and the exact command to do it.
-import { findCondition, isTrue } from "../approval/state.ts";
-import type { KindName } from "../model/parse.ts";
-import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
-import { formatAge, formatTimestamp } from "../render/age.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { renderTable } from "../render/table.ts";
+import { findCondition, isTrue } from "../../approval/state.ts";
+import type { KindName } from "../../model/parse.ts";
+import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
+import { formatAge, formatTimestamp } from "../../render/age.ts";
+import { sanitize } from "../../errors.ts";
+import { renderTable } from "../../render/table.ts";
 
 export type InboxReason = "schema-approval" | "migration-approval" | "run-acknowledgment" | "destructive-blocked";
 

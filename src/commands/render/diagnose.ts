@@ -1,14 +1,14 @@
 // Live diagnosis (`explain <schema>`, `explain approval <name>`, `explain migration <name>`):
 // from the object and what it references, a few lines saying why it is in its state and what
 // to do, each citing a knowledge-base topic.
-import { bindsSchema, deriveMigrationApprovalState, deriveSchemaApprovalState, findCondition } from "../approval/state.ts";
-import { fillPlaceholders, topicForPhase, topicForReason, type KnowledgeEntry } from "../explain/knowledge.ts";
-import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import type { Condition } from "../model/meta.ts";
-import { formatAge } from "../render/age.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { renderTable } from "../render/table.ts";
-import { migrationNextStep, schemaNextStep } from "./next-step.ts";
+import { bindsSchema, deriveMigrationApprovalState, deriveSchemaApprovalState, findCondition, newestUsedApproval } from "../../approval/state.ts";
+import { fillPlaceholders, topicForPhase, topicForReason, type KnowledgeEntry } from "../../explain/knowledge.ts";
+import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import type { Condition } from "../../model/meta.ts";
+import { formatAge } from "../../render/age.ts";
+import { sanitize } from "../../errors.ts";
+import { renderTable } from "../../render/table.ts";
+import { migrationNextStep, schemaNextStep } from "../../views/next-step.ts";
 
 function condWords(c: Condition | undefined): string {
   if (!c) return "-";
@@ -62,7 +62,7 @@ export function diagnoseSchema(i: SchemaDiagnosisInput): string {
   }
   const userAction = reasonTopic?.userAction ?? phaseTopic?.userAction;
   if (userAction) out.push(`To do:      ${userAction}`);
-  out.push(`Next:       ${schemaNextStep(i.schema, i.nsFlag, i.approvals)}`);
+  out.push(`Next:       ${schemaNextStep(i.schema, i.nsFlag, newestUsedApproval(i.schema, i.approvals))}`);
   const also = see([reasonTopic, phaseTopic]);
   if (also) out.push(also);
   return out.join("\n") + "\n";

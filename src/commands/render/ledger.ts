@@ -1,10 +1,10 @@
 // The ledger's views: a table (absolute RFC 3339 times, or ages with --relative), CSV with one
 // column per field, and the entries themselves for -o json|yaml.
-import type { LedgerEntry } from "../approval/ledger.ts";
-import { formatCsv } from "../render/csv.ts";
-import { formatAge, formatTimestamp } from "../render/age.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { renderTable } from "../render/table.ts";
+import type { LedgerEntry } from "../../approval/ledger.ts";
+import { formatCsv } from "../../render/csv.ts";
+import { formatAge, formatTimestamp } from "../../render/age.ts";
+import { sanitize } from "../../errors.ts";
+import { renderTable } from "../../render/table.ts";
 import { approvalStateCell } from "./approval-rows.ts";
 
 export interface LedgerRenderOptions {

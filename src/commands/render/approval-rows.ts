@@ -1,13 +1,13 @@
 // The approval rows every view prints the same way: `approvals` (one table per kind), the
 // Approval section of `status SCHEMA`, and the STATE of `ledger`. Rows come from
 // approval/rows.ts; this file decides their columns and cells, once.
-import type { ApprovalRow } from "../approval/rows.ts";
-import type { DerivedApprovalState } from "../approval/state.ts";
-import { formatAge } from "../render/age.ts";
-import { paintWord } from "../render/color.ts";
-import { labelCells, labelHeaders } from "../render/columns.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { renderTable } from "../render/table.ts";
+import type { ApprovalRow } from "../../approval/rows.ts";
+import type { DerivedApprovalState } from "../../approval/state.ts";
+import { formatAge } from "../../render/age.ts";
+import { paintWord } from "../../render/color.ts";
+import { labelCells, labelHeaders } from "../../render/columns.ts";
+import { sanitize } from "../../errors.ts";
+import { renderTable } from "../../render/table.ts";
 
 /** The STATE cell: the derived state, with ", stale" when a consumed approval's plan moved on. */
 export function approvalStateCell(d: Pick<DerivedApprovalState, "state" | "alsoStale">, color: boolean): string {

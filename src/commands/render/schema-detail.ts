@@ -1,15 +1,15 @@
 // `kubectl ptah status <schema>`: one schema in detail — Ready first, every condition with
 // generation lag flagged, the current plan, the approval state, the last apply, and Next.
-import { schemaApprovalRows } from "../approval/rows.ts";
-import { bindsSchema, findCondition } from "../approval/state.ts";
-import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { pinnedBindings, recordCopies } from "../plan/record-bindings.ts";
-import { formatAge, formatTimestamp } from "../render/age.ts";
-import { paint, paintWord } from "../render/color.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { renderTable } from "../render/table.ts";
+import { schemaApprovalRows } from "../../approval/rows.ts";
+import { bindsSchema, findCondition, newestUsedApproval } from "../../approval/state.ts";
+import type { PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import { pinnedBindings, recordCopies } from "../../plan/record-bindings.ts";
+import { formatAge, formatTimestamp } from "../../render/age.ts";
+import { paint, paintWord } from "../../render/color.ts";
+import { sanitize } from "../../errors.ts";
+import { renderTable } from "../../render/table.ts";
 import { renderApprovalRows } from "./approval-rows.ts";
-import { schemaNextStep } from "./next-step.ts";
+import { schemaNextStep } from "../../views/next-step.ts";
 
 export interface SchemaDetailInput {
   readonly schema: PtahSchema;
@@ -122,6 +122,6 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
     out.push(`  ${field("Completed", when(applied.completedAt, now))}`);
   }
   out.push("");
-  out.push(`Next: ${schemaNextStep(schema, input.nsFlag, input.approvals)}`);
+  out.push(`Next: ${schemaNextStep(schema, input.nsFlag, newestUsedApproval(schema, input.approvals))}`);
   return out.join("\n") + "\n";
 }

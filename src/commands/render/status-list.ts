@@ -1,12 +1,12 @@
 // `kubectl ptah status` (no name): one row per PtahSchema and per PtahMigration.
-import { findCondition, formatApprovalSummary, summariseSchemaApproval } from "../approval/state.ts";
-import type { Condition } from "../model/meta.ts";
-import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { formatAge } from "../render/age.ts";
-import { paint, paintWord } from "../render/color.ts";
-import { labelCells, labelHeaders } from "../render/columns.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { renderTable } from "../render/table.ts";
+import { findCondition, formatApprovalSummary, summariseSchemaApproval } from "../../approval/state.ts";
+import type { Condition } from "../../model/meta.ts";
+import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import { formatAge } from "../../render/age.ts";
+import { paint, paintWord } from "../../render/color.ts";
+import { labelCells, labelHeaders } from "../../render/columns.ts";
+import { sanitize } from "../../errors.ts";
+import { renderTable } from "../../render/table.ts";
 
 export interface StatusListInput {
   readonly schemas: readonly PtahSchema[];
