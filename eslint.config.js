@@ -72,7 +72,18 @@ export default tseslint.config(
   },
   {
     files: ["src/render/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { paths: [...IO.map((name) => ({ name, message: "only main.ts, cli/ and kube/ do I/O (architecture §8.4)" })), owned("@kubernetes/client-node", "kube/"), owned("yargs", "cli/")] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            ...IO.map((name) => ({ name, message: "only main.ts, cli/ and kube/ do I/O (architecture §8.4)" })),
+            owned("@kubernetes/client-node", "kube/"),
+            owned("yargs", "cli/"),
+          ],
+        },
+      ],
+    },
   },
   // The shell's own library boundaries.
   {

@@ -13,7 +13,10 @@ const bin = path.join(dir, "actionlint");
 if (!existsSync(bin)) {
   mkdirSync(dir, { recursive: true });
   const started = Date.now();
-  const r = spawnSync("go", ["install", `github.com/rhysd/actionlint/cmd/actionlint@${VERSION}`], { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, GOBIN: dir, GOFLAGS: "-mod=mod", GOWORK: "off" } });
+  const r = spawnSync("go", ["install", `github.com/rhysd/actionlint/cmd/actionlint@${VERSION}`], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, GOBIN: dir, GOFLAGS: "-mod=mod", GOWORK: "off" },
+  });
   if (r.error || r.status !== 0) {
     process.stderr.write(`actionlint: go install github.com/rhysd/actionlint/cmd/actionlint@${VERSION} failed${r.error ? `: ${r.error.message}` : ""}\n`);
     process.exit(2);

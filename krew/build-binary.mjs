@@ -77,7 +77,9 @@ async function main() {
   if (smoke.status !== 0 || smoke.stdout !== expected || smoke.stderr !== "") {
     fail(`the binary's smoke test failed: status ${smoke.status}, stdout ${JSON.stringify(smoke.stdout)}, stderr ${JSON.stringify(smoke.stderr)}`);
   }
-  const lines = [`binary   ${path.relative(ROOT, binary)}  ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB  (${snapshot ? "startup snapshot" : `code cache ${codeCache ? "on" : "off"}`})`];
+  const lines = [
+    `binary   ${path.relative(ROOT, binary)}  ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB  (${snapshot ? "startup snapshot" : `code cache ${codeCache ? "on" : "off"}`})`,
+  ];
 
   if (withArchive) {
     // 4. The release archive. The helper is the plugin's own `completion kubectl` output.

@@ -91,7 +91,9 @@ function main() {
     if (p.os === "darwin") signAdHoc(binary);
     const archive = writeReleaseArchive({ binary, os: p.os, arch: p.arch, version, license: path.join(ROOT, "LICENSE"), unixHelper: helper.stdout, releaseDir });
     const mib = (n) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-    lines.push(`${key.padEnd(14)} node ${build.version.padEnd(8)} code cache ${codeCache ? "on " : "off"}  ${mib(statSync(binary).size).padStart(9)}  ${archive.name}  sha256 ${archive.sum}`);
+    lines.push(
+      `${key.padEnd(14)} node ${build.version.padEnd(8)} code cache ${codeCache ? "on " : "off"}  ${mib(statSync(binary).size).padStart(9)}  ${archive.name}  sha256 ${archive.sum}`,
+    );
   }
   const manifest = path.join(DIST, "krew", "ptah.yaml");
   const rendered = renderManifestFile({ releaseDir, out: manifest, version, onlyAvailable: only !== undefined });
@@ -107,4 +109,3 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     throw err;
   }
 }
-

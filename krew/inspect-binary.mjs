@@ -137,7 +137,7 @@ export function elfNoteNames(buf) {
     if (buf.readUInt32LE(ph) !== 4) continue; // PT_NOTE
     const start = Number(buf.readBigUInt64LE(ph + 8));
     const end = start + Number(buf.readBigUInt64LE(ph + 32));
-    for (let at = start; at + 12 <= end; ) {
+    for (let at = start; at + 12 <= end;) {
       const namesz = buf.readUInt32LE(at);
       const descsz = buf.readUInt32LE(at + 4);
       names.push(buf.toString("latin1", at + 12, at + 12 + namesz).replace(/\0+$/u, ""));

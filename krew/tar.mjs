@@ -57,7 +57,11 @@ export function readTarGz(buffer) {
   while (offset + BLOCK <= tar.length) {
     const h = tar.subarray(offset, offset + BLOCK);
     if (h.every((b) => b === 0)) break;
-    const field = (start, length) => h.subarray(start, start + length).toString("utf8").replace(/\0.*$/su, "");
+    const field = (start, length) =>
+      h
+        .subarray(start, start + length)
+        .toString("utf8")
+        .replace(/\0.*$/su, "");
     const prefix = field(345, 155);
     const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
     const size = Number.parseInt(field(124, 12).trim() || "0", 8);

@@ -27,7 +27,8 @@ export const SUPPORTED = {
 const PAIRS = Object.entries(SUPPORTED).flatMap(([os, arches]) => arches.map((arch) => ({ os, arch })));
 
 const RESERVED = new Set(["con", "prn", "aux", "nul", ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [`com${n}`, `lpt${n}`])]);
-const SEMVER = /^v(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/u;
+const SEMVER =
+  /^v(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/u;
 const SPEC_KEYS = new Set(["version", "homepage", "shortDescription", "description", "caveats", "platforms"]);
 const PLATFORM_KEYS = new Set(["selector", "uri", "sha256", "files", "bin"]);
 const LICENSE_FILE = /^(licen[cs]e|copying)(\.(txt|md))?$|^licenses?/iu;

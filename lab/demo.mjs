@@ -55,7 +55,15 @@ async function main(argv) {
     return 2;
   }
   const dir = path.join(REPO, "test", "scenarios");
-  const ids = opts.all ? fs.readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort().map((f) => f.slice(0, -5)) : opts.ids.length > 0 ? opts.ids : ["stale-approval"];
+  const ids = opts.all
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(".yaml"))
+        .sort()
+        .map((f) => f.slice(0, -5))
+    : opts.ids.length > 0
+      ? opts.ids
+      : ["stale-approval"];
   const files = ids.map((id) => path.join(dir, `${id}.yaml`));
   const missing = files.find((f) => !fs.existsSync(f));
   if (missing) {

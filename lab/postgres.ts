@@ -69,7 +69,12 @@ export function findBinDir(): string | undefined {
   const own = process.env.PTAH_LAB_PG_BIN;
   if (own) return hasServer(own) ? own : undefined;
   const debian = "/usr/lib/postgresql";
-  const majors = fs.existsSync(debian) ? fs.readdirSync(debian).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a)) : [];
+  const majors = fs.existsSync(debian)
+    ? fs
+        .readdirSync(debian)
+        .filter((d) => /^\d+$/.test(d))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const m of majors) if (hasServer(path.join(debian, m, "bin"))) return path.join(debian, m, "bin");
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) if (dir && hasServer(dir)) return dir;
   return undefined;
@@ -92,9 +97,12 @@ function clusterUser(): OsUser | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const existing = lookupUser(SUPERUSER) ?? lookupUser(FALLBACK_OS_USER);
   if (existing) return existing;
-  const r = spawnSync("useradd", ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", FALLBACK_OS_USER], { encoding: "utf8" });
+  const r = spawnSync("useradd", ["--system", "--user-group", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", FALLBACK_OS_USER], {
+    encoding: "utf8",
+  });
   const created = lookupUser(FALLBACK_OS_USER);
-  if (!created) throw new PostgresError("postgres (user)", `PostgreSQL refuses to run as root and no unprivileged user could be created: useradd: ${r.stderr.trim() || `exit ${r.status}`}`);
+  if (!created)
+    throw new PostgresError("postgres (user)", `PostgreSQL refuses to run as root and no unprivileged user could be created: useradd: ${r.stderr.trim() || `exit ${r.status}`}`);
   return created;
 }
 
@@ -216,7 +224,10 @@ export async function stopPostgres(labDir: string, say: (m: string) => void = ()
   for (const pid of new Set([readPostgresInfo(labDir)?.pid, postmasterPid(p)])) {
     if (!pid || !alive(pid)) continue;
     say(`stopping postgres (pid ${pid})`);
-    for (const [signal, ms] of [["SIGINT", 15_000], ["SIGQUIT", 5_000]] as const) {
+    for (const [signal, ms] of [
+      ["SIGINT", 15_000],
+      ["SIGQUIT", 5_000],
+    ] as const) {
       try {
         process.kill(pid, signal);
       } catch {

@@ -52,11 +52,7 @@ const TYPE_ONLY: Record<string, readonly string[]> = { commands: ["kube"] };
 const MODULE_ONLY: Record<string, readonly string[]> = { cli: ["kube/connect.ts"] };
 
 function allowed(layer: string, target: string, targetLayer: string, typeOnly: boolean): boolean {
-  return (
-    Boolean(TABLE[layer]?.includes(targetLayer)) ||
-    (typeOnly && Boolean(TYPE_ONLY[layer]?.includes(targetLayer))) ||
-    Boolean(MODULE_ONLY[layer]?.includes(target))
-  );
+  return Boolean(TABLE[layer]?.includes(targetLayer)) || (typeOnly && Boolean(TYPE_ONLY[layer]?.includes(targetLayer))) || Boolean(MODULE_ONLY[layer]?.includes(target));
 }
 
 const NPM_OWNERS: Record<string, readonly string[]> = {
@@ -78,7 +74,10 @@ describe("architecture", () => {
     const layer = layerOf(f.rel);
     for (const imp of importsOf(f.file)) {
       if (!imp.spec.startsWith(".")) continue;
-      const target = path.relative(SRC, path.resolve(path.dirname(f.file), imp.spec)).split(path.sep).join("/");
+      const target = path
+        .relative(SRC, path.resolve(path.dirname(f.file), imp.spec))
+        .split(path.sep)
+        .join("/");
       const targetLayer = layerOf(target);
       if (targetLayer === layer) continue;
       expect(allowed(layer, target, targetLayer, imp.typeOnly), `${f.rel} imports ${target} (${layer} → ${targetLayer}${imp.typeOnly ? ", type only" : ""})`).toBe(true);
@@ -110,7 +109,12 @@ describe("architecture", () => {
         f.rel,
         importsOf(f.file)
           .filter((i) => i.spec.startsWith(".") && !i.typeOnly)
-          .map((i) => path.relative(SRC, path.resolve(path.dirname(f.file), i.spec)).split(path.sep).join("/")),
+          .map((i) =>
+            path
+              .relative(SRC, path.resolve(path.dirname(f.file), i.spec))
+              .split(path.sep)
+              .join("/"),
+          ),
       );
     }
     const state = new Map<string, "visiting" | "done">();
@@ -130,7 +134,10 @@ describe("architecture", () => {
     (_rel, f) => {
       for (const imp of importsOf(f.file)) {
         if (!imp.spec.startsWith(".")) continue;
-        const target = path.relative(SRC, path.resolve(path.dirname(f.file), imp.spec)).split(path.sep).join("/");
+        const target = path
+          .relative(SRC, path.resolve(path.dirname(f.file), imp.spec))
+          .split(path.sep)
+          .join("/");
         const command = /^commands\/[^/]+\.ts$/u.test(target) && target !== "commands/types.ts";
         expect(command, `${f.rel} imports the command module ${target}`).toBe(false);
       }

@@ -14,7 +14,9 @@ function files(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
-const goldens = files(GOLDEN_DIR).map((f) => path.relative(GOLDEN_DIR, f).split(path.sep).join("/")).sort();
+const goldens = files(GOLDEN_DIR)
+  .map((f) => path.relative(GOLDEN_DIR, f).split(path.sep).join("/"))
+  .sort();
 const sources = files(TEST)
   .filter((f) => f.endsWith(".ts") && !f.startsWith(GOLDEN_DIR))
   .map((f) => ({ rel: path.relative(TEST, f).split(path.sep).join("/"), text: fs.readFileSync(f, "utf8") }));

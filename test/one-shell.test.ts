@@ -28,9 +28,7 @@ const RULES: { what: string; pattern: RegExp }[] = [
 describe("one shell", () => {
   it("the harness is the only test code that runs the shell", () => {
     expect(sources.find((s) => s.rel === HARNESS)?.text).toMatch(/\brunCli\(/u);
-    const offenders = sources
-      .filter((s) => s.rel !== HARNESS)
-      .flatMap((s) => RULES.filter((r) => r.pattern.test(s.text)).map((r) => `${s.rel} ${r.what}`));
+    const offenders = sources.filter((s) => s.rel !== HARNESS).flatMap((s) => RULES.filter((r) => r.pattern.test(s.text)).map((r) => `${s.rel} ${r.what}`));
     expect(offenders).toEqual([]);
   });
 

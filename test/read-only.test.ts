@@ -115,7 +115,12 @@ describe("read-only by construction", () => {
     const calls: { method: string; caller: string }[] = [];
     for (const s of sources) {
       walk(s, (n) => {
-        if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === "once" && n.expression.expression.kind === ts.SyntaxKind.ThisKeyword) {
+        if (
+          ts.isCallExpression(n) &&
+          ts.isPropertyAccessExpression(n.expression) &&
+          n.expression.name.text === "once" &&
+          n.expression.expression.kind === ts.SyntaxKind.ThisKeyword
+        ) {
           const arg = n.arguments[0]!;
           const caller = enclosing(n, ts.isMethodDeclaration);
           calls.push({ method: ts.isStringLiteral(arg) ? arg.text : `<${arg.getText()}>`, caller: `${rel(s)}:${caller ? (caller.name as ts.Identifier).text : "?"}` });
@@ -158,7 +163,9 @@ describe("read-only by construction", () => {
       (m): m is ts.MethodDeclaration => ts.isMethodDeclaration(m) && (m.name as ts.Identifier).text === "reviewAccess",
     )!;
     expect(delegate.body!.getText()).toMatch(/^\{\s*return this\.reader\.reviewAccess\(checks\);\s*\}$/u);
-    expect(checker.typeToString(checker.getTypeAtLocation((delegate.body!.statements[0] as ts.ReturnStatement).expression!.getChildAt(0).getChildAt(0)))).toBe('Pick<ClusterReader, "reviewAccess">');
+    expect(checker.typeToString(checker.getTypeAtLocation((delegate.body!.statements[0] as ts.ReturnStatement).expression!.getChildAt(0).getChildAt(0)))).toBe(
+      'Pick<ClusterReader, "reviewAccess">',
+    );
   });
 
   it("every `method:` in src is GET, once's own parameter, or the proxy's CONNECT", () => {
@@ -192,14 +199,21 @@ describe("read-only by construction", () => {
             }
           }
         }
-        if (ts.isImportDeclaration(n) && (n.moduleSpecifier as ts.StringLiteral).text === "@kubernetes/client-node") clientNode.push(`${rel(s)} ${n.importClause?.getText() ?? ""}`);
+        if (ts.isImportDeclaration(n) && (n.moduleSpecifier as ts.StringLiteral).text === "@kubernetes/client-node")
+          clientNode.push(`${rel(s)} ${n.importClause?.getText() ?? ""}`);
         if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && (n.arguments[0] as ts.StringLiteral).text === "@kubernetes/client-node") {
           const decl = enclosing(n, ts.isVariableDeclaration);
           clientNode.push(`${rel(s)} ${decl?.name.getText() ?? "?"}`);
         }
       });
     }
-    expect([...requesters].sort()).toEqual(["kube/http.ts http.request", "kube/http.ts https.request", "kube/proxy-tunnel.ts http.request", "kube/proxy-tunnel.ts https.request", "kube/proxy-tunnel.ts tls.connect"]);
+    expect([...requesters].sort()).toEqual([
+      "kube/http.ts http.request",
+      "kube/http.ts https.request",
+      "kube/proxy-tunnel.ts http.request",
+      "kube/proxy-tunnel.ts https.request",
+      "kube/proxy-tunnel.ts tls.connect",
+    ]);
     expect(clientNode).toEqual(["kube/credentials.ts { KubeConfig }"]);
   });
 });
@@ -216,7 +230,15 @@ describe("the transport's create, against a local server", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as net.AddressInfo).port;
-    transport = new Transport({ server: new URL(`http://127.0.0.1:${port}`), tls: {}, credentials: NO_CREDENTIALS, headers: {}, proxy: undefined, userAgent: "kubectl-ptah/test", timeoutMs: 5000 });
+    transport = new Transport({
+      server: new URL(`http://127.0.0.1:${port}`),
+      tls: {},
+      credentials: NO_CREDENTIALS,
+      headers: {},
+      proxy: undefined,
+      userAgent: "kubectl-ptah/test",
+      timeoutMs: 5000,
+    });
   });
   afterAll(async () => {
     transport.close();

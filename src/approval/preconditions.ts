@@ -5,9 +5,7 @@ import { findCondition, isTrue } from "./state.ts";
 import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
 import { CURRENT_PLAN_CONTRACT_VERSION } from "../plan/fingerprint.ts";
 
-export type Precondition =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly exitStatus: 1 | 3; readonly why: string; readonly todo: string };
+export type Precondition = { readonly ok: true } | { readonly ok: false; readonly exitStatus: 1 | 3; readonly why: string; readonly todo: string };
 
 function readyWords(conditions: PtahSchema["status"]["conditions"]): string {
   const ready = findCondition(conditions, "Ready");
@@ -31,13 +29,28 @@ export function schemaApprovable(schema: PtahSchema, nsFlag: string): Preconditi
     };
   }
   if (required?.status === "False" && (required.reason === "NotRequired" || required.reason === "Satisfied")) {
-    return { ok: false, exitStatus: 3, why: `referenced schema does not currently require approval (ApprovalRequired=False ${required.reason})`, todo: `kubectl ptah status ${name}${nsFlag}` };
+    return {
+      ok: false,
+      exitStatus: 3,
+      why: `referenced schema does not currently require approval (ApprovalRequired=False ${required.reason})`,
+      todo: `kubectl ptah status ${name}${nsFlag}`,
+    };
   }
   if (s.activeOperation?.type) {
-    return { ok: false, exitStatus: 1, why: `referenced schema has an active operation (${s.activeOperation.type})`, todo: `kubectl ptah wait ${name}${nsFlag} --for=phase=AwaitingApproval` };
+    return {
+      ok: false,
+      exitStatus: 1,
+      why: `referenced schema has an active operation (${s.activeOperation.type})`,
+      todo: `kubectl ptah wait ${name}${nsFlag} --for=phase=AwaitingApproval`,
+    };
   }
   if (phase !== "AwaitingApproval") {
-    return { ok: false, exitStatus: 1, why: `referenced schema is not awaiting approval (phase ${phase}${readyWords(s.conditions)})`, todo: `kubectl ptah explain ${name}${nsFlag}` };
+    return {
+      ok: false,
+      exitStatus: 1,
+      why: `referenced schema is not awaiting approval (phase ${phase}${readyWords(s.conditions)})`,
+      todo: `kubectl ptah explain ${name}${nsFlag}`,
+    };
   }
   if (!isTrue(s.conditions, "ApprovalRequired")) {
     return {
@@ -48,7 +61,12 @@ export function schemaApprovable(schema: PtahSchema, nsFlag: string): Preconditi
     };
   }
   if (!s.plan.uid || !s.plan.fingerprint) {
-    return { ok: false, exitStatus: 1, why: `the schema's plan record names no UID or fingerprint, so nothing binds an approval to it`, todo: `kubectl ptah status ${name}${nsFlag}` };
+    return {
+      ok: false,
+      exitStatus: 1,
+      why: `the schema's plan record names no UID or fingerprint, so nothing binds an approval to it`,
+      todo: `kubectl ptah status ${name}${nsFlag}`,
+    };
   }
   return { ok: true };
 }
@@ -69,14 +87,29 @@ export function migrationApprovable(m: PtahMigration, nsFlag: string): Precondit
     return { ok: false, exitStatus: 3, why: `migration has no current plan (phase ${phase}): there is nothing to approve`, todo: `kubectl ptah migration ${name}${nsFlag}` };
   }
   if (s.activeOperation?.type) {
-    return { ok: false, exitStatus: 1, why: `referenced migration has an active operation (${s.activeOperation.type})`, todo: `kubectl ptah wait migration ${name}${nsFlag} --for=phase=AwaitingApproval` };
+    return {
+      ok: false,
+      exitStatus: 1,
+      why: `referenced migration has an active operation (${s.activeOperation.type})`,
+      todo: `kubectl ptah wait migration ${name}${nsFlag} --for=phase=AwaitingApproval`,
+    };
   }
   const required = findCondition(s.conditions, "ApprovalRequired");
   if (required?.status === "False" && required.reason === "NotRequired") {
-    return { ok: false, exitStatus: 3, why: `referenced migration does not currently require approval (ApprovalRequired=False NotRequired)`, todo: `kubectl ptah migration ${name}${nsFlag}` };
+    return {
+      ok: false,
+      exitStatus: 3,
+      why: `referenced migration does not currently require approval (ApprovalRequired=False NotRequired)`,
+      todo: `kubectl ptah migration ${name}${nsFlag}`,
+    };
   }
   if (phase !== "AwaitingApproval") {
-    return { ok: false, exitStatus: 1, why: `referenced migration is not awaiting approval (phase ${phase}${readyWords(s.conditions)})`, todo: `kubectl ptah explain migration ${name}${nsFlag}` };
+    return {
+      ok: false,
+      exitStatus: 1,
+      why: `referenced migration is not awaiting approval (phase ${phase}${readyWords(s.conditions)})`,
+      todo: `kubectl ptah explain migration ${name}${nsFlag}`,
+    };
   }
   if (!isTrue(s.conditions, "ApprovalRequired")) {
     return { ok: false, exitStatus: 1, why: `referenced migration does not currently require approval`, todo: `kubectl ptah explain migration ${name}${nsFlag}` };

@@ -48,22 +48,22 @@ function approvalRows<A extends AnyApproval, O extends Owner>(
 ): ApprovalRow<A, O>[] {
   const find = ownerIndex(owners);
   const rows = approvals.map((a) => {
-      const ns = a.metadata.namespace ?? "";
-      const ref = refOf(a);
-      const bound = find(ns, ref);
-      return {
-        namespace: ns,
-        name: a.metadata.name,
-        owner: ref?.name ?? "-",
-        plan: a.spec.planRef?.name ?? "-",
-        approver: a.spec.approver?.username ?? "-",
-        state: derive(a, bound),
-        created: a.metadata.creationTimestamp,
-        labels: a.metadata.labels,
-        approval: a,
-        bound,
-      };
-    });
+    const ns = a.metadata.namespace ?? "";
+    const ref = refOf(a);
+    const bound = find(ns, ref);
+    return {
+      namespace: ns,
+      name: a.metadata.name,
+      owner: ref?.name ?? "-",
+      plan: a.spec.planRef?.name ?? "-",
+      approver: a.spec.approver?.username ?? "-",
+      state: derive(a, bound),
+      created: a.metadata.creationTimestamp,
+      labels: a.metadata.labels,
+      approval: a,
+      bound,
+    };
+  });
   return ordered ? rows : sortRows(rows);
 }
 
@@ -72,6 +72,10 @@ export function schemaApprovalRows(approvals: readonly PtahSchemaApproval[], sch
   return approvalRows(approvals, schemas, (a) => a.spec.schemaRef, deriveSchemaApprovalState, ordered);
 }
 
-export function migrationApprovalRows(approvals: readonly PtahMigrationApproval[], migrations: readonly PtahMigration[], ordered = false): ApprovalRow<PtahMigrationApproval, PtahMigration>[] {
+export function migrationApprovalRows(
+  approvals: readonly PtahMigrationApproval[],
+  migrations: readonly PtahMigration[],
+  ordered = false,
+): ApprovalRow<PtahMigrationApproval, PtahMigration>[] {
   return approvalRows(approvals, migrations, (a) => a.spec.migrationRef, deriveMigrationApprovalState, ordered);
 }

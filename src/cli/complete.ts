@@ -138,7 +138,11 @@ async function complete(args: readonly string[], environment: Environment, comma
     const spec = findFlag(toComplete.slice(0, eq), line.command);
     return ask(spec && spec.type !== "boolean" ? valueSource(spec) : undefined, toComplete.slice(eq + 1));
   }
-  const commandNames = (q: CompletionQuery): Candidate[] => startingWith(commands.map((c) => ({ value: c.name, description: c.summary })), q.toComplete);
+  const commandNames = (q: CompletionQuery): Candidate[] =>
+    startingWith(
+      commands.map((c) => ({ value: c.name, description: c.summary })),
+      q.toComplete,
+    );
   if (line.word === undefined) return ask(commandNames, toComplete);
   if (line.word === "help") return ask(line.positionals.length === 0 ? commandNames : undefined, toComplete);
   const slots = line.command?.positionals ?? [];

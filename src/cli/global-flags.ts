@@ -62,7 +62,10 @@ async function kubeconfigContexts(q: CompletionQuery): Promise<Candidate[]> {
   try {
     const { loadKubeconfig } = await import("../kube/connect.ts");
     const doc = loadKubeconfig({ kubeconfig: q.ctx.global.kubeconfig }, q.env);
-    return startingWith((doc.contexts ?? []).map((c) => ({ value: String(c.name) })), q.toComplete);
+    return startingWith(
+      (doc.contexts ?? []).map((c) => ({ value: String(c.name) })),
+      q.toComplete,
+    );
   } catch {
     return [];
   }

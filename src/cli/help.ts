@@ -49,7 +49,7 @@ export function renderRootHelp(commands: readonly Command[]): string {
     ...flagLines([...GLOBAL_FLAGS, VERSION_FLAG, HELP_FLAG]),
     "",
     "The plugin only reads (get, list, watch); `approve` prints a manifest for you to create.",
-    "Use \"kubectl ptah <command> --help\" for more about a command.",
+    'Use "kubectl ptah <command> --help" for more about a command.',
     EXIT_STATUSES,
     "",
   ].join("\n");

@@ -24,9 +24,7 @@ export const acknowledgeCommand: Command<AcknowledgeOptions> = {
   usage: "kubectl ptah acknowledge MIGRATION [--name NAME] [-o yaml|json] [--dry-run=server]",
   positionals: [MIGRATION],
   outputs: ["yaml", "json"],
-  examples: [
-    { comment: "After establishing what the run did, settle it as yourself", command: "kubectl ptah acknowledge billing | kubectl create -f -" },
-  ],
+  examples: [{ comment: "After establishing what the run did, settle it as yourself", command: "kubectl ptah acknowledge billing | kubectl create -f -" }],
   flags: [
     { name: "name", type: "string", value: "NAME", describe: "Name of the acknowledgment (default: <migration>-ack-<first 12 hex of the operation ID>)" },
     { name: "dry-run", type: "string", value: "MODE", describe: "server: send the create with dryRun=All and print what admission would store", values: ["server"] },
@@ -62,5 +60,3 @@ export const acknowledgeCommand: Command<AcknowledgeOptions> = {
     return { kind: "printed", stdout: renderManifest(manifest, header, options.output) };
   },
 };
-
-

@@ -68,7 +68,7 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
     const lists = [sApprovals, schemas, mApprovals, migrations];
     // Approvals that do not fit the model: left out of the table; in -o json|yaml as served
     // (for a named target, those whose reference names it).
-    const refName = (raw: Record<string, unknown>, field: string): unknown => ((raw.spec as Record<string, { name?: unknown } | undefined> | undefined)?.[field])?.name;
+    const refName = (raw: Record<string, unknown>, field: string): unknown => (raw.spec as Record<string, { name?: unknown } | undefined> | undefined)?.[field]?.name;
     const unfit = [
       ...(t.kind === "all" ? [] : (sApprovals.rejected ?? []).filter((r) => t.kind === "schema" && refName(r.raw, "schemaRef") === t.name)),
       ...(t.kind === "all" ? [] : (mApprovals.rejected ?? []).filter((r) => t.kind === "migration" && refName(r.raw, "migrationRef") === t.name)),
@@ -98,11 +98,19 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
     const both = schemaItems.length > 0 && migrationItems.length > 0;
     const parts: string[] = [];
     if (schemaItems.length > 0) {
-      const rows = schemaApprovalRows(inOrder(schemaItems), (schemas.items as readonly Parsed<PtahSchema>[]).map((s) => s.object), ordered);
+      const rows = schemaApprovalRows(
+        inOrder(schemaItems),
+        (schemas.items as readonly Parsed<PtahSchema>[]).map((s) => s.object),
+        ordered,
+      );
       parts.push(renderRows(rows, "SCHEMA", ctx, both ? "ptahschemaapproval/" : "", print));
     }
     if (migrationItems.length > 0) {
-      const rows = migrationApprovalRows(inOrder(migrationItems), (migrations.items as readonly Parsed<PtahMigration>[]).map((m) => m.object), ordered);
+      const rows = migrationApprovalRows(
+        inOrder(migrationItems),
+        (migrations.items as readonly Parsed<PtahMigration>[]).map((m) => m.object),
+        ordered,
+      );
       parts.push(renderRows(rows, "MIGRATION", ctx, both ? "ptahmigrationapproval/" : "", print));
     }
     return { kind: "printed", stdout: parts.join("\n"), ...(warnings ? { stderr: warnings } : {}) };

@@ -56,7 +56,13 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
   refuse(migrationApprovable(last, nsFlag), `approve migration ${ns}/${o.name}`);
   const fingerprint = plan.spec.fingerprint!;
   const name = o.approvalName ?? defaultName(o.name, fingerprint);
-  const manifest = migrationApprovalManifest(name, ns, { name: last.metadata.name, uid: last.metadata.uid ?? "" }, { name: plan.metadata.name, uid: plan.metadata.uid ?? "" }, fingerprint);
+  const manifest = migrationApprovalManifest(
+    name,
+    ns,
+    { name: last.metadata.name, uid: last.metadata.uid ?? "" },
+    { name: plan.metadata.name, uid: plan.metadata.uid ?? "" },
+    fingerprint,
+  );
   if (o.dryRun === "server") return dryRun(c, "PtahMigrationApproval", manifest, o.output);
   const header = migrationApprovalHeader({
     namespace: ns,

@@ -60,8 +60,7 @@ function parseSide(flag: "from" | "to", raw: unknown): FromChoice {
 export const diffCommand: Command<DiffOptions> = {
   name: "diff",
   summary: "Show what changed between two plans of a schema: fingerprint inputs and statements",
-  usage:
-    "kubectl ptah diff <schema> [--from applied|--from approval NAME|--from plan NAME] [--to current|--to plan NAME] [-o text|json|sql] [--stat] [--exit-code]",
+  usage: "kubectl ptah diff <schema> [--from applied|--from approval NAME|--from plan NAME] [--to current|--to plan NAME] [-o text|json|sql] [--stat] [--exit-code]",
   positionals: [SCHEMA],
   outputs: DIFF_FORMATS,
   examples: [
@@ -76,8 +75,7 @@ export const diffCommand: Command<DiffOptions> = {
       name: "from",
       type: "string",
       value: "SOURCE",
-      describe:
-        "applied, approval NAME or plan NAME (default: the plan of the newest approval of this schema that is stale or consumed, else applied)",
+      describe: "applied, approval NAME or plan NAME (default: the plan of the newest approval of this schema that is stale or consumed, else applied)",
       valueWords: { applied: undefined, approval: "PtahSchemaApproval", plan: "PtahSchemaPlan" },
     },
     { name: "to", type: "string", value: "TARGET", describe: "current (the default) or plan NAME", valueWords: { current: undefined, plan: "PtahSchemaPlan" } },
@@ -180,7 +178,9 @@ function approvalRecord(a: PtahSchemaApproval, schema: PtahSchema, source: DiffS
   const ref = a.spec.schemaRef;
   const where = `${schema.metadata.namespace ?? ""}/${schema.metadata.name}`;
   if (ref?.name !== schema.metadata.name || !ref.uid || ref.uid !== schema.metadata.uid) {
-    throw new VerificationError(`the from plan (${sideLabel(source)}) failed the check "selection": the approval binds ${ref?.name ?? "no schema"} (UID ${ref?.uid || "none"}), not ${where} (UID ${schema.metadata.uid ?? "none"})`);
+    throw new VerificationError(
+      `the from plan (${sideLabel(source)}) failed the check "selection": the approval binds ${ref?.name ?? "no schema"} (UID ${ref?.uid || "none"}), not ${where} (UID ${schema.metadata.uid ?? "none"})`,
+    );
   }
   return {
     selection: "approval",

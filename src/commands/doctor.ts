@@ -76,7 +76,13 @@ function unreachable(why: string): Check[] {
 }
 
 /** Server, version skew and clock (Connection), then API, Operator and Permissions. */
-async function clusterChecks(c: Connection, inspector: ClusterInspector, ctx: RunContext, o: DoctorOptions, machine: Promise<LocalFacts>): Promise<{ server: Check[]; cluster: Check[] }> {
+async function clusterChecks(
+  c: Connection,
+  inspector: ClusterInspector,
+  ctx: RunContext,
+  o: DoctorOptions,
+  machine: Promise<LocalFacts>,
+): Promise<{ server: Check[]; cluster: Check[] }> {
   const server = await attempt(async (): Promise<ServerFacts> => ({ ...(await inspector.serverVersion()), localTime: ctx.clock() }));
   const local = await machine;
   const serverUrl = c.origin?.cluster.server;

@@ -129,11 +129,7 @@ async function runExplain(options: ExplainOptions, ctx: RunContext, diagnose: Di
   }
 }
 
-function print<T extends KnowledgeEntry | readonly KnowledgeEntry[]>(
-  value: T,
-  output: ExplainOutput,
-  renderText: (value: T) => string,
-): Printed {
+function print<T extends KnowledgeEntry | readonly KnowledgeEntry[]>(value: T, output: ExplainOutput, renderText: (value: T) => string): Printed {
   switch (output) {
     case "json":
       return { kind: "printed", stdout: `${JSON.stringify(value, null, 2)}\n` };

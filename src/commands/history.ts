@@ -84,7 +84,9 @@ async function readSection(section: Section, options: HistoryOptions, c: Connect
     case "root":
       return getOrNotFound(c.reader, kind, ns, options.name, isSchema ? noSuchSchema(ns, options.name) : noSuchMigration(ns, options.name));
     case "plans":
-      return readSecondary<ListResult<unknown>>(c.reader.list(kind, { namespace: ns, labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`, tolerant: true }));
+      return readSecondary<ListResult<unknown>>(
+        c.reader.list(kind, { namespace: ns, labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`, tolerant: true }),
+      );
     case "approvals":
     case "acks":
     case "events":
@@ -161,7 +163,12 @@ async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, f
     for (const e of fresh) seen.add(entryKey(e));
     if (fresh.length === 0) return;
     if (options.json) for (const e of fresh) ctx.emit(formatJson(e, 0));
-    else ctx.emit(renderTable(["", "", "", "", ""], timelineRows(fresh, { now: ctx.clock(), absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: true }), { noHeaders: true }));
+    else
+      ctx.emit(
+        renderTable(["", "", "", "", ""], timelineRows(fresh, { now: ctx.clock(), absoluteTime: options.absoluteTime, color: ctx.global.color, noHeaders: true }), {
+          noHeaders: true,
+        }),
+      );
   };
   const reload = (section: Section): void => {
     busy = busy

@@ -86,10 +86,7 @@ export const inboxCommand: Command<InboxOptions> = {
   async run(options, ctx) {
     const c = await ctx.connect();
     const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
-    const [schemas, migrations] = await Promise.all([
-      c.reader.list("PtahSchema", { namespace, keepRaw: false }),
-      c.reader.list("PtahMigration", { namespace, keepRaw: false }),
-    ]);
+    const [schemas, migrations] = await Promise.all([c.reader.list("PtahSchema", { namespace, keepRaw: false }), c.reader.list("PtahMigration", { namespace, keepRaw: false })]);
     const items = inboxItems(
       schemas.items.map((s) => s.object),
       migrations.items.map((m) => m.object),
@@ -101,7 +98,11 @@ export const inboxCommand: Command<InboxOptions> = {
       return { kind: "printed", stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc) };
     }
     if (rows.length === 0) {
-      return { kind: "printed", stdout: "", stderr: namespace === undefined ? "Nothing is waiting for approval in any namespace.\n" : `Nothing is waiting for approval in ${sanitize(namespace)} namespace.\n` };
+      return {
+        kind: "printed",
+        stdout: "",
+        stderr: namespace === undefined ? "Nothing is waiting for approval in any namespace.\n" : `Nothing is waiting for approval in ${sanitize(namespace)} namespace.\n`,
+      };
     }
     return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }) };
   },

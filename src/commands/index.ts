@@ -20,7 +20,24 @@ import { statusCommand } from "./status.ts";
 import { versionCommand } from "./version.ts";
 import { waitCommand } from "./wait.ts";
 
-export const COMMANDS: readonly AnyCommand[] = [statusCommand, schemaCommand, planCommand, diffCommand, migrationCommand, approveCommand, approvalsCommand, ledgerCommand, inboxCommand, acknowledgeCommand, historyCommand, waitCommand, makeExplainCommand(diagnoseLive), doctorCommand, versionCommand, completionCommand];
+export const COMMANDS: readonly AnyCommand[] = [
+  statusCommand,
+  schemaCommand,
+  planCommand,
+  diffCommand,
+  migrationCommand,
+  approveCommand,
+  approvalsCommand,
+  ledgerCommand,
+  inboxCommand,
+  acknowledgeCommand,
+  historyCommand,
+  waitCommand,
+  makeExplainCommand(diagnoseLive),
+  doctorCommand,
+  versionCommand,
+  completionCommand,
+];
 
 export function findCommand(word: string, commands: Registry = COMMANDS): AnyCommand | undefined {
   return commands.find((c) => c.name === word);

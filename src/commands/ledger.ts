@@ -26,7 +26,10 @@ async function objects<K extends KindName>(c: Connection, kind: K, namespace: st
 
 async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | undefined, selector: string | undefined): Promise<LedgerEntry[]> {
   if (t.kind === "schema") {
-    const [schema, approvals] = await Promise.all([getOrNotFound(c.reader, "PtahSchema", c.namespace, t.name, noSuchSchema(c.namespace, t.name)), objects(c, "PtahSchemaApproval", c.namespace, selector)]);
+    const [schema, approvals] = await Promise.all([
+      getOrNotFound(c.reader, "PtahSchema", c.namespace, t.name, noSuchSchema(c.namespace, t.name)),
+      objects(c, "PtahSchemaApproval", c.namespace, selector),
+    ]);
     return schemaLedger(
       approvals.filter((a) => bindsSchema(a, schema.object)),
       [schema.object],
@@ -66,7 +69,8 @@ export const ledgerCommand: Command<LedgerOptions> = {
   flags: [{ name: "relative", type: "boolean", describe: "Print ages instead of RFC 3339 timestamps" }],
   toOptions(args) {
     const o = args.global.output;
-    if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml" && o !== "csv") throw new UsageError(`unknown output format "${o}"; it is one of [json yaml csv]`, "ledger");
+    if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml" && o !== "csv")
+      throw new UsageError(`unknown output format "${o}"; it is one of [json yaml csv]`, "ledger");
     const output = o === "json" || o === "yaml" || o === "csv" ? o : "table";
     return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "ledger"), output, relative: args.flags.relative === true };
   },
@@ -79,6 +83,9 @@ export const ledgerCommand: Command<LedgerOptions> = {
     if (entries.length === 0) return { kind: "printed", stdout: "", stderr: noResources(namespace) };
     if (options.output === "csv") return { kind: "printed", stdout: renderLedgerCsv(entries) };
     const g = ctx.global;
-    return { kind: "printed", stdout: renderLedgerTable(entries, { now: ctx.now, relative: options.relative, color: g.color, noHeaders: g.noHeaders, allNamespaces: g.allNamespaces }) };
+    return {
+      kind: "printed",
+      stdout: renderLedgerTable(entries, { now: ctx.now, relative: options.relative, color: g.color, noHeaders: g.noHeaders, allNamespaces: g.allNamespaces }),
+    };
   },
 };

@@ -20,11 +20,7 @@ function readFailure(what: string, err: unknown): PtahError {
 }
 
 /** The migration, and its current plan unless that plan is gone (a gone plan is simply omitted). */
-export async function loadMigration(
-  reader: ClusterReader,
-  namespace: string,
-  name: string,
-): Promise<{ migration: PtahMigration; plan: PtahMigrationPlan | undefined }> {
+export async function loadMigration(reader: ClusterReader, namespace: string, name: string): Promise<{ migration: PtahMigration; plan: PtahMigrationPlan | undefined }> {
   let migration: PtahMigration;
   try {
     migration = (await reader.get("PtahMigration", namespace, name)).object;

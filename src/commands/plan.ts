@@ -57,8 +57,7 @@ export const planCommand: Command<PlanOptions> = {
     {
       name: "applied",
       type: "boolean",
-      describe:
-        "The plan the last confirmed apply ran: the stored plan it was approved for, not a log of what each statement did",
+      describe: "The plan the last confirmed apply ran: the stored plan it was approved for, not a log of what each statement did",
     },
     { name: "statements", type: "boolean", describe: "Add a table of statements (#, severity, reason, first line of SQL) to the text view" },
     {

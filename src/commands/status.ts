@@ -104,8 +104,14 @@ export const statusCommand: Command<StatusOptions> = {
     { comment: "Schemas and migrations in the current namespace", command: "kubectl ptah status" },
     { comment: "Everything, in every namespace, with digests, drift and last apply", command: "kubectl ptah status -A -o wide" },
     { comment: "One schema: conditions, current plan, approvals, last apply and the next command", command: "kubectl ptah status storefront -n app" },
-    { comment: "The phase and fingerprint, as the seed's jsonpath line prints them", command: "kubectl ptah status storefront -o jsonpath='{.status.phase}{\"\\n\"}{.status.plan.fingerprint}{\"\\n\"}'" },
-    { comment: "Newest first is the last line; your own columns", command: "kubectl ptah status --sort-by=.metadata.creationTimestamp -o custom-columns=NAME:.metadata.name,PHASE:.status.phase" },
+    {
+      comment: "The phase and fingerprint, as the seed's jsonpath line prints them",
+      command: 'kubectl ptah status storefront -o jsonpath=\'{.status.phase}{"\\n"}{.status.plan.fingerprint}{"\\n"}\'',
+    },
+    {
+      comment: "Newest first is the last line; your own columns",
+      command: "kubectl ptah status --sort-by=.metadata.creationTimestamp -o custom-columns=NAME:.metadata.name,PHASE:.status.phase",
+    },
   ],
   flags: [{ name: "watch", alias: "w", type: "boolean", describe: "Keep watching: redraw on a terminal, one record per change otherwise" }, ...PRINT_FLAGS],
   toOptions(args) {

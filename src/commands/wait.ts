@@ -50,7 +50,9 @@ export function holds(target: Target, waitFor: WaitFor, approvals: readonly Ptah
       return c.observedGeneration === undefined || generation === undefined || c.observedGeneration >= generation;
     }
     case "phase":
-      return target.status.phase === waitFor.phase && (target.status.observedGeneration === undefined || generation === undefined || target.status.observedGeneration >= generation);
+      return (
+        target.status.phase === waitFor.phase && (target.status.observedGeneration === undefined || generation === undefined || target.status.observedGeneration >= generation)
+      );
     case "approval": {
       const recorded = "plan" in target.status && target.status.plan && "approval" in target.status.plan ? target.status.plan.approval : undefined;
       if (!recorded?.name) return false;
@@ -82,7 +84,10 @@ export const waitCommand: Command<WaitOptions> = {
   examples: [
     { comment: "Wait until the plan waits for a person", command: "kubectl ptah wait storefront --for=condition=ApprovalRequired" },
     { comment: "Wait until the approved plan has been applied and proven", command: "kubectl ptah wait storefront --for=phase=InSync --timeout=10m" },
-    { comment: "Check once, without waiting (--timeout=0, as kubectl wait): exit 0 if it holds now, else 1", command: "kubectl ptah wait storefront --for=phase=InSync --timeout=0" },
+    {
+      comment: "Check once, without waiting (--timeout=0, as kubectl wait): exit 0 if it holds now, else 1",
+      command: "kubectl ptah wait storefront --for=phase=InSync --timeout=0",
+    },
     { comment: "Wait until the reserved approval was dispatched", command: "kubectl ptah wait storefront --for=approval=consumed" },
   ],
   flags: [

@@ -13,14 +13,7 @@ import { INPUT_REASON_TOPICS } from "./topics/reasons-inputs.ts";
 import { MIGRATION_REASON_TOPICS } from "./topics/reasons-migration.ts";
 import { PLAN_REASON_TOPICS } from "./topics/reasons-plan.ts";
 import { APPROVAL_STATE_TOPICS, OUTCOME_TOPICS } from "./topics/states.ts";
-import type {
-  KindedTopicText,
-  KnowledgeEntry,
-  Placeholder,
-  TopicId,
-  TopicKind,
-  TopicText,
-} from "./types.ts";
+import type { KindedTopicText, KnowledgeEntry, Placeholder, TopicId, TopicKind, TopicText } from "./types.ts";
 import {
   APPROVAL_STATES,
   CONCEPTS,
@@ -53,10 +46,7 @@ export const CONDITION_TOPICS: Record<ConditionKey, TopicText> = {
   ...OTHER_CONDITION_TOPICS,
 } satisfies Record<ConditionKey, TopicText>;
 
-function prefixKeys<P extends string, T extends Record<string, TopicText>>(
-  prefix: P,
-  record: T,
-): { [K in keyof T & string as `${P}/${K}`]: T[K] } {
+function prefixKeys<P extends string, T extends Record<string, TopicText>>(prefix: P, record: T): { [K in keyof T & string as `${P}/${K}`]: T[K] } {
   const out: Record<string, TopicText> = {};
   for (const [key, value] of Object.entries(record)) out[`${prefix}/${key}`] = value;
   return out as { [K in keyof T & string as `${P}/${K}`]: T[K] };
@@ -67,13 +57,7 @@ export function kebab(word: string): string {
   return word.replace(/[A-Z]/g, (c, i: number) => (i === 0 ? c.toLowerCase() : `-${c.toLowerCase()}`));
 }
 
-function build(
-  kind: TopicKind,
-  id: string,
-  title: string,
-  appliesTo: readonly PtahKind[],
-  text: TopicText,
-): KnowledgeEntry {
+function build(kind: TopicKind, id: string, title: string, appliesTo: readonly PtahKind[], text: TopicText): KnowledgeEntry {
   return {
     id: id as TopicId,
     kind,

@@ -1,22 +1,9 @@
 // The shape of a knowledge-base entry and of its topic ids. Ids are derived from the wire
 // words at the type level (`PlanNoLongerCurrent` → `reason/plan-no-longer-current`), so a
 // `related` link to a topic that does not exist fails to compile.
-import type {
-  ApprovalState,
-  CONDITION_KINDS,
-  Concept,
-  ConditionKindSlug,
-  EventReason,
-  MigrationPhase,
-  PtahKind,
-  Reason,
-  RunOutcome,
-  SchemaPhase,
-} from "./vocabulary.ts";
+import type { ApprovalState, CONDITION_KINDS, Concept, ConditionKindSlug, EventReason, MigrationPhase, PtahKind, Reason, RunOutcome, SchemaPhase } from "./vocabulary.ts";
 
-type KebabTail<S extends string> = S extends `${infer C}${infer R}`
-  ? `${C extends Lowercase<C> ? C : `-${Lowercase<C>}`}${KebabTail<R>}`
-  : "";
+type KebabTail<S extends string> = S extends `${infer C}${infer R}` ? `${C extends Lowercase<C> ? C : `-${Lowercase<C>}`}${KebabTail<R>}` : "";
 /** CamelCase → kebab-case, at the type level (mirrors `kebab()` in knowledge.ts). */
 export type Kebab<S extends string> = S extends `${infer C}${infer R}` ? `${Lowercase<C>}${KebabTail<R>}` : S;
 
@@ -38,15 +25,7 @@ export type TopicId =
 export type TopicKind = "concept" | "approval-state" | "condition-type" | "reason" | "phase" | "outcome" | "event";
 
 /** The order topic kinds are listed in: what a newcomer needs first comes first. */
-export const TOPIC_KINDS: readonly TopicKind[] = [
-  "concept",
-  "approval-state",
-  "condition-type",
-  "reason",
-  "phase",
-  "outcome",
-  "event",
-];
+export const TOPIC_KINDS: readonly TopicKind[] = ["concept", "approval-state", "condition-type", "reason", "phase", "outcome", "event"];
 
 /**
  * Placeholders a next command may contain. A diagnosis fills them with the names it read

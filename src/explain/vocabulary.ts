@@ -31,13 +31,7 @@ export const SCHEMA_APPROVAL_CONDITION_TYPES = ["Accepted", "Consumed", "Stale"]
 export const SCHEMA_PLAN_CONDITION_TYPES = ["Ready"] as const;
 
 /** PtahMigration condition types (§3.3). */
-export const MIGRATION_CONDITION_TYPES = [
-  "Ready",
-  "Progressing",
-  "Blocked",
-  "ApprovalRequired",
-  "ArtifactVerified",
-] as const;
+export const MIGRATION_CONDITION_TYPES = ["Ready", "Progressing", "Blocked", "ApprovalRequired", "ArtifactVerified"] as const;
 
 /**
  * PtahMigrationApproval condition types: only `Consumed` is ever written (§2.7, §3.3); the

@@ -58,9 +58,7 @@ export function apiError(status: number, body: Buffer, d: RequestDescription): N
   const serverMessage = s?.message ? sanitize(s.message) : undefined;
   switch (status) {
     case 404:
-      return new NotFoundError(
-        serverMessage ?? (d.name ? `${d.resource} "${d.name}" not found` : `the server could not find the requested resource (${d.resource})`),
-      );
+      return new NotFoundError(serverMessage ?? (d.name ? `${d.resource} "${d.name}" not found` : `the server could not find the requested resource (${d.resource})`));
     case 401:
       return new ReadError("You must be logged in to the server (Unauthorized)", 401);
     case 403:

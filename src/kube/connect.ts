@@ -101,12 +101,7 @@ function noProxyMatches(server: URL, noProxy: string | undefined): boolean {
 /** proxy-url from the cluster, else HTTPS_PROXY unless NO_PROXY names the host (kubectl's rule). */
 export function selectProxy(cluster: Record<string, unknown>, server: URL, env: NodeJS.ProcessEnv): URL | undefined {
   const explicit = cluster["proxy-url"];
-  const raw =
-    typeof explicit === "string" && explicit !== ""
-      ? explicit
-      : noProxyMatches(server, env.NO_PROXY ?? env.no_proxy)
-        ? undefined
-        : (env.HTTPS_PROXY ?? env.https_proxy);
+  const raw = typeof explicit === "string" && explicit !== "" ? explicit : noProxyMatches(server, env.NO_PROXY ?? env.no_proxy) ? undefined : (env.HTTPS_PROXY ?? env.https_proxy);
   if (!raw) return undefined;
   try {
     const url = new URL(raw.includes("://") ? raw : `http://${raw}`);
@@ -155,9 +150,7 @@ function loadKubeconfigSources(
   if (inCluster) return { doc: inCluster.doc, sources: "in-cluster" };
   // --server alone is enough for kubectl; so it is here.
   if ((global.overrides?.server ?? "") !== "") return { doc: { clusters: [], users: [], contexts: [] }, sources: [] };
-  throw new ReadError(
-    "no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config (the plugin never guesses a server such as localhost:8080)",
-  );
+  throw new ReadError("no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config (the plugin never guesses a server such as localhost:8080)");
 }
 
 export async function connect(global: ConnectOptions, env: ConnectEnvironment): Promise<Connection> {

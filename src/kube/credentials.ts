@@ -135,7 +135,14 @@ async function authProvider(doc: KubeconfigDoc, contextName: string): Promise<()
 }
 
 /** The credential source for a kubeconfig user (after the command line's overrides). */
-export async function userCredentials(u: Record<string, unknown>, doc: KubeconfigDoc, contextName: string, server: URL, env: ExecEnvironment, timeoutMs: number): Promise<CredentialSource> {
+export async function userCredentials(
+  u: Record<string, unknown>,
+  doc: KubeconfigDoc,
+  contextName: string,
+  server: URL,
+  env: ExecEnvironment,
+  timeoutMs: number,
+): Promise<CredentialSource> {
   const cert = readBytes(u["client-certificate-data"], u["client-certificate"], "client certificate");
   const key = readBytes(u["client-key-data"], u["client-key"], "client key");
   const base: AuthState = { headers: {}, ...(cert ? { cert } : {}), ...(key ? { key } : {}) };

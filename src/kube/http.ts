@@ -54,8 +54,7 @@ export interface RequestOptions {
 export type DryRunKind = "PtahSchemaApproval" | "PtahMigrationApproval" | "PtahMigrationRunAcknowledgment";
 export type ReviewKind = "SelfSubjectAccessReview" | "SelfSubjectRulesReview";
 export type CreateRequest =
-  | { readonly kind: DryRunKind; readonly namespace: string; readonly body: Record<string, unknown> }
-  | { readonly kind: ReviewKind; readonly body: Record<string, unknown> };
+  { readonly kind: DryRunKind; readonly namespace: string; readonly body: Record<string, unknown> } | { readonly kind: ReviewKind; readonly body: Record<string, unknown> };
 
 const REVIEW_PATHS: Record<ReviewKind, string> = {
   SelfSubjectAccessReview: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",

@@ -122,7 +122,9 @@ export class HttpClusterInspector implements ClusterInspector {
   async getCrd(name: string): Promise<CrdAnnotations> {
     const res = await this.transport.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}`);
     if (res.status === 404) return { name, found: false, annotations: {} };
-    const crd = json(res, { verb: "get", resource: "customresourcedefinitions.apiextensions.k8s.io", namespace: undefined, name }) as { metadata?: { annotations?: Record<string, unknown> } };
+    const crd = json(res, { verb: "get", resource: "customresourcedefinitions.apiextensions.k8s.io", namespace: undefined, name }) as {
+      metadata?: { annotations?: Record<string, unknown> };
+    };
     const annotations: Record<string, string> = {};
     for (const [k, v] of Object.entries(crd.metadata?.annotations ?? {})) if (typeof v === "string") annotations[sanitize(k)] = sanitize(v);
     return { name, found: true, annotations };
@@ -136,7 +138,10 @@ export class HttpClusterInspector implements ClusterInspector {
     do {
       const q = new URLSearchParams({ limit: "500", ...(token ? { continue: token } : {}) });
       const page = json(await this.transport.get(`/apis/admissionregistration.k8s.io/v1/${plural}?${q.toString()}`), d) as {
-        items?: { metadata?: { name?: unknown }; webhooks?: { name?: unknown; clientConfig?: unknown; rules?: { apiGroups?: unknown; resources?: unknown; operations?: unknown }[] }[] }[];
+        items?: {
+          metadata?: { name?: unknown };
+          webhooks?: { name?: unknown; clientConfig?: unknown; rules?: { apiGroups?: unknown; resources?: unknown; operations?: unknown }[] }[];
+        }[];
         metadata?: { continue?: string };
       };
       for (const item of page.items ?? []) {

@@ -125,7 +125,9 @@ export function resolveContext(doc: KubeconfigDoc, contextOverride: string | und
   const cluster = doc.clusters.find((c) => c.name === names.cluster) ?? (serverOnLine && (overrides.cluster ?? "") === "" ? { name: names.cluster, cluster: {} } : undefined);
   if (!cluster && (overrides.cluster ?? "") !== "") throw new Error(`no server found for cluster "${names.cluster}"`);
   if (!cluster) {
-    throw new Error(contextName ? `cluster "${names.cluster}" of context "${contextName}" does not exist in the kubeconfig` : `cluster "${names.cluster}" does not exist in the kubeconfig`);
+    throw new Error(
+      contextName ? `cluster "${names.cluster}" of context "${contextName}" does not exist in the kubeconfig` : `cluster "${names.cluster}" does not exist in the kubeconfig`,
+    );
   }
   const user = doc.users.find((u) => u.name === names.user);
   if (!user && (overrides.user ?? "") !== "") throw new Error(`auth info "${names.user}" does not exist`);
@@ -162,7 +164,11 @@ function defines(section: "clusters" | "users" | "contexts", name: string): (doc
  * The origin of each part, by the merge rule above (the first file to define a name or
  * current-context is the one kubectl used). `files` is "in-cluster" for the service account.
  */
-export function describeOrigin(files: readonly SourceFile[] | "in-cluster", resolved: ResolvedContext, flags: { readonly context: string | undefined; readonly namespace: string | undefined }): KubeconfigOrigin {
+export function describeOrigin(
+  files: readonly SourceFile[] | "in-cluster",
+  resolved: ResolvedContext,
+  flags: { readonly context: string | undefined; readonly namespace: string | undefined },
+): KubeconfigOrigin {
   const list = files === "in-cluster" ? [] : files;
   const fileOr = (p: string | undefined): string => (files === "in-cluster" ? "the in-cluster service account" : (p ?? "an unknown file"));
   const cluster = resolved.cluster.cluster as { server?: unknown } | undefined;
@@ -174,7 +180,11 @@ export function describeOrigin(files: readonly SourceFile[] | "in-cluster", reso
     flags.namespace !== undefined ? "-n/--namespace" : resolved.namespace !== undefined ? `context "${resolved.contextName}"` : "the default (the context sets none)";
   return {
     context: { name: resolved.contextName, from: contextFrom },
-    cluster: { name: resolved.cluster.name, server: typeof cluster?.server === "string" ? cluster.server : "", from: fileOr(firstFileWith(list, defines("clusters", resolved.cluster.name))) },
+    cluster: {
+      name: resolved.cluster.name,
+      server: typeof cluster?.server === "string" ? cluster.server : "",
+      from: fileOr(firstFileWith(list, defines("clusters", resolved.cluster.name))),
+    },
     user: resolved.user ? { name: resolved.user.name, from: fileOr(firstFileWith(list, defines("users", resolved.user.name))) } : undefined,
     namespace: { name: resolveNamespace(flags.namespace, resolved.namespace), from: namespaceFrom },
   };

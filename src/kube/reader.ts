@@ -202,7 +202,10 @@ export class HttpClusterReader implements ClusterReader {
     let ptahKinds: string[] = [];
     if (res.status === 200) {
       const list = parseJson(res.body, { verb: "get", resource: group, namespace: undefined }) as { resources?: { kind?: string; name?: string }[] };
-      ptahKinds = (list.resources ?? []).filter((r) => r.name && !r.name.includes("/") && r.kind).map((r) => sanitize(r.kind!)).sort();
+      ptahKinds = (list.resources ?? [])
+        .filter((r) => r.name && !r.name.includes("/") && r.kind)
+        .map((r) => sanitize(r.kind!))
+        .sort();
     } else if (res.status !== 404) {
       throw apiError(res.status, res.body, { verb: "get", resource: group, namespace: undefined });
     }
@@ -227,11 +230,17 @@ export class HttpClusterReader implements ClusterReader {
   private async reviewOne(check: AccessCheck): Promise<AccessAnswer> {
     const d: RequestDescription = { verb: "create", resource: "selfsubjectaccessreviews.authorization.k8s.io", namespace: undefined };
     const resourceAttributes = { verb: check.verb, group: check.group, resource: check.resource, ...(check.namespace ? { namespace: check.namespace } : {}) };
-    const res = await this.transport.create({ kind: "SelfSubjectAccessReview", body: { apiVersion: "authorization.k8s.io/v1", kind: "SelfSubjectAccessReview", spec: { resourceAttributes } } });
+    const res = await this.transport.create({
+      kind: "SelfSubjectAccessReview",
+      body: { apiVersion: "authorization.k8s.io/v1", kind: "SelfSubjectAccessReview", spec: { resourceAttributes } },
+    });
     if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
     const answer = parseJson(res.body, d) as { status?: { allowed?: unknown; reason?: unknown; evaluationError?: unknown } } | null;
     if (!answer || typeof answer !== "object") throw new ReadError("the server's access review answer is not an object");
-    const reason = [answer.status?.reason, answer.status?.evaluationError].filter((r): r is string => typeof r === "string" && r !== "").map(sanitize).join("; ");
+    const reason = [answer.status?.reason, answer.status?.evaluationError]
+      .filter((r): r is string => typeof r === "string" && r !== "")
+      .map(sanitize)
+      .join("; ");
     return { check, allowed: answer.status?.allowed === true, reason: reason || undefined };
   }
 }

@@ -7,16 +7,16 @@ import { approvalStamp, bindingFields, head, int, optionalSpec, simpleStatus, st
 export const PtahSchemaApproval = z.object({
   ...head,
   spec: optionalSpec({
-      schemaRef: ObjectRef.optional(),
-      planRef: ObjectRef.optional(),
-      planFingerprint: str,
-      ...approvalStamp,
-      // Older generations: binding copies the webhook hydrated from the plan (§2.4). Read only.
-      ...bindingFields,
-      controllerStateVersion: int,
-      ptahVersion: str,
-      executorImage: str,
-      runnerProtocolVersion: int,
+    schemaRef: ObjectRef.optional(),
+    planRef: ObjectRef.optional(),
+    planFingerprint: str,
+    ...approvalStamp,
+    // Older generations: binding copies the webhook hydrated from the plan (§2.4). Read only.
+    ...bindingFields,
+    controllerStateVersion: int,
+    ptahVersion: str,
+    executorImage: str,
+    runnerProtocolVersion: int,
   }),
   status: simpleStatus,
 });
@@ -25,10 +25,10 @@ export type PtahSchemaApproval = z.infer<typeof PtahSchemaApproval>;
 export const PtahMigrationApproval = z.object({
   ...head,
   spec: optionalSpec({
-      migrationRef: ObjectRef.optional(),
-      planRef: ObjectRef.optional(),
-      planFingerprint: str,
-      ...approvalStamp,
+    migrationRef: ObjectRef.optional(),
+    planRef: ObjectRef.optional(),
+    planFingerprint: str,
+    ...approvalStamp,
   }),
   status: simpleStatus,
 });
@@ -37,11 +37,11 @@ export type PtahMigrationApproval = z.infer<typeof PtahMigrationApproval>;
 export const PtahMigrationRunAcknowledgment = z.object({
   ...head,
   spec: optionalSpec({
-      migrationRef: ObjectRef.optional(),
-      operationID: str,
-      acknowledgedBy: ApprovalIdentity.optional(),
-      acknowledgedAt: str,
-      mutationRequestUID: str,
+    migrationRef: ObjectRef.optional(),
+    operationID: str,
+    acknowledgedBy: ApprovalIdentity.optional(),
+    acknowledgedAt: str,
+    mutationRequestUID: str,
   }),
   status: simpleStatus,
 });

@@ -17,7 +17,6 @@ export function optionalSpec<T extends z.ZodRawShape>(shape: T) {
     .transform((s) => s ?? ({} as z.infer<z.ZodObject<T>>));
 }
 
-
 /** The plan bindings a schema's record repeats (operator-api §2.1; required in the newest CRD). */
 export const recordedBindings = {
   artifactDigest: str,
@@ -41,7 +40,6 @@ export const stateBindings = {
   verificationPolicyUID: str,
   verificationPolicyDigest: str,
 };
-
 
 /** The digests a plan binds (§2.2), repeated by older approvals' binding copies (§2.4). */
 export const bindingFields = {

@@ -12,9 +12,7 @@ export * from "./migration.ts";
 
 export const KubeEvent = z.object({
   ...head,
-  involvedObject: z
-    .object({ kind: str, name: str, namespace: str, uid: str, apiVersion: str })
-    .optional(),
+  involvedObject: z.object({ kind: str, name: str, namespace: str, uid: str, apiVersion: str }).optional(),
   reason: str,
   message: str,
   type: str,

@@ -38,7 +38,10 @@ export const Condition = z.object({
 });
 export type Condition = z.infer<typeof Condition>;
 
-export const Conditions = z.array(Condition).optional().transform((c) => c ?? []);
+export const Conditions = z
+  .array(Condition)
+  .optional()
+  .transform((c) => c ?? []);
 
 /** The condition of that type, if the object reports one. */
 export function findCondition(conditions: readonly Condition[], type: string): Condition | undefined {
@@ -69,4 +72,3 @@ export const SecretKeySelector = z.object({
   key: z.string().optional(),
   optional: z.boolean().optional(),
 });
-

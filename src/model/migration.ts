@@ -16,9 +16,9 @@ export type UnresolvedRun = z.infer<typeof UnresolvedRun>;
 export const PtahMigration = z.object({
   ...head,
   spec: optionalSpec({
-      artifact: z.object({ ociRef: str }).optional(),
-      policy: z.object({ apply: str, lockTimeout: str, transactionMode: str }).optional(),
-      suspend: bool,
+    artifact: z.object({ ociRef: str }).optional(),
+    policy: z.object({ apply: str, lockTimeout: str, transactionMode: str }).optional(),
+    suspend: bool,
   }),
   status: z
     .object({
@@ -84,13 +84,13 @@ export type PlannedMigration = z.infer<typeof PlannedMigration>;
 export const PtahMigrationPlan = z.object({
   ...head,
   spec: optionalSpec({
-      contractVersion: int,
-      migrationRef: ObjectRef.optional(),
-      fingerprint: str,
-      migrations: z.array(PlannedMigration).optional(),
-      historyFingerprint: str,
-      currentVersion: int,
-      createdAt: str,
+    contractVersion: int,
+    migrationRef: ObjectRef.optional(),
+    fingerprint: str,
+    migrations: z.array(PlannedMigration).optional(),
+    historyFingerprint: str,
+    currentVersion: int,
+    createdAt: str,
   }),
   status: simpleStatus,
 });

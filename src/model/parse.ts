@@ -40,12 +40,7 @@ export const KINDS = {
   PtahMigration: ptah("PtahMigration", "ptahmigrations", "ptahm", PtahMigration),
   PtahMigrationPlan: ptah("PtahMigrationPlan", "ptahmigrationplans", "ptahmplan", PtahMigrationPlan),
   PtahMigrationApproval: ptah("PtahMigrationApproval", "ptahmigrationapprovals", "ptahmapprove", PtahMigrationApproval),
-  PtahMigrationRunAcknowledgment: ptah(
-    "PtahMigrationRunAcknowledgment",
-    "ptahmigrationrunacknowledgments",
-    "ptahmack",
-    PtahMigrationRunAcknowledgment,
-  ),
+  PtahMigrationRunAcknowledgment: ptah("PtahMigrationRunAcknowledgment", "ptahmigrationrunacknowledgments", "ptahmack", PtahMigrationRunAcknowledgment),
   ConfigMap: { kind: "ConfigMap", group: "", version: "v1", plural: "configmaps", schema: ChunkConfigMap },
   Event: { kind: "Event", group: "", version: "v1", plural: "events", schema: KubeEvent },
 } as const satisfies Record<string, KindInfo>;

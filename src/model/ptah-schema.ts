@@ -14,9 +14,7 @@ export const CurrentPlanStatus = z.object({
   privilegeChanges: strList,
   statementCount: int,
   createdAt: str,
-  approval: z
-    .object({ name: str, uid: str, approver: ApprovalIdentity.optional(), approvedAt: str })
-    .optional(),
+  approval: z.object({ name: str, uid: str, approver: ApprovalIdentity.optional(), approvedAt: str }).optional(),
 });
 export type CurrentPlanStatus = z.infer<typeof CurrentPlanStatus>;
 
@@ -45,26 +43,26 @@ export type ActiveOperation = z.infer<typeof ActiveOperation>;
 export const PtahSchema = z.object({
   ...head,
   spec: optionalSpec({
-      target: z
-        .object({
-          engine: str,
-          coordinationKey: str,
-          realmRef: z.object({ name: str }).optional(),
-          sharedRealm: bool,
-          urlFrom: SecretKeySelector.optional(),
-        })
-        .optional(),
-      desired: z.object({ ociRef: str }).optional(),
-      policy: z
-        .object({
-          apply: str,
-          allowDestructive: bool,
-          driftSeverity: str,
-          protectedTables: strList,
-        })
-        .optional(),
-      interval: str,
-      suspend: bool,
+    target: z
+      .object({
+        engine: str,
+        coordinationKey: str,
+        realmRef: z.object({ name: str }).optional(),
+        sharedRealm: bool,
+        urlFrom: SecretKeySelector.optional(),
+      })
+      .optional(),
+    desired: z.object({ ociRef: str }).optional(),
+    policy: z
+      .object({
+        apply: str,
+        allowDestructive: bool,
+        driftSeverity: str,
+        protectedTables: strList,
+      })
+      .optional(),
+    interval: str,
+    suspend: bool,
   }),
   status: z
     .object({

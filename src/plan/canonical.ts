@@ -4,14 +4,7 @@
 import { createHash } from "node:crypto";
 
 export type CanonicalValue =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | readonly CanonicalValue[]
-  | ReadonlyMap<string, CanonicalValue>
-  | { readonly [key: string]: CanonicalValue };
+  null | boolean | number | bigint | string | readonly CanonicalValue[] | ReadonlyMap<string, CanonicalValue> | { readonly [key: string]: CanonicalValue };
 
 /** A Go struct: fields in exactly the given order. */
 export function struct(entries: readonly (readonly [string, CanonicalValue])[]): ReadonlyMap<string, CanonicalValue> {

@@ -102,10 +102,7 @@ const STRING_FIELDS: readonly (readonly [keyof SchemaPlanBinding, string])[] = [
  * The operator's validation before hashing, as a list of problems (empty when valid).
  * `contractVersions` defaults to the versions this plugin verifies.
  */
-export function validateSchemaPlanBinding(
-  binding: SchemaPlanBinding,
-  contractVersions: readonly number[] = SUPPORTED_PLAN_CONTRACT_VERSIONS,
-): string[] {
+export function validateSchemaPlanBinding(binding: SchemaPlanBinding, contractVersions: readonly number[] = SUPPORTED_PLAN_CONTRACT_VERSIONS): string[] {
   const problems: string[] = [];
   if (!contractVersions.includes(binding.contractVersion)) {
     problems.push(`contract version ${binding.contractVersion} is not supported`);
@@ -160,10 +157,7 @@ export function digestSchemaPlanBinding(b: SchemaPlanBinding): string {
  * Validates, then computes `sha256:<hex>` exactly as the operator does. Throws a
  * VerificationError naming every problem when the binding would not be hashed by the operator.
  */
-export function computeSchemaPlanFingerprint(
-  binding: SchemaPlanBinding,
-  contractVersions: readonly number[] = SUPPORTED_PLAN_CONTRACT_VERSIONS,
-): string {
+export function computeSchemaPlanFingerprint(binding: SchemaPlanBinding, contractVersions: readonly number[] = SUPPORTED_PLAN_CONTRACT_VERSIONS): string {
   const problems = validateSchemaPlanBinding(binding, contractVersions);
   if (problems.length > 0) {
     throw new VerificationError(`the plan binding cannot be fingerprinted: ${problems.join("; ")}`);

@@ -69,12 +69,7 @@ function rewrap(err: unknown, message: string): Error {
 }
 
 /** The schema every plan of it is checked against (the first read of go-client §2). */
-export async function loadPlanSchema(
-  reader: PlanReader,
-  namespace: string,
-  schemaName: string,
-  log: CheckLog = new CheckLog(),
-): Promise<Parsed<PtahSchema>> {
+export async function loadPlanSchema(reader: PlanReader, namespace: string, schemaName: string, log: CheckLog = new CheckLog()): Promise<Parsed<PtahSchema>> {
   try {
     const schema = await reader.get("PtahSchema", namespace, schemaName);
     log.pass("schema", `${namespace}/${schemaName} (UID ${schema.object.metadata.uid ?? "none"})`);
@@ -106,28 +101,16 @@ async function getPlan(reader: PlanReader, namespace: string, name: string, log:
  * Older applied records carry only the fingerprint: list the schema's plans by label and take the
  * one plan with that fingerprint; two are ambiguous and refused, naming both.
  */
-async function findPlanByFingerprint(
-  reader: PlanReader,
-  record: PlanRecord,
-  log: CheckLog,
-): Promise<{ record: PlanRecord; plan: Parsed<PtahSchemaPlan> }> {
+async function findPlanByFingerprint(reader: PlanReader, record: PlanRecord, log: CheckLog): Promise<{ record: PlanRecord; plan: Parsed<PtahSchemaPlan> }> {
   const { namespace, schemaName } = record;
   let items: readonly Parsed<PtahSchemaPlan>[];
   try {
     ({ items } = await reader.list("PtahSchemaPlan", { namespace, labelSelector: `${SCHEMA_LABEL}=${schemaName}` }));
   } catch (err) {
-    const message = withRoleHint(
-      `list the stored plans of ${namespace}/${schemaName}: ${messageOf(err)}`,
-      err,
-      "PtahSchemaPlan",
-      "list",
-      namespace,
-    );
+    const message = withRoleHint(`list the stored plans of ${namespace}/${schemaName}: ${messageOf(err)}`, err, "PtahSchemaPlan", "list", namespace);
     return log.fail("selection", asPtahError(rewrap(err, message)));
   }
-  const matches = items
-    .filter((p) => p.object.spec.fingerprint === record.fingerprint)
-    .sort((a, b) => (a.object.metadata.name < b.object.metadata.name ? -1 : 1));
+  const matches = items.filter((p) => p.object.spec.fingerprint === record.fingerprint).sort((a, b) => (a.object.metadata.name < b.object.metadata.name ? -1 : 1));
   if (matches.length === 0) {
     return log.fail("selection", new NotFoundError(`no such plan: no stored plan carries the applied fingerprint ${record.fingerprint}`));
   }
@@ -151,13 +134,7 @@ interface ChunkRead {
   readonly bytes: Uint8Array | undefined;
 }
 
-async function readChunk(
-  reader: PlanReader,
-  namespace: string,
-  plan: PtahSchemaPlan,
-  slot: ChunkSlot,
-  log: CheckLog,
-): Promise<ChunkRead> {
+async function readChunk(reader: PlanReader, namespace: string, plan: PtahSchemaPlan, slot: ChunkSlot, log: CheckLog): Promise<ChunkRead> {
   const kind: KindName = slot.configMapKey === undefined ? "PtahSchemaPlanChunk" : "ConfigMap";
   const planName = plan.metadata.name;
   try {
@@ -189,13 +166,7 @@ function metaOf(m: PtahSchemaPlan["metadata"]): ChunkObjectMeta {
  * Reads and verifies the selected plan. Throws NotFoundError (3) when nothing is stored to print,
  * ReadError (1) when the cluster cannot be read, VerificationError (1) when any check fails.
  */
-export async function loadVerifiedPlan(
-  reader: PlanReader,
-  namespace: string,
-  schemaName: string,
-  selection: PlanSelection,
-  options: LoadPlanOptions = {},
-): Promise<VerifiedPlan> {
+export async function loadVerifiedPlan(reader: PlanReader, namespace: string, schemaName: string, selection: PlanSelection, options: LoadPlanOptions = {}): Promise<VerifiedPlan> {
   const log = options.log ?? new CheckLog();
   const schema = options.schema ?? (await loadPlanSchema(reader, namespace, schemaName, log));
   const record = log.run("selection", () => selectPlanRecord(schema.object, namespace, selection));
@@ -206,12 +177,7 @@ export async function loadVerifiedPlan(
  * Reads and verifies the plan a record names — the schema's current or applied record, or an
  * approval's planRef and planFingerprint — with every check of loadVerifiedPlan.
  */
-export async function loadRecordedPlan(
-  reader: PlanReader,
-  schema: Parsed<PtahSchema>,
-  recordIn: PlanRecord,
-  options: LoadPlanOptions = {},
-): Promise<VerifiedPlan> {
+export async function loadRecordedPlan(reader: PlanReader, schema: Parsed<PtahSchema>, recordIn: PlanRecord, options: LoadPlanOptions = {}): Promise<VerifiedPlan> {
   const log = options.log ?? new CheckLog();
   let record = recordIn;
   let plan: Parsed<PtahSchemaPlan>;
@@ -228,12 +194,7 @@ export async function loadRecordedPlan(
  * Reads and verifies a plan a person named: the object under that name is the subject, so its
  * own UID and fingerprint make the record; it must still belong to the schema and verify.
  */
-export async function loadNamedPlan(
-  reader: PlanReader,
-  schema: Parsed<PtahSchema>,
-  planName: string,
-  options: LoadPlanOptions = {},
-): Promise<VerifiedPlan> {
+export async function loadNamedPlan(reader: PlanReader, schema: Parsed<PtahSchema>, planName: string, options: LoadPlanOptions = {}): Promise<VerifiedPlan> {
   const log = options.log ?? new CheckLog();
   const namespace = schema.object.metadata.namespace ?? "";
   const plan = await getPlan(reader, namespace, planName, log);
@@ -251,13 +212,7 @@ export async function loadNamedPlan(
 }
 
 /** Everything after the plan object was read: binding, contract, fingerprint, storage, chunks, document. */
-async function verifyStoredPlan(
-  reader: PlanReader,
-  schema: Parsed<PtahSchema>,
-  record: PlanRecord,
-  plan: Parsed<PtahSchemaPlan>,
-  log: CheckLog,
-): Promise<VerifiedPlan> {
+async function verifyStoredPlan(reader: PlanReader, schema: Parsed<PtahSchema>, record: PlanRecord, plan: Parsed<PtahSchemaPlan>, log: CheckLog): Promise<VerifiedPlan> {
   const namespace = record.namespace;
   const p = plan.object;
   verifyPlanBinding(log, record, schema.object, p);

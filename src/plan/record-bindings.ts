@@ -93,10 +93,7 @@ export function verifyRecordCopies(log: CheckLog, record: PlanRecord, plan: Ptah
     const recorded = values[field]!;
     const stored = specValue(plan.spec, field);
     if (!same(stored, recorded)) {
-      log.fail(
-        "record bindings",
-        new VerificationError(`the stored plan ${name} carries ${field} ${show(stored)} and the record names ${show(recorded)} in ${path}.${field}`),
-      );
+      log.fail("record bindings", new VerificationError(`the stored plan ${name} carries ${field} ${show(stored)} and the record names ${show(recorded)} in ${path}.${field}`));
     }
   }
   log.pass(

@@ -3,16 +3,7 @@
 // a comment or a function body never count. Best effort by design: it can only add to what the
 // operator recorded (raise), never clear it. Pure.
 
-export type PrivilegeKind =
-  | "Grant"
-  | "Revoke"
-  | "RoleMembership"
-  | "Role"
-  | "Ownership"
-  | "RowSecurityPolicy"
-  | "SecurityDefiner"
-  | "Definer"
-  | "FunctionReplacement";
+export type PrivilegeKind = "Grant" | "Revoke" | "RoleMembership" | "Role" | "Ownership" | "RowSecurityPolicy" | "SecurityDefiner" | "Definer" | "FunctionReplacement";
 
 /** The order kinds are listed in when this plugin reports them (the contract's enum order). */
 export const PRIVILEGE_KINDS: readonly PrivilegeKind[] = [
@@ -59,8 +50,7 @@ export function scanSql(sql: string, dialect: string): Token[] {
     } else if (c === "'") {
       // E'…' (PostgreSQL) and every MySQL string honour backslash escapes.
       const prev = out[out.length - 1];
-      const escapePrefix =
-        i > 0 && /[eE]/.test(sql[i - 1]!) && (i < 2 || !/[A-Za-z0-9_$]/.test(sql[i - 2]!)) && prev?.text === "E";
+      const escapePrefix = i > 0 && /[eE]/.test(sql[i - 1]!) && (i < 2 || !/[A-Za-z0-9_$]/.test(sql[i - 2]!)) && prev?.text === "E";
       if (escapePrefix) out.pop();
       i = skipQuoted(sql, i, "'", mysql || escapePrefix);
     } else if (c === '"') {
@@ -179,19 +169,7 @@ export interface SqlReading {
   readonly carriesCredentials: boolean;
 }
 
-const NOT_A_COLUMN = new Set([
-  "CONSTRAINT",
-  "DEFAULT",
-  "NOT",
-  "IDENTITY",
-  "EXPRESSION",
-  "INDEX",
-  "KEY",
-  "PRIMARY",
-  "FOREIGN",
-  "CHECK",
-  "PARTITION",
-]);
+const NOT_A_COLUMN = new Set(["CONSTRAINT", "DEFAULT", "NOT", "IDENTITY", "EXPRESSION", "INDEX", "KEY", "PRIMARY", "FOREIGN", "CHECK", "PARTITION"]);
 
 /** Reads one statement's SQL text (which may hold several statements). */
 export function readSql(sql: string, dialect: string): SqlReading {
@@ -225,12 +203,7 @@ export function readSql(sql: string, dialect: string): SqlReading {
     if (hasSequence(w, ["ROW", "LEVEL", "SECURITY"])) kinds.add("RowSecurityPolicy");
     if (hasSequence(w, ["SECURITY", "DEFINER"])) kinds.add("SecurityDefiner");
     if (hasSequence(w, ["DEFINER", "="])) kinds.add("Definer");
-    if (
-      first === "CREATE" &&
-      w[1] === "OR" &&
-      w[2] === "REPLACE" &&
-      (w[3] === "FUNCTION" || w[3] === "PROCEDURE")
-    ) {
+    if (first === "CREATE" && w[1] === "OR" && w[2] === "REPLACE" && (w[3] === "FUNCTION" || w[3] === "PROCEDURE")) {
       kinds.add("FunctionReplacement");
     }
     if (isDestructive(w)) destructive = true;

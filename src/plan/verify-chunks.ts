@@ -36,8 +36,7 @@ export function verifyChunkManifest(log: CheckLog, plan: PtahSchemaPlan): ChunkS
   }
   const slots: ChunkSlot[] = manifest.map((entry, i) => {
     const c = committed[i];
-    const ok =
-      entry.index === i && c !== undefined && c.index === i && !!entry.name && c.name === entry.name && !!c.uid;
+    const ok = entry.index === i && c !== undefined && c.index === i && !!entry.name && c.name === entry.name && !!c.uid;
     if (!ok) log.fail("chunk manifest", storeError(name, `plan chunk ${i} has an invalid ordering or commit binding`));
     const size = entry.size ?? 0;
     if (size < 1 || size > CHUNK_SIZE || !entry.digest) {
@@ -112,13 +111,7 @@ export function decodeChunkData(data: string | undefined): Uint8Array | undefine
 }
 
 /** Step 7 of §2.3: the bytes are the manifest's, then step 8: the running total stays bounded. */
-export function verifyChunkBytes(
-  log: CheckLog,
-  plan: PtahSchemaPlan,
-  slot: ChunkSlot,
-  bytes: Uint8Array | undefined,
-  totalBefore: number,
-): void {
+export function verifyChunkBytes(log: CheckLog, plan: PtahSchemaPlan, slot: ChunkSlot, bytes: Uint8Array | undefined, totalBefore: number): void {
   const planName = plan.metadata.name;
   const check = `chunk ${slot.index}`;
   if (bytes === undefined || bytes.length !== slot.size || digestBytes(bytes) !== slot.digest) {
@@ -143,10 +136,7 @@ export function verifyContent(log: CheckLog, plan: PtahSchemaPlan, bytes: Uint8A
 export function verifyDocument(log: CheckLog, plan: PtahSchemaPlan, bytes: Uint8Array): PlanDocument {
   const name = plan.metadata.name;
   const doc = log.run("document", () => decodePlanDocument(bytes, name, plan.spec.dialect ?? ""));
-  log.pass(
-    "document",
-    `format_version ${doc.formatVersion}, ${doc.statements.length} statement${doc.statements.length === 1 ? "" : "s"}, dialect ${doc.dialect}`,
-  );
+  log.pass("document", `format_version ${doc.formatVersion}, ${doc.statements.length} statement${doc.statements.length === 1 ? "" : "s"}, dialect ${doc.dialect}`);
   const problems = crossCheckDocument(doc, plan.spec);
   if (problems.length > 0) {
     log.fail("cross-checks", new VerificationError(`the plan document does not match the stored plan ${name}: ${problems[0]}`));

@@ -4,13 +4,7 @@
 // chunk checks (§2.3 steps 3–9, §2.4) are in verify-chunks.ts.
 import { NotFoundError, PtahError, VerificationError } from "../errors.ts";
 import type { PtahSchema, PtahSchemaPlan } from "../model/kinds.ts";
-import {
-  bindingOfPlanSpec,
-  digestSchemaPlanBinding,
-  EXECUTION_BINDING_ID,
-  SUPPORTED_PLAN_CONTRACT_VERSIONS,
-  validateSchemaPlanBinding,
-} from "./fingerprint.ts";
+import { bindingOfPlanSpec, digestSchemaPlanBinding, EXECUTION_BINDING_ID, SUPPORTED_PLAN_CONTRACT_VERSIONS, validateSchemaPlanBinding } from "./fingerprint.ts";
 import type { PlanRecord } from "./select.ts";
 
 /** Storage limits (operator-api §5.3). */
@@ -67,24 +61,14 @@ export function verifyRecordNamesPlan(log: CheckLog, record: PlanRecord): string
     return log.fail("selection", new NotFoundError("no such plan: the record names no stored plan"));
   }
   if (!record.planUID) {
-    log.fail(
-      "selection",
-      new VerificationError(
-        `the record names the stored plan ${record.planName} without a UID, so nothing says it is still the same object`,
-      ),
-    );
+    log.fail("selection", new VerificationError(`the record names the stored plan ${record.planName} without a UID, so nothing says it is still the same object`));
   }
   log.pass("selection", `the ${record.selection} record names ${record.planName} (UID ${record.planUID})`);
   return record.planName;
 }
 
 /** Steps 4–6 of §2.2: same object, same fingerprint, same schema. */
-export function verifyPlanBinding(
-  log: CheckLog,
-  record: PlanRecord,
-  schema: PtahSchema,
-  plan: PtahSchemaPlan,
-): void {
+export function verifyPlanBinding(log: CheckLog, record: PlanRecord, schema: PtahSchema, plan: PtahSchemaPlan): void {
   const name = plan.metadata.name;
   const uid = plan.metadata.uid ?? "";
   if (uid !== record.planUID) {
@@ -97,21 +81,11 @@ export function verifyPlanBinding(
   }
   const fingerprint = plan.spec.fingerprint ?? "";
   if (record.fingerprint && fingerprint !== record.fingerprint) {
-    log.fail(
-      "plan object",
-      new VerificationError(
-        `the stored plan ${name} carries the fingerprint ${fingerprint || "(none)"} and the record names ${record.fingerprint}`,
-      ),
-    );
+    log.fail("plan object", new VerificationError(`the stored plan ${name} carries the fingerprint ${fingerprint || "(none)"} and the record names ${record.fingerprint}`));
   }
   const ref = plan.spec.schemaRef;
   if (ref?.name !== schema.metadata.name || !ref.uid || ref.uid !== schema.metadata.uid) {
-    log.fail(
-      "plan object",
-      new VerificationError(
-        `the stored plan ${name} belongs to ${record.namespace}/${ref?.name ?? "(no schema)"}, not to this schema`,
-      ),
-    );
+    log.fail("plan object", new VerificationError(`the stored plan ${name} belongs to ${record.namespace}/${ref?.name ?? "(no schema)"}, not to this schema`));
   }
   log.pass("plan object", `${name} has the recorded UID and fingerprint and belongs to this schema`);
 }
@@ -133,9 +107,7 @@ export function verifyPlanContract(log: CheckLog, plan: PtahSchemaPlan): void {
   const s = plan.spec;
   const fail: (what: string) => never = (what) => log.fail("contract", storeError(name, what));
   if (s.contractVersion === undefined || !SUPPORTED_PLAN_CONTRACT_VERSIONS.includes(s.contractVersion)) {
-    fail(
-      `plan contract version ${s.contractVersion ?? "(none)"} is not supported (this plugin reads ${SUPPORTED_PLAN_CONTRACT_VERSIONS.join(" and ")})`,
-    );
+    fail(`plan contract version ${s.contractVersion ?? "(none)"} is not supported (this plugin reads ${SUPPORTED_PLAN_CONTRACT_VERSIONS.join(" and ")})`);
   }
   if (!EXECUTION_BINDING_ID.test(s.executionBindingID ?? "")) {
     fail(`plan execution binding ID ${JSON.stringify(s.executionBindingID ?? "")} is not v1- and 32 lowercase hex digits`);
@@ -147,10 +119,7 @@ export function verifyPlanContract(log: CheckLog, plan: PtahSchemaPlan): void {
   if (s.controllerStateVersion === undefined || s.controllerStateVersion < 1) {
     fail(`plan controller state version ${s.controllerStateVersion ?? "(none)"} is below 1`);
   }
-  log.pass(
-    "contract",
-    `version ${s.contractVersion}, execution binding ${s.executionBindingID}, controller image pinned by digest`,
-  );
+  log.pass("contract", `version ${s.contractVersion}, execution binding ${s.executionBindingID}, controller image pinned by digest`);
 }
 
 /**
@@ -162,10 +131,7 @@ export function verifyFingerprint(log: CheckLog, record: PlanRecord, plan: PtahS
   const binding = bindingOfPlanSpec(plan.spec);
   const problems = validateSchemaPlanBinding(binding);
   if (problems.length > 0) {
-    log.fail(
-      "fingerprint",
-      new VerificationError(`the stored plan ${name} cannot be fingerprinted: ${problems.join("; ")}`),
-    );
+    log.fail("fingerprint", new VerificationError(`the stored plan ${name} cannot be fingerprinted: ${problems.join("; ")}`));
   }
   const recomputed = digestSchemaPlanBinding(binding);
   const stated = plan.spec.fingerprint ?? "";

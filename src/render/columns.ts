@@ -29,7 +29,10 @@ export function parseCustomColumns(spec: string): CustomColumn[] {
 
 /** The file of `-o custom-columns-file=FILE`: one line of headers, one line of paths, space-separated. */
 export function parseCustomColumnsFile(text: string): CustomColumn[] {
-  const lines = text.split(/\r?\n/u).map((l) => l.trim()).filter((l) => l !== "");
+  const lines = text
+    .split(/\r?\n/u)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   if (lines.length < 2) {
     throw new UsageError("invalid template, missing spec line. Expected format is one line of space separated headers, one line of space separated column specs.");
   }
@@ -45,7 +48,9 @@ export function goValue(value: unknown): string {
   if (typeof value === "string") return sanitize(value);
   if (Array.isArray(value)) return `[${value.map(goValue).join(" ")}]`;
   if (typeof value === "object") {
-    const entries = Object.keys(value).sort().map((k) => `${sanitize(k)}:${goValue((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${sanitize(k)}:${goValue((value as Record<string, unknown>)[k])}`);
     return `map[${entries.join(" ")}]`;
   }
   return String(value as number | boolean | bigint);
@@ -59,10 +64,15 @@ export function renderCustomColumns(columns: readonly CustomColumn[], objects: r
       return results.flat().map(goValue).join(",");
     }),
   );
-  return renderTable(columns.map((c) => c.header), rows, { noHeaders });
+  return renderTable(
+    columns.map((c) => c.header),
+    rows,
+    { noHeaders },
+  );
 }
 
-type SortKey = { readonly kind: "none" } | { readonly kind: "number"; readonly n: number } | { readonly kind: "string"; readonly s: string } | { readonly kind: "boolean"; readonly b: boolean };
+type SortKey =
+  { readonly kind: "none" } | { readonly kind: "number"; readonly n: number } | { readonly kind: "string"; readonly s: string } | { readonly kind: "boolean"; readonly b: boolean };
 
 function sortKey(template: string, raw: Record<string, unknown>): SortKey {
   const first = jsonPathResults(template, raw)[0] ?? [];
@@ -115,7 +125,9 @@ export function labelCells(labels: Readonly<Record<string, string>> | undefined,
   const cells = labelColumns.map((k) => sanitize(l[k] ?? ""));
   if (showLabels) {
     // kubectl sorts the `k=v` pairs as strings (so `app.kubernetes.io/name=…` before `app=…`).
-    const pairs = Object.keys(l).map((k) => `${k}=${l[k]}`).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    const pairs = Object.keys(l)
+      .map((k) => `${k}=${l[k]}`)
+      .sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
     cells.push(pairs.length === 0 ? "<none>" : sanitize(pairs.join(",")));
   }
   return cells;

@@ -51,10 +51,7 @@ export function escapeJsonText(text: string): string {
 
 /** kubectl's JSON: four-space indent, trailing newline, every control character escaped. */
 export function formatJson(value: unknown, indent = 4): string {
-  return (
-    JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, "0")}`) +
-    "\n"
-  );
+  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, "0")}`) + "\n";
 }
 
 // Go's encoding/json escapes these even with an indent (HTML-safe output, the default).

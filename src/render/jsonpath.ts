@@ -7,9 +7,7 @@ import { UsageError } from "../errors.ts";
 import { sanitize } from "./sanitize.ts";
 
 type Node =
-  | { readonly t: "text"; readonly text: string }
-  | { readonly t: "expr"; readonly path: string }
-  | { readonly t: "range"; readonly path: string; readonly body: readonly Node[] };
+  { readonly t: "text"; readonly text: string } | { readonly t: "expr"; readonly path: string } | { readonly t: "range"; readonly path: string; readonly body: readonly Node[] };
 
 /** Splits a template into nodes; throws UsageError on unbalanced braces or range/end. */
 export function parseJsonPathTemplate(template: string): readonly Node[] {
@@ -77,7 +75,7 @@ function unquote(literal: string, template: string): string {
 
 /** kubectl allows `.a`, `$.a`, `@.a` and `a`; jsonpath-plus wants `$…` or `@…`. */
 function normalisePath(expr: string, template: string): string {
-  if (expr === "" ) throw new UsageError(`error parsing jsonpath ${template}: empty expression`);
+  if (expr === "") throw new UsageError(`error parsing jsonpath ${template}: empty expression`);
   if (expr === "$" || expr === "@") return expr;
   if (expr.startsWith("$") || expr.startsWith("@")) return expr;
   if (expr.startsWith(".") || expr.startsWith("[")) return `@${expr}`;

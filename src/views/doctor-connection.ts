@@ -5,7 +5,8 @@ import { sanitize } from "../errors.ts";
 import { ok, problem, skipped, type Check } from "./doctor-report.ts";
 
 /** Attempted reads: a value, a 403 (the check is skipped), or another failure. */
-export type Outcome<T> = { readonly kind: "value"; readonly value: T } | { readonly kind: "forbidden"; readonly message: string } | { readonly kind: "error"; readonly message: string };
+export type Outcome<T> =
+  { readonly kind: "value"; readonly value: T } | { readonly kind: "forbidden"; readonly message: string } | { readonly kind: "error"; readonly message: string };
 
 export interface OriginFacts {
   readonly context: { readonly name: string; readonly from: string };
@@ -55,7 +56,8 @@ export function kubeconfigCheck(connection: Outcome<OriginFacts | { readonly con
 export function serverCheck(server: Outcome<ServerFacts> | undefined, serverUrl: string | undefined): Check {
   if (server === undefined) return skipped("Connection", "server", "no kubeconfig to connect with");
   const where = serverUrl ? `${serverUrl} ` : "";
-  if (server.kind !== "value") return problem("Connection", "server", server.message, "check the server address, the network and the credentials of the context (kubectl cluster-info)");
+  if (server.kind !== "value")
+    return problem("Connection", "server", server.message, "check the server address, the network and the credentials of the context (kubectl cluster-info)");
   return ok("Connection", "server", `${where}answers: Kubernetes ${server.value.gitVersion}`);
 }
 
@@ -69,7 +71,13 @@ export function versionSkewCheck(server: Outcome<ServerFacts> | undefined, local
   const k = local.kubectl.minor;
   if (k === undefined) return skipped("Connection", name, `kubectl ${local.kubectl.gitVersion} names no minor version: ${window} supports this 1.${s} server`, [tested]);
   if (Math.abs(k - s) > 1) {
-    return problem("Connection", name, `kubectl ${local.kubectl.gitVersion} is more than one minor from the server's 1.${s}`, `use ${window} (kubectl supports a server within one minor of its own version)`, [tested]);
+    return problem(
+      "Connection",
+      name,
+      `kubectl ${local.kubectl.gitVersion} is more than one minor from the server's 1.${s}`,
+      `use ${window} (kubectl supports a server within one minor of its own version)`,
+      [tested],
+    );
   }
   return ok("Connection", name, `kubectl ${local.kubectl.gitVersion} is within one minor of the server's 1.${s}`, [tested]);
 }
@@ -83,7 +91,12 @@ export function clockCheck(server: Outcome<ServerFacts> | undefined): Check {
   const seconds = Math.round(Math.abs(skewMs) / 1000);
   if (seconds > CLOCK_SKEW_LIMIT_S) {
     const way = skewMs > 0 ? "behind" : "ahead of";
-    return problem("Connection", name, `this machine's clock is ${seconds}s ${way} the server's (Date header)`, "synchronise this machine's clock (NTP); until then every age the plugin prints is off by that much");
+    return problem(
+      "Connection",
+      name,
+      `this machine's clock is ${seconds}s ${way} the server's (Date header)`,
+      "synchronise this machine's clock (NTP); until then every age the plugin prints is off by that much",
+    );
   }
   return ok("Connection", name, `this machine's clock is within ${Math.max(seconds, 1)}s of the server's (Date header; limit ${CLOCK_SKEW_LIMIT_S}s)`);
 }
@@ -93,7 +106,12 @@ export function pathCheck(local: LocalFacts): Check {
   const self = local.selfPath ?? "this plugin";
   const first = local.plugins[0];
   if (!first) {
-    return problem("Connection", name, `no kubectl-ptah on PATH, so kubectl ptah does not find this plugin (${self})`, "put the folder that holds kubectl-ptah on PATH, or install it with kubectl krew install ptah");
+    return problem(
+      "Connection",
+      name,
+      `no kubectl-ptah on PATH, so kubectl ptah does not find this plugin (${self})`,
+      "put the folder that holds kubectl-ptah on PATH, or install it with kubectl krew install ptah",
+    );
   }
   const others = local.plugins.slice(1).map((p) => `shadowed (never run by kubectl ptah): ${p.path}`);
   if (!first.self) {

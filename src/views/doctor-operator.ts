@@ -61,7 +61,13 @@ export function generationCheck(crds: Outcome<readonly CrdFacts[]> | undefined):
   for (const c of found) groups.set(label(c), [...(groups.get(label(c)) ?? []), c.name]);
   if (groups.size > 1) {
     const details = [...groups].map(([l, names]) => `${l}: ${names.join(", ")}`);
-    return problem("API", name, `the Ptah CRDs come from ${groups.size} different operator releases`, "install every CRD from one operator release (helm upgrade applies crds/ only on install: kubectl apply them)", details);
+    return problem(
+      "API",
+      name,
+      `the Ptah CRDs come from ${groups.size} different operator releases`,
+      "install every CRD from one operator release (helm upgrade applies crds/ only on install: kubectl apply them)",
+      details,
+    );
   }
   const c = found[0]!;
   const known = knownGeneration(c.annotations[SCHEMA_VERSION], c.annotations[STATE_VERSION]);
@@ -134,7 +140,12 @@ export function probeCheck(probe: ProbeFacts): Check {
   const name = "probe";
   switch (probe.kind) {
     case "admitted":
-      return ok("Operator", name, `admission admitted a dry-run PtahSchemaApproval for ${probe.schema} (nothing was stored)`, probe.approver ? [`stamped approver: ${probe.approver}`] : []);
+      return ok(
+        "Operator",
+        name,
+        `admission admitted a dry-run PtahSchemaApproval for ${probe.schema} (nothing was stored)`,
+        probe.approver ? [`stamped approver: ${probe.approver}`] : [],
+      );
     case "refused": {
       const unstamped = /approver|approvedAt|mutationRequestUID/u.test(probe.message) && /Required value|not stamped/u.test(probe.message);
       const fix = unstamped

@@ -22,7 +22,10 @@ const MIGRATION = ptah("get", "ptahmigrations", "ptahmigrationplans");
 export const COMMAND_RULES: readonly { readonly command: string; readonly rules: readonly Rule[] }[] = [
   { command: "status", rules: ptah("list", "ptahschemas", "ptahmigrations", "ptahschemaapprovals") },
   { command: "status SCHEMA", rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")] },
-  { command: "status --watch", rules: [...ptah("list", "ptahschemas", "ptahmigrations", "ptahschemaapprovals"), ...ptah("watch", "ptahschemas", "ptahmigrations", "ptahschemaapprovals")] },
+  {
+    command: "status --watch",
+    rules: [...ptah("list", "ptahschemas", "ptahmigrations", "ptahschemaapprovals"), ...ptah("watch", "ptahschemas", "ptahmigrations", "ptahschemaapprovals")],
+  },
   { command: "schema", rules: ptah("get", "ptahschemas") },
   { command: "plan", rules: PLAN },
   { command: "migration", rules: MIGRATION },
@@ -43,11 +46,24 @@ export const COMMAND_RULES: readonly { readonly command: string; readonly rules:
       ...events("list"),
     ],
   },
-  { command: "explain SCHEMA|approval|migration", rules: [...ptah("get", "ptahschemas", "ptahschemaapprovals", "ptahmigrations"), ...ptah("list", "ptahschemaapprovals", "ptahmigrationapprovals"), ...events("list")] },
+  {
+    command: "explain SCHEMA|approval|migration",
+    rules: [...ptah("get", "ptahschemas", "ptahschemaapprovals", "ptahmigrations"), ...ptah("list", "ptahschemaapprovals", "ptahmigrationapprovals"), ...events("list")],
+  },
 ];
 
 const READS: readonly Verb[] = ["get", "list", "watch"];
-const KINDS = ["ptahschemas", "ptahschemaplans", "ptahschemaplanchunks", "ptahschemaapprovals", "ptahmigrations", "ptahmigrationplans", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments", "ptahrealms"];
+const KINDS = [
+  "ptahschemas",
+  "ptahschemaplans",
+  "ptahschemaplanchunks",
+  "ptahschemaapprovals",
+  "ptahmigrations",
+  "ptahmigrationplans",
+  "ptahmigrationapprovals",
+  "ptahmigrationrunacknowledgments",
+  "ptahrealms",
+];
 const VIEWER: readonly Rule[] = [...READS.flatMap((v) => ptah(v, ...KINDS)), ...events(...READS), ...READS.map((verb) => ({ verb, group: "events.k8s.io", resource: "events" }))];
 
 /** The recommended ClusterRoles of rbac/ as rules (test/views/doctor-permissions.test.ts compares them with the YAML). */

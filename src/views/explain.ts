@@ -9,13 +9,7 @@ const WRAP_COLUMN = 80;
 const INDENT = "  ";
 
 export function renderTopic(entry: KnowledgeEntry, others: readonly KnowledgeEntry[] = []): string {
-  const lines: string[] = [
-    `${entry.title} (${kindLabel(entry)})`,
-    `${entry.summary}.`,
-    "",
-    `Topic:       ${entry.id}`,
-    `Applies to:  ${entry.appliesTo.join(", ")}`,
-  ];
+  const lines: string[] = [`${entry.title} (${kindLabel(entry)})`, `${entry.summary}.`, "", `Topic:       ${entry.id}`, `Applies to:  ${entry.appliesTo.join(", ")}`];
   const aliases = entry.aliases.filter((a) => normalizeWord(a) !== normalizeWord(entry.title));
   if (aliases.length > 0) lines.push(`Also called: ${aliases.join(", ")}`);
   section(lines, "What it means", wrap(entry.meaning));
@@ -153,10 +147,7 @@ function wrap(text: string): string[] {
  * argument can never move the cursor or reorder the terminal's text.
  */
 function quote(text: string): string {
-  return JSON.stringify(text).replace(
-    /[\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function finish(lines: readonly string[]): string {

@@ -67,15 +67,18 @@ function observationOf(t: PtahSchema["status"]["target"]): SchemaView["observati
   }
   // Drift is the highest severity being set, not the findings: grant drift has no category.
   const drift = Boolean(t?.highestDriftSeverity);
-  return omitEmpty({
-    observedAt: t?.lastObservedAt,
-    drift,
-    highestSeverity: t?.highestDriftSeverity,
-    findingCount: t?.driftFindingCount || undefined,
-    findingsTruncated: t?.driftFindingsTruncated,
-    findings,
-    referenceData,
-  }, ["drift"]);
+  return omitEmpty(
+    {
+      observedAt: t?.lastObservedAt,
+      drift,
+      highestSeverity: t?.highestDriftSeverity,
+      findingCount: t?.driftFindingCount || undefined,
+      findingsTruncated: t?.driftFindingsTruncated,
+      findings,
+      referenceData,
+    },
+    ["drift"],
+  );
 }
 
 export function buildSchemaView(schema: PtahSchema): SchemaView {
@@ -91,22 +94,28 @@ export function buildSchemaView(schema: PtahSchema): SchemaView {
   const p = s.plan;
   if (p) {
     const approval = p.approval;
-    view.plan = omitEmpty({
-      name: p.name ?? "",
-      fingerprint: p.fingerprint,
-      statementCount: p.statementCount ?? 0,
-      destructive: p.destructive,
-      privilegeChanges: p.privilegeChanges,
-      createdAt: p.createdAt || null,
-      approved: approval !== undefined,
-      approvedAt: approval?.approvedAt,
-      approvalName: approval?.name,
-      approvalApprover: approval?.approver?.username,
-    }, ["name", "statementCount", "createdAt", "approved"]);
+    view.plan = omitEmpty(
+      {
+        name: p.name ?? "",
+        fingerprint: p.fingerprint,
+        statementCount: p.statementCount ?? 0,
+        destructive: p.destructive,
+        privilegeChanges: p.privilegeChanges,
+        createdAt: p.createdAt || null,
+        approved: approval !== undefined,
+        approvedAt: approval?.approvedAt,
+        approvalName: approval?.name,
+        approvalApprover: approval?.approver?.username,
+      },
+      ["name", "statementCount", "createdAt", "approved"],
+    );
   }
   const a = s.applied;
   if (a) {
-    view.applied = omitEmpty({ planName: a.planRef?.name, planFingerprint: a.planFingerprint ?? "", ptahVersion: a.ptahVersion, completedAt: a.completedAt || null }, ["planFingerprint", "completedAt"]);
+    view.applied = omitEmpty({ planName: a.planRef?.name, planFingerprint: a.planFingerprint ?? "", ptahVersion: a.ptahVersion, completedAt: a.completedAt || null }, [
+      "planFingerprint",
+      "completedAt",
+    ]);
   }
   if (s.conditions.length > 0) {
     view.conditions = s.conditions.map((c) => omitEmpty({ type: c.type, status: c.status, reason: c.reason, message: c.message }, ["type", "status"]));

@@ -5,12 +5,29 @@ import { CONSUMED_AND_STALE, FP2, PLAN2, T2, anApproval, awaitingSchema, cond, i
 import { expectGolden } from "../support/golden.ts";
 
 function cluster(): FakeReader {
-  const reserved = awaitingSchema({ plan: { name: PLAN2, uid: `uid-${PLAN2}`, fingerprint: FP2, statementCount: 2, approval: { name: "storefront-v2", uid: "approval-uid-storefront-v2", approver: { username: "bob" }, approvedAt: T2 } } });
+  const reserved = awaitingSchema({
+    plan: {
+      name: PLAN2,
+      uid: `uid-${PLAN2}`,
+      fingerprint: FP2,
+      statementCount: 2,
+      approval: { name: "storefront-v2", uid: "approval-uid-storefront-v2", approver: { username: "bob" }, approvedAt: T2 },
+    },
+  });
   return new FakeReader([
     { kind: "PtahSchema", raw: reserved },
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v1", conditions: CONSUMED_AND_STALE }) },
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v2", plan: PLAN2, fingerprint: FP2, approver: "bob", created: T2 }) },
-    { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-dup", plan: PLAN2, fingerprint: FP2, created: T2, conditions: [cond("Stale", "True", "SupersededApproval", "Another approval already reserves this exact immutable plan", T2)] }) },
+    {
+      kind: "PtahSchemaApproval",
+      raw: anApproval({
+        name: "storefront-dup",
+        plan: PLAN2,
+        fingerprint: FP2,
+        created: T2,
+        conditions: [cond("Stale", "True", "SupersededApproval", "Another approval already reserves this exact immutable plan", T2)],
+      }),
+    },
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-late", plan: PLAN2, fingerprint: FP2, created: T2, uid: "x" }) },
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "orders-v1", schema: "orders", schemaUid: "schema-uid-3", namespace: "shop" }) },
     { kind: "PtahSchema", raw: inSyncSchema({ name: "orders", uid: "schema-uid-3", namespace: "shop" }) },

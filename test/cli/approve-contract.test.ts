@@ -29,8 +29,14 @@ function migrationCluster(contractVersion: number): FakeReader {
       migrations: [{ version: 3, description: "add invoices", checksum: "c3" }],
     },
   };
-  const migration = aMigration({ phase: "AwaitingApproval", conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "1 planned migration needs an approval naming this plan")] });
-  return new FakeReader([{ kind: "PtahMigration", raw: migration }, { kind: "PtahMigrationPlan", raw: plan }]);
+  const migration = aMigration({
+    phase: "AwaitingApproval",
+    conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "1 planned migration needs an approval naming this plan")],
+  });
+  return new FakeReader([
+    { kind: "PtahMigration", raw: migration },
+    { kind: "PtahMigrationPlan", raw: plan },
+  ]);
 }
 
 describe("approve and the plan contract version", () => {

@@ -7,8 +7,16 @@ import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../support/
 import { expectGolden } from "../support/golden.ts";
 
 const SCHEMA = { name: "storefront", namespace: "app", uid: "schema-uid-1" };
-const plan1 = publishSchemaPlan({ schema: SCHEMA, statements: [{ sql: 'CREATE TABLE "customers" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }], createdAt: T1 });
-const plan2 = publishSchemaPlan({ schema: SCHEMA, statements: [{ sql: 'ALTER TABLE "customers" ADD COLUMN "signed_up_at" timestamptz', severity: "safe", reason: "columns_added" }], createdAt: T1 });
+const plan1 = publishSchemaPlan({
+  schema: SCHEMA,
+  statements: [{ sql: 'CREATE TABLE "customers" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }],
+  createdAt: T1,
+});
+const plan2 = publishSchemaPlan({
+  schema: SCHEMA,
+  statements: [{ sql: 'ALTER TABLE "customers" ADD COLUMN "signed_up_at" timestamptz', severity: "safe", reason: "columns_added" }],
+  createdAt: T1,
+});
 
 function cluster(extra: Partial<Parameters<typeof awaitingSchema>[0]> = {}): FakeReader {
   return new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema({ plan: currentPlanStatus(plan1), ...extra }) }, ...fakeObjectsOf(plan1), ...fakeObjectsOf(plan2)]);
@@ -71,7 +79,9 @@ describe("approve <schema>", () => {
     expect(reader.requests.filter((q) => q === "get PtahSchema app/storefront")).toHaveLength(2);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe(`error: the current plan of app/storefront moved while it was being verified (${plan1.name} → ${plan2.name}); read it again with kubectl ptah plan storefront -n app\n`);
+    expect(r.stderr).toBe(
+      `error: the current plan of app/storefront moved while it was being verified (${plan1.name} → ${plan2.name}); read it again with kubectl ptah plan storefront -n app\n`,
+    );
   });
 
   it("refuses when a chunk does not verify", async () => {
@@ -87,12 +97,39 @@ describe("approve <schema>", () => {
   });
 
   it.each([
-    { name: "no current plan", golden: "approve/refusal-no-current-plan.txt", schema: { phase: "InSync", plan: undefined, conditions: [cond("Ready", "True", "InSync", "ok")] }, status: 3, message: "has no current plan" },
-    { name: "an approval already recorded", golden: "approve/refusal-approval-recorded.txt", schema: { plan: { ...currentPlanStatus(plan1), approval: { name: "x", approver: { username: "bob" } } } }, status: 1, message: "already has a recorded approval (x by bob)" },
-    { name: "a blocked schema", golden: "approve/refusal-blocked.txt", schema: { phase: "Blocked", conditions: [cond("ApprovalRequired", "False", "DestructiveChangesDisabled", "m"), cond("Ready", "False", "DestructiveChangesDisabled", "m")] }, status: 1, message: "is not awaiting approval (phase Blocked, Ready=False DestructiveChangesDisabled)" },
-    { name: "no approval needed", golden: "approve/refusal-no-approval-needed.txt", schema: { phase: "ReadyToApply", conditions: [cond("ApprovalRequired", "False", "NotRequired", "m")] }, status: 3, message: "does not currently require approval" },
+    {
+      name: "no current plan",
+      golden: "approve/refusal-no-current-plan.txt",
+      schema: { phase: "InSync", plan: undefined, conditions: [cond("Ready", "True", "InSync", "ok")] },
+      status: 3,
+      message: "has no current plan",
+    },
+    {
+      name: "an approval already recorded",
+      golden: "approve/refusal-approval-recorded.txt",
+      schema: { plan: { ...currentPlanStatus(plan1), approval: { name: "x", approver: { username: "bob" } } } },
+      status: 1,
+      message: "already has a recorded approval (x by bob)",
+    },
+    {
+      name: "a blocked schema",
+      golden: "approve/refusal-blocked.txt",
+      schema: { phase: "Blocked", conditions: [cond("ApprovalRequired", "False", "DestructiveChangesDisabled", "m"), cond("Ready", "False", "DestructiveChangesDisabled", "m")] },
+      status: 1,
+      message: "is not awaiting approval (phase Blocked, Ready=False DestructiveChangesDisabled)",
+    },
+    {
+      name: "no approval needed",
+      golden: "approve/refusal-no-approval-needed.txt",
+      schema: { phase: "ReadyToApply", conditions: [cond("ApprovalRequired", "False", "NotRequired", "m")] },
+      status: 3,
+      message: "does not currently require approval",
+    },
   ])("refuses $name with exit $status", async ({ golden, schema, status, message }) => {
-    const reader = new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema({ plan: currentPlanStatus(plan1), conditions: AWAITING_CONDITIONS, ...schema }) }, ...fakeObjectsOf(plan1)]);
+    const reader = new FakeReader([
+      { kind: "PtahSchema", raw: awaitingSchema({ plan: currentPlanStatus(plan1), conditions: AWAITING_CONDITIONS, ...schema }) },
+      ...fakeObjectsOf(plan1),
+    ]);
     const r = await runCliWith(["approve", "storefront", "-n", "app"], reader);
     expect(r.status).toBe(status);
     expect(r.stdout).toBe("");
@@ -122,13 +159,25 @@ describe("approve migration / acknowledge", () => {
       fingerprint: "sha256:5555555555555555555555555555555555555555555555555555555555555555",
       historyFingerprint: "sha256:4444444444444444444444444444444444444444444444444444444444444444",
       currentVersion: 2,
-      migrations: [{ version: 3, description: "add invoices", checksum: "c3" }, { version: 4, description: "index", checksum: "c4" }],
+      migrations: [
+        { version: 3, description: "add invoices", checksum: "c3" },
+        { version: 4, description: "index", checksum: "c4" },
+      ],
     },
   };
-  const awaiting = aMigration({ phase: "AwaitingApproval", conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "2 planned migrations need an approval naming this plan")] });
+  const awaiting = aMigration({
+    phase: "AwaitingApproval",
+    conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "2 planned migrations need an approval naming this plan")],
+  });
 
   it("prints a migration approval bound to the plan", async () => {
-    const r = await runCliWith(["approve", "migration", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: awaiting }, { kind: "PtahMigrationPlan", raw: mplan }]));
+    const r = await runCliWith(
+      ["approve", "migration", "billing", "-n", "app"],
+      new FakeReader([
+        { kind: "PtahMigration", raw: awaiting },
+        { kind: "PtahMigrationPlan", raw: mplan },
+      ]),
+    );
     expect(r.status).toBe(0);
     await expectGolden(r.stdout, "approve/migration.yaml");
   });
@@ -136,8 +185,12 @@ describe("approve migration / acknowledge", () => {
   it("acknowledges an unresolved run and refuses when there is none", async () => {
     const partial = aMigration({
       phase: "Blocked",
-      conditions: [cond("Blocked", "True", "ApplyOutcomeUnknown", "A Partial run nobody accounted for is recorded against this database; establish what it did before another Apply")],
-      status: { unresolvedRun: { outcome: "Partial", operationID: "sha256:6666666666666666666666666666666666666666666666666666666666666666", jobName: "billing-apply-1", recordedAt: T1 } },
+      conditions: [
+        cond("Blocked", "True", "ApplyOutcomeUnknown", "A Partial run nobody accounted for is recorded against this database; establish what it did before another Apply"),
+      ],
+      status: {
+        unresolvedRun: { outcome: "Partial", operationID: "sha256:6666666666666666666666666666666666666666666666666666666666666666", jobName: "billing-apply-1", recordedAt: T1 },
+      },
     });
     const ok = await runCliWith(["acknowledge", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: partial }]));
     expect(ok.status).toBe(0);

@@ -40,7 +40,24 @@ async function complete(args: readonly string[], r: ClusterReader | null = reade
 describe("__complete: commands and flags", () => {
   it("lists every command with its summary as description, no file completion", async () => {
     const r = await complete([""]);
-    expect(r.values).toEqual(["status", "schema", "plan", "diff", "migration", "approve", "approvals", "ledger", "inbox", "acknowledge", "history", "wait", "explain", "doctor", "version", "completion"]);
+    expect(r.values).toEqual([
+      "status",
+      "schema",
+      "plan",
+      "diff",
+      "migration",
+      "approve",
+      "approvals",
+      "ledger",
+      "inbox",
+      "acknowledge",
+      "history",
+      "wait",
+      "explain",
+      "doctor",
+      "version",
+      "completion",
+    ]);
     expect(r.lines[0]).toMatch(/^status\tShow every PtahSchema/u);
     expect(r.directive).toBe(4);
   });
@@ -120,7 +137,16 @@ describe("__complete: flag values", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-complete-"));
     try {
       const file = path.join(dir, "config");
-      fs.writeFileSync(file, JSON.stringify({ contexts: [{ name: "prod", context: {} }, { name: "staging", context: {} }], "current-context": "prod" }));
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          contexts: [
+            { name: "prod", context: {} },
+            { name: "staging", context: {} },
+          ],
+          "current-context": "prod",
+        }),
+      );
       expect((await complete(["--kubeconfig", file, "status", "--context", ""], null)).values).toEqual(["prod", "staging"]);
       expect((await complete([`--kubeconfig=${file}`, "--context", "st"], null)).values).toEqual(["staging"]);
     } finally {
@@ -338,7 +364,6 @@ describe.skipIf(!bash)("the bash script", () => {
   });
 });
 
-
 /** A stub kubectl-ptah in `dir` that records its arguments and prints `answer`. */
 function stub(dir: string, answer: string): void {
   fs.writeFileSync(path.join(dir, "kubectl-ptah"), `#!/bin/sh\nprintf '%s\\n' "$@" > ${dir}/args\nprintf '${answer}'\n`, { mode: 0o755 });
@@ -365,7 +390,10 @@ describe.skipIf(!zsh)("the zsh script", () => {
     stub(dir, answer);
     fs.writeFileSync(path.join(dir, "completion.zsh"), completionScript("zsh"));
     fs.writeFileSync(path.join(dir, "harness.zsh"), harness);
-    const r = spawnSync("zsh", ["-f", path.join(dir, "harness.zsh"), path.join(dir, "completion.zsh"), ...words], { encoding: "utf8", env: { PATH: `${dir}:${process.env.PATH ?? ""}` } });
+    const r = spawnSync("zsh", ["-f", path.join(dir, "harness.zsh"), path.join(dir, "completion.zsh"), ...words], {
+      encoding: "utf8",
+      env: { PATH: `${dir}:${process.env.PATH ?? ""}` },
+    });
     expect(r.stderr).toBe("");
     return { out: r.stdout.split("\n").filter(Boolean), args: fs.readFileSync(path.join(dir, "args"), "utf8") };
   }

@@ -129,7 +129,11 @@ describe("server warnings", () => {
       expect(r.status).toBe(0);
       expect(r.logged).toEqual(["Warning: operator.ptah.run/v1alpha1 is deprecated"]);
       const strict = await runRealCli(["status", "--warnings-as-errors"], { kubeconfig: kc, home: f.home });
-      expect(strict).toMatchObject({ status: 1, stdout: "", stderr: "error: the server sent a warning and --warnings-as-errors is set: operator.ptah.run/v1alpha1 is deprecated\n" });
+      expect(strict).toMatchObject({
+        status: 1,
+        stdout: "",
+        stderr: "error: the server sent a warning and --warnings-as-errors is set: operator.ptah.run/v1alpha1 is deprecated\n",
+      });
     } finally {
       f.server.handler = answer;
     }
@@ -151,7 +155,9 @@ describe("-v=N", () => {
     expect(r.stdout).toBe(quiet.stdout);
     expect(r.logged.length).toBe(f.server.requests.length);
     for (const line of r.logged) {
-      expect(line).toMatch(/^I\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ round_trippers\.go\] "Response" verb="GET" url="https:\/\/127\.0\.0\.1:\d+\/apis\/operator\.ptah\.run\/v1alpha1\/namespaces\/app\/\w+\?limit=500" status="200 OK" milliseconds=\d+$/u);
+      expect(line).toMatch(
+        /^I\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ round_trippers\.go\] "Response" verb="GET" url="https:\/\/127\.0\.0\.1:\d+\/apis\/operator\.ptah\.run\/v1alpha1\/namespaces\/app\/\w+\?limit=500" status="200 OK" milliseconds=\d+$/u,
+      );
     }
   });
 

@@ -114,7 +114,14 @@ describe("credentials that stay fresh", () => {
     const file = path.join(f.dir, "token");
     fs.writeFileSync(file, "first\n");
     let now = 1_000_000;
-    const source = await userCredentials({ tokenFile: file }, { clusters: [], users: [], contexts: [] }, "", new URL("https://x"), { env: {}, stdinIsTTY: false, now: () => now }, 1000);
+    const source = await userCredentials(
+      { tokenFile: file },
+      { clusters: [], users: [], contexts: [] },
+      "",
+      new URL("https://x"),
+      { env: {}, stdinIsTTY: false, now: () => now },
+      1000,
+    );
     expect((await source.current()).headers.authorization).toBe("Bearer first");
     fs.writeFileSync(file, "second\n");
     now += TOKEN_FILE_TTL_MS - 1;

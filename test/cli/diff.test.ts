@@ -5,18 +5,7 @@ import { runCliWith } from "../support/cli.ts";
 import { expectGolden } from "../support/golden.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 import { fakeObjectsOf } from "../support/publish-plan.ts";
-import {
-  approvalOf,
-  clusterState,
-  CONSUMED_THEN_STALE,
-  CURRENT_STATEMENTS,
-  NS,
-  publishApplied,
-  publishCurrent,
-  SCHEMA,
-  STALE,
-} from "../plan/fixtures.ts";
-
+import { approvalOf, clusterState, CONSUMED_THEN_STALE, CURRENT_STATEMENTS, NS, publishApplied, publishCurrent, SCHEMA, STALE } from "../plan/fixtures.ts";
 
 /** An earlier plan a person approved; it went stale when spec.policy changed, before it ran. */
 const earlier = publishCurrent({
@@ -74,7 +63,11 @@ describe("diff", () => {
     const r = await story().run(["--from", "applied", "-o", "sql"]);
     expect(r.status).toBe(0);
     await expectGolden(r.stdout, "diff/from-applied.sql");
-    const executable = r.stdout.split("\n").filter((l) => l !== "" && !l.startsWith("-- ")).join("\n") + "\n";
+    const executable =
+      r.stdout
+        .split("\n")
+        .filter((l) => l !== "" && !l.startsWith("-- "))
+        .join("\n") + "\n";
     const plan = await runCliWith(["plan", SCHEMA, "-n", NS, "-o", "sql"], story().reader);
     expect(executable).toBe(plan.stdout);
   });
@@ -133,7 +126,21 @@ describe("diff when the from plan is gone", () => {
     const { gone } = goneState();
     const spec = gone.plan.spec as Record<string, unknown>;
     const copies = Object.fromEntries(
-      ["artifactDigest", "coordinationDigest", "targetIdentityDigest", "actualStateFingerprint", "desiredStateFingerprint", "policyFingerprint", "verificationPolicyUID", "verificationPolicyDigest", "executionBindingID", "controllerStateVersion", "ptahVersion", "executorImage", "runnerProtocolVersion"].map((k) => [k, spec[k]]),
+      [
+        "artifactDigest",
+        "coordinationDigest",
+        "targetIdentityDigest",
+        "actualStateFingerprint",
+        "desiredStateFingerprint",
+        "policyFingerprint",
+        "verificationPolicyUID",
+        "verificationPolicyDigest",
+        "executionBindingID",
+        "controllerStateVersion",
+        "ptahVersion",
+        "executorImage",
+        "runnerProtocolVersion",
+      ].map((k) => [k, spec[k]]),
     );
     const { s } = goneState(copies);
     const r = await runCliWith(["diff", SCHEMA, "-n", NS, "--from", "approval", "storefront-old"], s.reader);
@@ -183,9 +190,27 @@ describe("diff refuses", () => {
   });
 
   it.each([
-    { name: "no current plan", state: () => clusterState({ current: null }), argv: ["--from", "applied"], status: 3, message: 'the to plan (current) failed the check "selection": no such plan' },
-    { name: "no such approval", state: () => clusterState(), argv: ["--from", "approval", "nope"], status: 3, message: "the from plan (approval nope) could not be read: no such approval: application/nope" },
-    { name: "nothing applied", state: () => clusterState({ applied: null }), argv: ["--from", "applied"], status: 3, message: 'the from plan (applied) failed the check "selection": no such plan' },
+    {
+      name: "no current plan",
+      state: () => clusterState({ current: null }),
+      argv: ["--from", "applied"],
+      status: 3,
+      message: 'the to plan (current) failed the check "selection": no such plan',
+    },
+    {
+      name: "no such approval",
+      state: () => clusterState(),
+      argv: ["--from", "approval", "nope"],
+      status: 3,
+      message: "the from plan (approval nope) could not be read: no such approval: application/nope",
+    },
+    {
+      name: "nothing applied",
+      state: () => clusterState({ applied: null }),
+      argv: ["--from", "applied"],
+      status: 3,
+      message: 'the from plan (applied) failed the check "selection": no such plan',
+    },
     { name: "no such schema", state: () => new FakeReader([]) as never, argv: [], status: 3, message: "no such schema: application/storefront" },
   ])("$name (exit $status)", async ({ state, argv, status, message }) => {
     const st = state() as ReturnType<typeof clusterState> | FakeReader;

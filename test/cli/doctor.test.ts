@@ -155,7 +155,10 @@ describe("doctor --probe", () => {
   it("is skipped, with why, when the account may not create approvals or there is nothing to approve", async () => {
     const fake = reader();
     fake.dryRun = () => {
-      throw new ReadError('ptahschemaapprovals.operator.ptah.run is forbidden: User "bob" cannot create resource "ptahschemaapprovals" in API group "operator.ptah.run" in the namespace "app"', 403);
+      throw new ReadError(
+        'ptahschemaapprovals.operator.ptah.run is forbidden: User "bob" cannot create resource "ptahschemaapprovals" in API group "operator.ptah.run" in the namespace "app"',
+        403,
+      );
     };
     const forbidden = await doctor(["--probe", "storefront"], clusterAs("viewer"), fake);
     expect(forbidden.stdout).toMatch(/skipped +probe +the account may not create ptahschemaapprovals in app/u);

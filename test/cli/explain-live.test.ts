@@ -28,7 +28,10 @@ function cluster(): FakeReader {
       kind: "PtahMigration",
       raw: aMigration({
         phase: "Blocked",
-        conditions: [cond("Blocked", "True", "ApplyOutcomeUnknown", "A Partial run nobody accounted for is recorded against this database; establish what it did before another Apply"), cond("Ready", "False", "ApplyOutcomeUnknown", "What the recorded run did is unknown until the database is read")],
+        conditions: [
+          cond("Blocked", "True", "ApplyOutcomeUnknown", "A Partial run nobody accounted for is recorded against this database; establish what it did before another Apply"),
+          cond("Ready", "False", "ApplyOutcomeUnknown", "What the recorded run did is unknown until the database is read"),
+        ],
         status: { unresolvedRun: { outcome: "Partial", operationID: "sha256:6666666666666666666666666666666666666666666666666666666666666666", recordedAt: T2 } },
       }),
     },

@@ -9,20 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { CliRun } from "../support/cli.ts";
 import { awaitingSchema, inSyncSchema } from "../support/builders.ts";
-import {
-  FaultServer,
-  closedPort,
-  emptyList,
-  list,
-  makePki,
-  runRealCli,
-  sendJson,
-  statusBody,
-  tempDir,
-  writeKubeconfig,
-  type Handler,
-  type Pki,
-} from "../support/fault-server.ts";
+import { FaultServer, closedPort, emptyList, list, makePki, runRealCli, sendJson, statusBody, tempDir, writeKubeconfig, type Handler, type Pki } from "../support/fault-server.ts";
 
 const NS = "/apis/operator.ptah.run/v1alpha1/namespaces/app";
 const SCHEMAS = `${NS}/ptahschemas`;
@@ -194,7 +181,7 @@ describe("fault matrix: HTTP answers", () => {
   it("404 on a list means the CRD is not installed (exit 3)", async () => {
     server.reset((_req, res) => sendJson(res, 404, statusBody(404, "NotFound", "the server could not find the requested resource")));
     const r = await run(["status"]);
-    expectFailure(r, 3, 'error: the server doesn\'t have a resource type "ptahschemas": is the Ptah operator\'s CRD installed? (kubectl ptah doctor explains what is missing)');
+    expectFailure(r, 3, "error: the server doesn't have a resource type \"ptahschemas\": is the Ptah operator's CRD installed? (kubectl ptah doctor explains what is missing)");
   });
 
   it("404 on a named schema whose CRD is missing names the CRD, not a missing schema (exit 1)", async () => {
@@ -203,7 +190,7 @@ describe("fault matrix: HTTP answers", () => {
       res.end("404 page not found\n");
     });
     const r = await run(["schema", "storefront"]);
-    expectFailure(r, 1, 'error: the server doesn\'t have a resource type "ptahschemas": is the Ptah operator\'s CRD installed? (kubectl ptah doctor explains what is missing)');
+    expectFailure(r, 1, "error: the server doesn't have a resource type \"ptahschemas\": is the Ptah operator's CRD installed? (kubectl ptah doctor explains what is missing)");
   });
 
   it("429 with Retry-After: 1 is retried after the wait and then succeeds", async () => {
@@ -475,11 +462,7 @@ describe("fault matrix: configuration", () => {
       const empty = tempDir("ptah-nohome-");
       const r = await runRealCli(["status"], { home: empty });
       fs.rmSync(empty, { recursive: true, force: true });
-      expectFailure(
-        r,
-        1,
-        "error: no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config (the plugin never guesses a server such as localhost:8080)",
-      );
+      expectFailure(r, 1, "error: no kubeconfig found: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config (the plugin never guesses a server such as localhost:8080)");
       expect(connections).toBe(0);
     } finally {
       if (listening) await new Promise<void>((resolve) => probe.close(() => resolve()));

@@ -67,14 +67,28 @@ describe("toGlobalOptions", () => {
     {
       name: "defaults: no namespace, 30s request timeout, colour off in a pipe",
       values: {},
-      expected: { kubeconfig: undefined, context: undefined, namespace: undefined, allNamespaces: false, output: undefined, selector: undefined, noHeaders: false, color: false, requestTimeoutMs: 30_000 },
+      expected: {
+        kubeconfig: undefined,
+        context: undefined,
+        namespace: undefined,
+        allNamespaces: false,
+        output: undefined,
+        selector: undefined,
+        noHeaders: false,
+        color: false,
+        requestTimeoutMs: 30_000,
+      },
     },
     { name: "--request-timeout sets the request timeout", values: { "request-timeout": "1m" }, expected: { requestTimeoutMs: 60_000 } },
     { name: "--timeout is an alias of --request-timeout", values: { timeout: "5s" }, expected: { requestTimeoutMs: 5_000 } },
     { name: "--timeout and --request-timeout may agree", values: { timeout: "5s", "request-timeout": "5s" }, expected: { requestTimeoutMs: 5_000 } },
     { name: "wait keeps --timeout for itself", values: { timeout: "5m" }, timeoutIsRequestTimeout: false, expected: { requestTimeoutMs: 30_000 } },
     { name: "0 waits forever", values: { "request-timeout": "0" }, expected: { requestTimeoutMs: 0 } },
-    { name: "-n, -A, -o, -l and --no-headers pass through", values: { namespace: "ops", "all-namespaces": true, output: "wide", selector: "app=shop", "no-headers": true }, expected: { namespace: "ops", allNamespaces: true, output: "wide", selector: "app=shop", noHeaders: true } },
+    {
+      name: "-n, -A, -o, -l and --no-headers pass through",
+      values: { namespace: "ops", "all-namespaces": true, output: "wide", selector: "app=shop", "no-headers": true },
+      expected: { namespace: "ops", allNamespaces: true, output: "wide", selector: "app=shop", noHeaders: true },
+    },
     { name: "an empty --kubeconfig or --context counts as unset", values: { kubeconfig: "", context: "" }, expected: { kubeconfig: undefined, context: undefined } },
     { name: "--color=always colours a pipe", values: { color: "always" }, expected: { color: true } },
   ])("$name", ({ values, timeoutIsRequestTimeout, expected }) => {
@@ -112,8 +126,16 @@ describe("global flags through the real CLI", () => {
   const cluster = () => new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema() }]);
 
   it.each([
-    { name: "a bad --color", argv: ["status", "--color=sometimes"], stderr: "error: invalid --color \"sometimes\": use auto, always or never (see 'kubectl ptah status -h' for help and examples)\n" },
-    { name: "a bad --request-timeout", argv: ["status", "--request-timeout", "fast"], stderr: "error: invalid duration \"fast\" for --request-timeout: use a number with a unit, e.g. 30s, 1m, 2h (see 'kubectl ptah status -h' for help and examples)\n" },
+    {
+      name: "a bad --color",
+      argv: ["status", "--color=sometimes"],
+      stderr: "error: invalid --color \"sometimes\": use auto, always or never (see 'kubectl ptah status -h' for help and examples)\n",
+    },
+    {
+      name: "a bad --request-timeout",
+      argv: ["status", "--request-timeout", "fast"],
+      stderr: "error: invalid duration \"fast\" for --request-timeout: use a number with a unit, e.g. 30s, 1m, 2h (see 'kubectl ptah status -h' for help and examples)\n",
+    },
     { name: "an empty -n", argv: ["status", "-n", ""], stderr: "error: a namespace given with -n must not be empty (see 'kubectl ptah status -h' for help and examples)\n" },
     { name: "an unknown flag", argv: ["status", "--colour=always"], stderr: "error: unknown flag: --colour (see 'kubectl ptah status -h' for help and examples)\n" },
     { name: "a value flag without its value", argv: ["status", "-n"], stderr: "error: flag needs an argument: 'n' in -n (see 'kubectl ptah status -h' for help and examples)\n" },

@@ -25,8 +25,23 @@ function cluster(): FakeReader {
     { kind: "PtahSchema", raw: awaitingSchema() },
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v1", conditions: CONSUMED_AND_STALE }) },
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "other", schema: "catalog", schemaUid: "schema-uid-2" }) },
-    { kind: "Event", raw: event("e1", "PtahSchema", "storefront", "schema-uid-1", "Normal", "ApprovalAccepted", "An authenticated approval was accepted for the current immutable plan", T0) },
-    { kind: "Event", raw: event("e2", "PtahSchemaApproval", "storefront-v1", "approval-uid-storefront-v1", "Warning", "ApprovalStale", "The approved plan no longer matches the current database state", T2) },
+    {
+      kind: "Event",
+      raw: event("e1", "PtahSchema", "storefront", "schema-uid-1", "Normal", "ApprovalAccepted", "An authenticated approval was accepted for the current immutable plan", T0),
+    },
+    {
+      kind: "Event",
+      raw: event(
+        "e2",
+        "PtahSchemaApproval",
+        "storefront-v1",
+        "approval-uid-storefront-v1",
+        "Warning",
+        "ApprovalStale",
+        "The approved plan no longer matches the current database state",
+        T2,
+      ),
+    },
     { kind: "Event", raw: event("e3", "PtahSchema", "catalog", "schema-uid-2", "Normal", "OperationStarted", "not ours", T1) },
   ]);
 }
@@ -145,7 +160,10 @@ describe("history --watch", () => {
   it("reports a failed reload on stderr in kubectl's words and goes on watching", async () => {
     const reader = cluster();
     const w = await watching(reader);
-    reader.faults.set("list PtahSchemaApproval", new ReadError('ptahschemaapprovals.operator.ptah.run is forbidden: User "viewer" cannot list resource "ptahschemaapprovals"', 403));
+    reader.faults.set(
+      "list PtahSchemaApproval",
+      new ReadError('ptahschemaapprovals.operator.ptah.run is forbidden: User "viewer" cannot list resource "ptahschemaapprovals"', 403),
+    );
     reader.faults.set("get PtahSchema", new ReadError("unable to connect to the server: connection refused"));
     reader.event("PtahSchema", "MODIFIED", awaitingSchema());
     reader.event("PtahSchemaApproval", "MODIFIED", anApproval({ name: "storefront-v1", conditions: CONSUMED_AND_STALE }));

@@ -12,18 +12,36 @@ const OPERATION = "sha256:666666666666666666666666666666666666666666666666666666
 
 function objects(): FakeObject[] {
   const privileged = awaitingSchema({ name: "ledger", uid: "schema-uid-3", plan: planStatus(undefined, undefined, { privilegeChanges: ["Grant", "Role"], statementCount: 7 }) });
-  (privileged.status as { conditions: Record<string, unknown>[] }).conditions = [cond("ApprovalRequired", "True", "PrivilegeChanges", "The plan changes privileges: Grant, Role", T0)];
+  (privileged.status as { conditions: Record<string, unknown>[] }).conditions = [
+    cond("ApprovalRequired", "True", "PrivilegeChanges", "The plan changes privileges: Grant, Role", T0),
+  ];
   return [
     { kind: "PtahSchema", raw: awaitingSchema() },
     { kind: "PtahSchema", raw: privileged },
     { kind: "PtahSchema", raw: blockedSchema() },
-    { kind: "PtahMigration", raw: aMigration({ name: "billing", namespace: "ops", phase: "AwaitingApproval", conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "3 planned migrations need an approval naming this plan", T2)] }) },
+    {
+      kind: "PtahMigration",
+      raw: aMigration({
+        name: "billing",
+        namespace: "ops",
+        phase: "AwaitingApproval",
+        conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "3 planned migrations need an approval naming this plan", T2)],
+      }),
+    },
     {
       kind: "PtahMigration",
       raw: aMigration({
         name: "backfill",
         phase: "Blocked",
-        conditions: [cond("Blocked", "True", "ApplyOutcomeUnknown", "A Partial run nobody accounted for is recorded against this database; establish what it did before another Apply", "2026-11-30T11:40:00Z")],
+        conditions: [
+          cond(
+            "Blocked",
+            "True",
+            "ApplyOutcomeUnknown",
+            "A Partial run nobody accounted for is recorded against this database; establish what it did before another Apply",
+            "2026-11-30T11:40:00Z",
+          ),
+        ],
         status: { unresolvedRun: { outcome: "Partial", operationID: OPERATION, jobName: "backfill-apply-1", recordedAt: "2026-11-30T11:39:00Z" } },
       }),
     },
@@ -43,7 +61,11 @@ describe("inbox", () => {
     const r = await runCliWith(["inbox", "-A"], reader);
     expect(r).toMatchObject({ status: 0, stderr: "" });
     await expectGolden(r.stdout, "inbox/approver.txt");
-    const objectsInOrder = r.stdout.trim().split("\n").slice(1).map((l) => l.split(/\s+/u)[1]);
+    const objectsInOrder = r.stdout
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(/\s+/u)[1]);
     expect(objectsInOrder).toEqual(["ptahschema/ledger", "ptahschema/catalog", "ptahschema/storefront", "ptahmigration/backfill", "ptahmigration/billing"]);
     expect(r.stdout).toMatch(/ptahschema\/storefront +30m +3 +no +- +approve +kubectl ptah approve storefront -n app \| kubectl create -f -/u);
     expect(r.stdout).toMatch(/ptahschema\/ledger +60m +7 +no +Grant,Role +approve /u);
@@ -60,7 +82,10 @@ describe("inbox", () => {
   });
 
   it("says read only to someone who may not create approvals, and points at the plan", async () => {
-    const r = await runCliWith(["inbox", "-n", "app"], cluster(() => false));
+    const r = await runCliWith(
+      ["inbox", "-n", "app"],
+      cluster(() => false),
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/ptahschema\/storefront .* read only +kubectl ptah plan storefront -n app\n/u);
     expect(r.stdout).toMatch(/ptahmigration\/backfill .* read only +kubectl ptah explain migration backfill -n app\n/u);
@@ -77,11 +102,22 @@ describe("inbox", () => {
       "create SelfSubjectAccessReview create PtahSchemaApproval app",
     ]);
     const doc = JSON.parse(r.stdout) as { items: { name: string; youCan: string; since: string }[] };
-    expect(Object.fromEntries(doc.items.map((i) => [i.name, i.youCan]))).toEqual({ storefront: "read only", ledger: "read only", catalog: "nothing", backfill: "read only", billing: "approve" });
+    expect(Object.fromEntries(doc.items.map((i) => [i.name, i.youCan]))).toEqual({
+      storefront: "read only",
+      ledger: "read only",
+      catalog: "nothing",
+      backfill: "read only",
+      billing: "approve",
+    });
   });
 
   it("prints the empty line on stderr and exits 0", async () => {
-    expect(await runCliWith(["inbox", "-n", "quiet"], cluster(() => true))).toMatchObject({ status: 0, stdout: "", stderr: "Nothing is waiting for approval in quiet namespace.\n" });
+    expect(
+      await runCliWith(
+        ["inbox", "-n", "quiet"],
+        cluster(() => true),
+      ),
+    ).toMatchObject({ status: 0, stdout: "", stderr: "Nothing is waiting for approval in quiet namespace.\n" });
   });
 
   it("fails with one error line when the caller may not list schemas", async () => {
@@ -93,8 +129,18 @@ describe("inbox", () => {
   });
 
   it("refuses names and unknown formats", async () => {
-    expect(await runCliWith(["inbox", "storefront"], cluster(() => true))).toMatchObject({ status: 2, stdout: "" });
-    expect(await runCliWith(["inbox", "-o", "csv"], cluster(() => true))).toMatchObject({ status: 2, stdout: "" });
+    expect(
+      await runCliWith(
+        ["inbox", "storefront"],
+        cluster(() => true),
+      ),
+    ).toMatchObject({ status: 2, stdout: "" });
+    expect(
+      await runCliWith(
+        ["inbox", "-o", "csv"],
+        cluster(() => true),
+      ),
+    ).toMatchObject({ status: 2, stdout: "" });
   });
 });
 

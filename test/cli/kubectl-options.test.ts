@@ -51,7 +51,16 @@ describe("kubectl options", () => {
     expect(ours!.type === "boolean").toBe(f.boolean);
   });
 
-  const SAMPLE: Record<string, string> = { v: "0", "request-timeout": "5s", "log-flush-frequency": "5s", profile: "none", namespace: "app", as: "alice", "as-group": "g", "as-uid": "1" };
+  const SAMPLE: Record<string, string> = {
+    v: "0",
+    "request-timeout": "5s",
+    "log-flush-frequency": "5s",
+    profile: "none",
+    namespace: "app",
+    as: "alice",
+    "as-group": "g",
+    "as-uid": "1",
+  };
 
   it.each(kubectlFlags.map((f) => [f.name, f] as const))("--%s goes through the real shell without 'unknown flag'", async (_name, f) => {
     const argv = f.boolean ? ["status", `--${f.name}`] : ["status", `--${f.name}=${SAMPLE[f.name] ?? "x"}`];

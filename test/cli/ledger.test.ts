@@ -19,9 +19,14 @@ function schemaCluster(): FakeReader {
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v1", conditions: story }) },
     {
       kind: "PtahSchemaApproval",
-      raw: anApproval({ name: "storefront-dup", created: "2026-11-30T11:30:30Z", approver: "bob", conditions: [cond("Stale", "True", "SupersededApproval", "Another approval already reserves this exact immutable plan", T2)] }),
+      raw: anApproval({
+        name: "storefront-dup",
+        created: "2026-11-30T11:30:30Z",
+        approver: "bob",
+        conditions: [cond("Stale", "True", "SupersededApproval", "Another approval already reserves this exact immutable plan", T2)],
+      }),
     },
-    { kind: "PtahSchemaApproval", raw: anApproval({ name: "=HYPERLINK(\"x\")", created: T0, approver: "@mallory, \"the\" one", plan: PLAN2, fingerprint: FP2 }) },
+    { kind: "PtahSchemaApproval", raw: anApproval({ name: '=HYPERLINK("x")', created: T0, approver: '@mallory, "the" one', plan: PLAN2, fingerprint: FP2 }) },
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "other", schema: "catalog", schemaUid: "schema-uid-2" }) },
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "elsewhere", namespace: "ops", created: "2026-11-30T11:10:00Z" }) },
   ]);
@@ -34,7 +39,16 @@ function migrationCluster(): FakeReader {
       raw: aMigration({
         phase: "Pending",
         conditions: [],
-        status: { resolvedRun: { operationID: OPERATION, outcome: "Partial", resolution: "Acknowledged", acknowledgmentRef: { name: "billing-ack", uid: "ack-uid-1" }, acknowledgedBy: { username: "carol" }, resolvedAt: T2 } },
+        status: {
+          resolvedRun: {
+            operationID: OPERATION,
+            outcome: "Partial",
+            resolution: "Acknowledged",
+            acknowledgmentRef: { name: "billing-ack", uid: "ack-uid-1" },
+            acknowledgedBy: { username: "carol" },
+            resolvedAt: T2,
+          },
+        },
       }),
     },
     {
@@ -43,7 +57,13 @@ function migrationCluster(): FakeReader {
         apiVersion: "operator.ptah.run/v1alpha1",
         kind: "PtahMigrationApproval",
         metadata: { name: "billing-v3", namespace: "app", uid: "mapproval-uid-1", creationTimestamp: T0 },
-        spec: { migrationRef: { name: "billing", uid: "migration-uid-1" }, planRef: { name: "ptah-mplan-555555555555555555555555", uid: "mplan-uid-1" }, planFingerprint: FP2, approver: { username: "alice", groups: ["db-owners"] }, approvedAt: T0 },
+        spec: {
+          migrationRef: { name: "billing", uid: "migration-uid-1" },
+          planRef: { name: "ptah-mplan-555555555555555555555555", uid: "mplan-uid-1" },
+          planFingerprint: FP2,
+          approver: { username: "alice", groups: ["db-owners"] },
+          approvedAt: T0,
+        },
         status: { conditions: [cond("Consumed", "True", "DispatchCommitted", "The approved plan was dispatched", "2026-11-30T11:05:00Z")] },
       },
     },
@@ -71,7 +91,9 @@ describe("ledger SCHEMA", () => {
     expect(lines.map((l) => l.split(/\s+/u)[0])).toEqual(["APPROVAL", '=HYPERLINK("x")', "storefront-v1", "storefront-dup", ""]);
     const v1 = lines.find((l) => l.startsWith("storefront-v1"))!;
     // approved, reserved, consumed, applied (status.applied names its fingerprint), stale
-    expect(v1).toMatch(/alice@example\.com +system:authenticated +2026-11-30T11:30:00Z +yes +2026-11-30T11:31:00Z +2026-11-30T11:55:00Z +PlanNoLongerCurrent 2026-11-30T11:58:00Z +Consumed, stale/u);
+    expect(v1).toMatch(
+      /alice@example\.com +system:authenticated +2026-11-30T11:30:00Z +yes +2026-11-30T11:31:00Z +2026-11-30T11:55:00Z +PlanNoLongerCurrent 2026-11-30T11:58:00Z +Consumed, stale/u,
+    );
     // The duplicate for the same plan never ran: it is not "applied".
     expect(lines.find((l) => l.startsWith("storefront-dup"))).toMatch(/bob .* - +- +- +SupersededApproval 2026-11-30T11:55:00Z +Superseded/u);
   });
@@ -95,7 +117,10 @@ describe("ledger -A and machine output", () => {
   it("adds the namespace column across every namespace", async () => {
     const r = await runCliWith(["ledger", "-A"], schemaCluster());
     expect(r.status).toBe(0);
-    const firstColumn = r.stdout.trim().split("\n").map((l) => l.split(/\s+/u)[0]);
+    const firstColumn = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split(/\s+/u)[0]);
     expect(firstColumn).toEqual(["NAMESPACE", "app", "ops", "app", "app", "app"]);
   });
 
@@ -108,8 +133,8 @@ describe("ledger -A and machine output", () => {
     expect(r.status).toBe(0);
     expect(r.stdout.endsWith("\r\n")).toBe(true);
     const rows = csvObjects(r.stdout);
-    expect(rows.map((x) => x.name)).toEqual(["'=HYPERLINK(\"x\")", "other", "storefront-v1", "storefront-dup"]);
-    expect(rows[0]!.approver).toBe("'@mallory, \"the\" one");
+    expect(rows.map((x) => x.name)).toEqual(['\'=HYPERLINK("x")', "other", "storefront-v1", "storefront-dup"]);
+    expect(rows[0]!.approver).toBe('\'@mallory, "the" one');
     expect(rows[2]).toMatchObject({
       namespace: "app",
       kind: "PtahSchemaApproval",
@@ -141,12 +166,16 @@ describe("ledger migration NAME", () => {
     const r = await runCliWith(["ledger", "migration", "billing", "-n", "app"], migrationCluster());
     expect(r).toMatchObject({ status: 0, stderr: "" });
     await expectGolden(r.stdout, "ledger/migration.txt");
-    expect(r.stdout).toMatch(/ptahmigrationrunacknowledgment\/billing-ack +migration\/billing +- +sha256:666666666666 +carol +oncall +2026-11-30T11:30:00Z +- +2026-11-30T11:31:00Z +2026-11-30T11:55:00Z/u);
+    expect(r.stdout).toMatch(
+      /ptahmigrationrunacknowledgment\/billing-ack +migration\/billing +- +sha256:666666666666 +carol +oncall +2026-11-30T11:30:00Z +- +2026-11-30T11:31:00Z +2026-11-30T11:55:00Z/u,
+    );
   });
 });
 
 // Any string, often starting with a formula character or holding the characters CSV quotes.
-const cellArbitrary = fc.tuple(fc.constantFrom("", "=", "+", "-", "@", '"', ",", "\r\n"), fc.string({ unit: "binary" }), fc.constantFrom("", '"', ",", "\n")).map(([a, b, c]) => a + b + c);
+const cellArbitrary = fc
+  .tuple(fc.constantFrom("", "=", "+", "-", "@", '"', ",", "\r\n"), fc.string({ unit: "binary" }), fc.constantFrom("", '"', ",", "\n"))
+  .map(([a, b, c]) => a + b + c);
 
 describe("csvCell", () => {
   it("round-trips any string through an RFC 4180 reader, sanitised and neutralised", () => {

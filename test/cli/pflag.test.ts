@@ -91,18 +91,14 @@ describe("pflag grammar (property)", () => {
   it("every spelling of -n, -o, -l and -A means the same", () => {
     let cases = 0;
     fc.assert(
-      fc.property(
-        fc.record({ n: value, o: value, l: value, A: fc.boolean() }),
-        fc.gen(),
-        ({ n, o, l, A }, gen) => {
-          cases++;
-          const words = [...gen(() => spell("namespace", "n", n)), ...gen(() => spell("output", "o", o)), ...gen(() => spell("selector", "l", l))];
-          if (A) words.push(...gen(() => fc.constantFrom(["-A"], ["--all-namespaces"], ["--all-namespaces=true"], ["-A=true"])));
-          const parsed = parseFlags(["status", ...words, "name"], SPECS);
-          expect(parsed.positionals).toEqual(["status", "name"]);
-          expect(parsed.values).toEqual({ namespace: n, output: o, selector: l, ...(A ? { "all-namespaces": true } : {}) });
-        },
-      ),
+      fc.property(fc.record({ n: value, o: value, l: value, A: fc.boolean() }), fc.gen(), ({ n, o, l, A }, gen) => {
+        cases++;
+        const words = [...gen(() => spell("namespace", "n", n)), ...gen(() => spell("output", "o", o)), ...gen(() => spell("selector", "l", l))];
+        if (A) words.push(...gen(() => fc.constantFrom(["-A"], ["--all-namespaces"], ["--all-namespaces=true"], ["-A=true"])));
+        const parsed = parseFlags(["status", ...words, "name"], SPECS);
+        expect(parsed.positionals).toEqual(["status", "name"]);
+        expect(parsed.values).toEqual({ namespace: n, output: o, selector: l, ...(A ? { "all-namespaces": true } : {}) });
+      }),
       { numRuns: runs(1000), endOnFailure: true },
     );
     expect(cases).toBeGreaterThan(0);

@@ -38,7 +38,11 @@ async function refused(argv: string[], line: string, status = 2): Promise<void> 
 }
 
 function names(table: string): string[] {
-  return table.trimEnd().split("\n").slice(1).map((l) => l.split(/\s+/u)[0]!);
+  return table
+    .trimEnd()
+    .split("\n")
+    .slice(1)
+    .map((l) => l.split(/\s+/u)[0]!);
 }
 
 describe("--sort-by", () => {
@@ -62,9 +66,18 @@ describe("--sort-by", () => {
   });
 
   it("refuses a field no object has, and an object-valued field, in one line", async () => {
-    await refused(["status", "-n", "app", "--sort-by=.nope"], `error: couldn't find any field with path "{.nope}" in the list of objects (see 'kubectl ptah status -h' for help and examples)`);
-    await refused(["status", "-n", "app", "--sort-by=.metadata"], "error: --sort-by: the field {.metadata} is an object, which cannot be sorted by (see 'kubectl ptah status -h' for help and examples)");
-    await refused(["status", "-n", "app", "--sort-by={.metadata.name"], "error: error parsing jsonpath {.metadata.name: unclosed action (see 'kubectl ptah status -h' for help and examples)");
+    await refused(
+      ["status", "-n", "app", "--sort-by=.nope"],
+      `error: couldn't find any field with path "{.nope}" in the list of objects (see 'kubectl ptah status -h' for help and examples)`,
+    );
+    await refused(
+      ["status", "-n", "app", "--sort-by=.metadata"],
+      "error: --sort-by: the field {.metadata} is an object, which cannot be sorted by (see 'kubectl ptah status -h' for help and examples)",
+    );
+    await refused(
+      ["status", "-n", "app", "--sort-by={.metadata.name"],
+      "error: error parsing jsonpath {.metadata.name: unclosed action (see 'kubectl ptah status -h' for help and examples)",
+    );
   });
 });
 
@@ -84,8 +97,14 @@ describe("-L/--label-columns and --show-labels", () => {
   });
 
   it("--show-labels with a template printer is refused as kubectl refuses it", async () => {
-    await refused(["status", "-n", "app", "-o", "jsonpath={.items[*].metadata.name}", "--show-labels"], "error: --show-labels option cannot be used with jsonpath={.items[*].metadata.name} printer (see 'kubectl ptah status -h' for help and examples)");
-    await refused(["status", "-n", "app", "-o", "custom-columns=N:.metadata.name", "--show-labels"], "error: --show-labels option cannot be used with custom-columns=N:.metadata.name printer (see 'kubectl ptah status -h' for help and examples)");
+    await refused(
+      ["status", "-n", "app", "-o", "jsonpath={.items[*].metadata.name}", "--show-labels"],
+      "error: --show-labels option cannot be used with jsonpath={.items[*].metadata.name} printer (see 'kubectl ptah status -h' for help and examples)",
+    );
+    await refused(
+      ["status", "-n", "app", "-o", "custom-columns=N:.metadata.name", "--show-labels"],
+      "error: --show-labels option cannot be used with custom-columns=N:.metadata.name printer (see 'kubectl ptah status -h' for help and examples)",
+    );
   });
 });
 
@@ -98,24 +117,37 @@ describe("-o custom-columns and custom-columns-file", () => {
     expect(out).toContain("map[ociRef:oci://registry.example/schemas/demo:v1]");
     expect(out).toContain("   <none>\n");
     expect(await ok(["status", "-n", "app", "-o", "custom-columns=N:.metadata.name", "--no-headers", "--sort-by=.metadata.name"])).toBe("catalog\norders\nstorefront\n");
-    expect(await ok(["approvals", "-n", "app", "-o", "custom-columns=NAME:.metadata.name,PLAN:.spec.planRef.name", "--sort-by=.metadata.name"])).toMatch(/^NAME +PLAN\nstorefront-v0 +ptah-plan-/u);
+    expect(await ok(["approvals", "-n", "app", "-o", "custom-columns=NAME:.metadata.name,PLAN:.spec.planRef.name", "--sort-by=.metadata.name"])).toMatch(
+      /^NAME +PLAN\nstorefront-v0 +ptah-plan-/u,
+    );
   });
 
   it("reads the file form: one line of headers, one line of paths", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-cc-"));
     const file = path.join(dir, "columns.txt");
     fs.writeFileSync(file, "NAME   PHASE\n.metadata.name .status.phase\n");
-    expect(await ok(["status", "-n", "app", `-o=custom-columns-file=${file}`, "--sort-by=.metadata.name"])).toBe(await ok(["status", "-n", "app", "-o", "custom-columns=NAME:.metadata.name,PHASE:.status.phase", "--sort-by=.metadata.name"]));
+    expect(await ok(["status", "-n", "app", `-o=custom-columns-file=${file}`, "--sort-by=.metadata.name"])).toBe(
+      await ok(["status", "-n", "app", "-o", "custom-columns=NAME:.metadata.name,PHASE:.status.phase", "--sort-by=.metadata.name"]),
+    );
     fs.writeFileSync(file, "NAME\n");
-    await refused(["status", "-n", "app", "-o", `custom-columns-file=${file}`], "error: invalid template, missing spec line. Expected format is one line of space separated headers, one line of space separated column specs. (see 'kubectl ptah status -h' for help and examples)");
+    await refused(
+      ["status", "-n", "app", "-o", `custom-columns-file=${file}`],
+      "error: invalid template, missing spec line. Expected format is one line of space separated headers, one line of space separated column specs. (see 'kubectl ptah status -h' for help and examples)",
+    );
     const missing = path.join(dir, "nope.txt");
-    await refused(["status", "-n", "app", "-o", `custom-columns-file=${missing}`], `error: error reading template ${missing}, open ${missing}: no such file or directory (see 'kubectl ptah status -h' for help and examples)`);
+    await refused(
+      ["status", "-n", "app", "-o", `custom-columns-file=${missing}`],
+      `error: error reading template ${missing}, open ${missing}: no such file or directory (see 'kubectl ptah status -h' for help and examples)`,
+    );
     fs.rmSync(dir, { recursive: true });
   });
 
   it("refuses a malformed spec with kubectl's message", async () => {
     await refused(["status", "-o", "custom-columns="], "error: custom-columns format specified but no custom columns given (see 'kubectl ptah status -h' for help and examples)");
-    await refused(["approvals", "-o", "custom-columns=NAME"], "error: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr> (see 'kubectl ptah approvals -h' for help and examples)");
+    await refused(
+      ["approvals", "-o", "custom-columns=NAME"],
+      "error: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr> (see 'kubectl ptah approvals -h' for help and examples)",
+    );
   });
 });
 
@@ -123,7 +155,10 @@ describe("--field-selector and -o go-template", () => {
   it("--field-selector goes to the server with the list", async () => {
     expect(names(await ok(["status", "-n", "app", "--field-selector", "metadata.name=orders"]))).toEqual(["orders"]);
     expect(names(await ok(["approvals", "-n", "app", "--field-selector=metadata.name=storefront-v1"]))).toEqual(["storefront-v1"]);
-    await refused(["status", "storefront", "--field-selector=metadata.name=x"], "error: a schema name cannot be combined with --field-selector (see 'kubectl ptah status -h' for help and examples)");
+    await refused(
+      ["status", "storefront", "--field-selector=metadata.name=x"],
+      "error: a schema name cannot be combined with --field-selector (see 'kubectl ptah status -h' for help and examples)",
+    );
   });
 
   it("-o go-template is refused in one line that names jsonpath", async () => {

@@ -37,7 +37,11 @@ async function run(argv: readonly string[], signal: AbortSignal) {
   return runRealCli(argv, { kubeconfig, home, signal });
 }
 
-const FORBIDDEN = statusBody(403, "Forbidden", 'ptahschemas.operator.ptah.run is forbidden: User "lab-viewer" cannot watch resource "ptahschemas" in API group "operator.ptah.run" in the namespace "app"');
+const FORBIDDEN = statusBody(
+  403,
+  "Forbidden",
+  'ptahschemas.operator.ptah.run is forbidden: User "lab-viewer" cannot watch resource "ptahschemas" in API group "operator.ptah.run" in the namespace "app"',
+);
 const NOT_SERVED = statusBody(404, "NotFound", "the server could not find the requested resource");
 
 function isWatch(url: URL): boolean {
@@ -103,7 +107,9 @@ describe("a watch across a restarting API server", () => {
     const r = await run(["wait", "storefront", "--for=phase=InSync", "--timeout=60s"], controller.signal);
     clearTimeout(safety);
     expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 1, stdout: "" });
-    expect(r.stderr).toBe(`error: ${FORBIDDEN.message as string} (needs an RBAC rule granting "watch" on ptahschemas.operator.ptah.run) (kubectl ptah doctor explains what is missing)\n`);
+    expect(r.stderr).toBe(
+      `error: ${FORBIDDEN.message as string} (needs an RBAC rule granting "watch" on ptahschemas.operator.ptah.run) (kubectl ptah doctor explains what is missing)\n`,
+    );
     expect(performance.now() - start).toBeLessThan(5000);
   });
 

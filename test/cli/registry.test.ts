@@ -67,7 +67,9 @@ describe("a command added to the registry, and nowhere else", () => {
     expect(await completed("gr")).toEqual(["greet\tGreet someone by name, to prove the registry", ":4"]);
     expect(await completed("greet", "")).toEqual(["alice", "bob", ":4"]);
     expect(await completed("greet", "alice", "")).toEqual([":4"]);
-    expect(await completed("greet", "--")).toEqual(expect.arrayContaining(["--shout\tGreet in capitals", "--tone\tHow the greeting sounds", "--namespace\tThe namespace; default: the context's namespace, else default"]));
+    expect(await completed("greet", "--")).toEqual(
+      expect.arrayContaining(["--shout\tGreet in capitals", "--tone\tHow the greeting sounds", "--namespace\tThe namespace; default: the context's namespace, else default"]),
+    );
     expect(await completed("greet", "--")).not.toContain("--all-namespaces\tList across all namespaces (list views)");
     expect(await completed("greet", "--tone", "")).toEqual(["warm", "cold", ":4"]);
     expect(await completed("greet", "--tone=c")).toEqual(["cold", ":4"]);

@@ -56,7 +56,11 @@ describe("suggestions use the vocabulary the user typed", () => {
 });
 
 describe("status -w honours -o as kubectl get -w -o does", () => {
-  const cluster = (): FakeReader => new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema() }, { kind: "PtahSchema", raw: inSyncSchema({ name: "orders", uid: "schema-uid-3" }) }]);
+  const cluster = (): FakeReader =>
+    new FakeReader([
+      { kind: "PtahSchema", raw: awaitingSchema() },
+      { kind: "PtahSchema", raw: inSyncSchema({ name: "orders", uid: "schema-uid-3" }) },
+    ]);
 
   it("-o yaml: one YAML document per change, --- between them", async () => {
     const r = await runCliWith(["status", "-n", "app", "-w", "-o", "yaml"], cluster(), { signal: aborted() });
@@ -78,7 +82,9 @@ describe("status -w honours -o as kubectl get -w -o does", () => {
   it("-o custom-columns with --watch is refused with exit 2", async () => {
     const r = await runCliWith(["status", "-w", "-o", "custom-columns=N:.metadata.name"], cluster());
     expect(r).toMatchObject({ status: 2, stdout: "" });
-    expect(r.stderr).toBe("error: --watch cannot be combined with -o custom-columns; use -o name, -o yaml or -o jsonpath=TEMPLATE (see 'kubectl ptah status -h' for help and examples)\n");
+    expect(r.stderr).toBe(
+      "error: --watch cannot be combined with -o custom-columns; use -o name, -o yaml or -o jsonpath=TEMPLATE (see 'kubectl ptah status -h' for help and examples)\n",
+    );
   });
 
   it("history -w -o yaml is refused with exit 2 (history prints text or JSON)", async () => {
@@ -97,7 +103,12 @@ describe("plan --statements on a terminal", () => {
     expect(row.endsWith("…")).toBe(true);
     expect([...row].length).toBe(120);
     const piped = await runCliWith(["plan", SCHEMA, "-n", NS, "--statements"], state.reader);
-    expect(piped.stdout.split("\n").find((l) => l.startsWith("1 "))!.endsWith("(2, 'y')")).toBe(true);
+    expect(
+      piped.stdout
+        .split("\n")
+        .find((l) => l.startsWith("1 "))!
+        .endsWith("(2, 'y')"),
+    ).toBe(true);
   });
 });
 

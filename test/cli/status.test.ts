@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
-import {
-  AWAITING_CONDITIONS,
-  CONSUMED_AND_STALE,
-  FP1,
-  anApproval,
-  aMigration,
-  awaitingSchema,
-  blockedSchema,
-  cond,
-  inSyncSchema,
-} from "../support/builders.ts";
+import { AWAITING_CONDITIONS, CONSUMED_AND_STALE, FP1, anApproval, aMigration, awaitingSchema, blockedSchema, cond, inSyncSchema } from "../support/builders.ts";
 import { expectGolden } from "../support/golden.ts";
 
 function cluster(): FakeReader {
@@ -20,7 +10,10 @@ function cluster(): FakeReader {
     { kind: "PtahSchema", raw: blockedSchema() },
     { kind: "PtahSchema", raw: inSyncSchema({ name: "orders", uid: "schema-uid-3", namespace: "shop" }) },
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-old", conditions: CONSUMED_AND_STALE }) },
-    { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v1", namespace: "shop", schema: "orders", schemaUid: "schema-uid-3", conditions: CONSUMED_AND_STALE.slice(2) }) },
+    {
+      kind: "PtahSchemaApproval",
+      raw: anApproval({ name: "storefront-v1", namespace: "shop", schema: "orders", schemaUid: "schema-uid-3", conditions: CONSUMED_AND_STALE.slice(2) }),
+    },
     {
       kind: "PtahMigration",
       raw: aMigration({
@@ -84,7 +77,10 @@ describe("status <schema>", () => {
 
   it("points at diff when a stale or consumed approval exists for an earlier plan", async () => {
     const reader = cluster();
-    reader.put("PtahSchemaApproval", anApproval({ name: "storefront-v0", plan: "ptah-plan-000000000000000000000000", conditions: CONSUMED_AND_STALE, created: "2026-11-30T11:50:00Z" }));
+    reader.put(
+      "PtahSchemaApproval",
+      anApproval({ name: "storefront-v0", plan: "ptah-plan-000000000000000000000000", conditions: CONSUMED_AND_STALE, created: "2026-11-30T11:50:00Z" }),
+    );
     const r = await runCliWith(["status", "storefront", "-n", "app"], reader);
     expect(r.stdout).toContain(
       "Next: see what changed since approval storefront-v0 with: kubectl ptah diff storefront -n app, then approve it with: kubectl ptah approve storefront -n app | kubectl create -f -",
@@ -103,7 +99,9 @@ describe("status <schema>", () => {
     expect(quiet.stderr).toBe("");
     reader.put("PtahSchemaApproval", misfit("storefront-odd", "storefront"));
     const warned = await runCliWith(["status", "storefront", "-n", "app"], reader);
-    expect(warned.stderr).toBe("Warning: not shown: ptahschemaapproval app/storefront-odd does not fit the PtahSchemaApproval model: spec.planRef: invalid input: expected object, received string\n");
+    expect(warned.stderr).toBe(
+      "Warning: not shown: ptahschemaapproval app/storefront-odd does not fit the PtahSchemaApproval model: spec.planRef: invalid input: expected object, received string\n",
+    );
   });
 
   it("shows an in-sync schema with its consumed approval and last apply", async () => {

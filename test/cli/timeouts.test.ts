@@ -76,7 +76,10 @@ const TABLE: { command: string; argv: string[]; expect?: { status: number; line:
   {
     command: "explain",
     argv: ["explain", "storefront"],
-    expect: { status: 1, line: /^error: the server [^ ]+ did not answer within 1s \(--request-timeout\); and no topic "storefront"; run 'kubectl ptah explain' to list topics\n$/u },
+    expect: {
+      status: 1,
+      line: /^error: the server [^ ]+ did not answer within 1s \(--request-timeout\); and no topic "storefront"; run 'kubectl ptah explain' to list topics\n$/u,
+    },
   },
   { command: "explain", argv: ["explain", "approval", "storefront-v1"] },
   { command: "explain", argv: ["explain", "migration", "billing"] },
@@ -99,7 +102,10 @@ describe("every command that talks to the cluster honours --request-timeout", ()
   it.each(TABLE.map((t) => ({ ...t, line: t.argv.join(" ") })))("$line --request-timeout=1s", async ({ argv, expect: want, report, stdout }) => {
     server.reset(SILENT);
     const r = await run([...argv, "--request-timeout=1s"]);
-    if (report) expect(r.stdout).toMatch(/^CHECK +RESULT +DETAIL\nschema +FAILED +read schema [^\n]+did not answer within 1s[^\n]*\n\nThe current plan of [^\n]+ did not verify; nothing from it was printed\.\n$/u);
+    if (report)
+      expect(r.stdout).toMatch(
+        /^CHECK +RESULT +DETAIL\nschema +FAILED +read schema [^\n]+did not answer within 1s[^\n]*\n\nThe current plan of [^\n]+ did not verify; nothing from it was printed\.\n$/u,
+      );
     else if (stdout) expect(r.stdout).toMatch(stdout);
     else expect(r.stdout).toBe("");
     if (want) {
@@ -173,7 +179,10 @@ describe("wait has --timeout", () => {
 });
 
 describe("status --watch and history --watch run until interrupted", () => {
-  it.each([["status", "--watch"], ["history", "storefront", "--watch"]])("%s %s ends on an interrupt, exit 0, nothing on stderr", async (...argv) => {
+  it.each([
+    ["status", "--watch"],
+    ["history", "storefront", "--watch"],
+  ])("%s %s ends on an interrupt, exit 0, nothing on stderr", async (...argv) => {
     server.reset((req, res) => {
       const url = new URL(req.url ?? "/", "https://x");
       if (url.searchParams.get("watch") === "true") {

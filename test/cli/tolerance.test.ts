@@ -33,13 +33,17 @@ function cluster(): FakeReader {
   ]);
 }
 
-const ODD_WARNING = "Warning: not shown: ptahschema app/odd does not fit the PtahSchema model: status.activeOperation.approvalRef: invalid input: expected object, received string\n";
+const ODD_WARNING =
+  "Warning: not shown: ptahschema app/odd does not fit the PtahSchema model: status.activeOperation.approvalRef: invalid input: expected object, received string\n";
 
 describe("a list with one object that does not fit the model", () => {
   it("status prints the others and one warning line naming kind, namespace/name and field; exit 0", async () => {
     const r = await runCliWith(["status", "-n", "app"], cluster());
     expect(r.status).toBe(0);
-    expect(r.stderr).toBe(ODD_WARNING + "Warning: not shown: ptahschemaapproval app/broken does not fit the PtahSchemaApproval model: spec.schemaRef: invalid input: expected object, received string\n");
+    expect(r.stderr).toBe(
+      ODD_WARNING +
+        "Warning: not shown: ptahschemaapproval app/broken does not fit the PtahSchemaApproval model: spec.schemaRef: invalid input: expected object, received string\n",
+    );
     expect(r.stdout).toContain("storefront");
     expect(r.stdout).toContain("orders");
     expect(r.stdout).not.toContain("odd");

@@ -152,10 +152,16 @@ describe("the migration view's layout (go-client §10.3)", () => {
   it("writes its conditions inside the label block, then the blank line, then the plan line", async () => {
     const migration = aMigration({
       phase: "AwaitingApproval",
-      conditions: [cond("Ready", "False", "AwaitingApproval", "waiting"), cond("ApprovalRequired", "True", "AwaitingApproval", "approve it"), cond("Blocked", "True", "", "no reason")],
+      conditions: [
+        cond("Ready", "False", "AwaitingApproval", "waiting"),
+        cond("ApprovalRequired", "True", "AwaitingApproval", "approve it"),
+        cond("Blocked", "True", "", "no reason"),
+      ],
     });
     const r = await runCliWith(["migration", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: migration }]));
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("Pending:        3\nReady:          False (AwaitingApproval)\nApprovalRequired:True (AwaitingApproval)\nBlocked:        True ()\n\nNo plan is published.\n");
+    expect(r.stdout).toContain(
+      "Pending:        3\nReady:          False (AwaitingApproval)\nApprovalRequired:True (AwaitingApproval)\nBlocked:        True ()\n\nNo plan is published.\n",
+    );
   });
 });

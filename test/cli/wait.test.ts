@@ -41,6 +41,8 @@ describe("wait --for", () => {
     const r = await runCliWith(["wait", "storefront", "-n", "app", "--for=phase=InSync", "--timeout=200ms"], reader);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe("error: timed out waiting for phase InSync on ptahschema.operator.ptah.run/storefront; last seen: phase AwaitingApproval, Ready=False (AwaitingApproval)\n");
+    expect(r.stderr).toBe(
+      "error: timed out waiting for phase InSync on ptahschema.operator.ptah.run/storefront; last seen: phase AwaitingApproval, Ready=False (AwaitingApproval)\n",
+    );
   });
 });

@@ -35,7 +35,11 @@ function old<T>(raw: T): T {
 }
 
 const OBJECTS: Record<string, Array<Record<string, unknown>>> = {
-  ptahschemas: [old(awaitingSchema({ name: "storefront", namespace: "app" })), old(inSyncSchema({ name: "orders", namespace: "app" })), old(inSyncSchema({ name: "billing", namespace: "other" }))],
+  ptahschemas: [
+    old(awaitingSchema({ name: "storefront", namespace: "app" })),
+    old(inSyncSchema({ name: "orders", namespace: "app" })),
+    old(inSyncSchema({ name: "billing", namespace: "other" })),
+  ],
   ptahmigrations: [old(aMigration({ name: "backfill", namespace: "app", phase: "Succeeded", conditions: [] }))],
 };
 
@@ -57,7 +61,23 @@ beforeAll(async () => {
   // LibreSSL) of every release runner.
   const tls = spawnSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.crt", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      "server.key",
+      "-out",
+      "server.crt",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1,DNS:localhost",
+    ],
     { cwd: dir, encoding: "utf8" },
   );
   expect(tls.status, tls.stderr).toBe(0);
@@ -179,7 +199,9 @@ describe.skipIf(skip)("the single executable behaves like the npm bin", () => {
   it("prints nothing on stderr for the offline commands and the cluster reads that succeed", async () => {
     for (const [args, status, cluster] of CASES) {
       if (status !== 0) continue;
-      expect((await run(subject, args, cluster ? kubeconfigs[cluster] : undefined)).stderr).toBe(args.join(" ") === "status -n empty" ? "No resources found in empty namespace.\n" : "");
+      expect((await run(subject, args, cluster ? kubeconfigs[cluster] : undefined)).stderr).toBe(
+        args.join(" ") === "status -n empty" ? "No resources found in empty namespace.\n" : "",
+      );
     }
   });
 });

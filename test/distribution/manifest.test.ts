@@ -22,7 +22,16 @@ interface Platform {
   os: string;
   arch: string;
 }
-type Doc = { spec: { version: string; homepage: string; shortDescription: string; description: string; caveats: string; platforms: Array<Record<string, unknown> & { uri: string; sha256: string; bin: string; files?: Array<{ from: string; to: string }>; selector: Record<string, unknown> }> } } & Record<string, unknown>;
+type Doc = {
+  spec: {
+    version: string;
+    homepage: string;
+    shortDescription: string;
+    description: string;
+    caveats: string;
+    platforms: Array<Record<string, unknown> & { uri: string; sha256: string; bin: string; files?: Array<{ from: string; to: string }>; selector: Record<string, unknown> }>;
+  };
+} & Record<string, unknown>;
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const VERSION = `v${(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version}`;
@@ -173,7 +182,11 @@ describe("krew/validate-manifest.mjs mirrors krew's rules", () => {
     ["a selector key other than os/arch", (d) => (first(d).selector = { matchLabels: { os: "linux", arch: "amd64", distro: "debian" } }), /only os and arch/u],
     ["a selector for no supported platform", (d) => (first(d).selector = { matchLabels: { os: "plan9", arch: "amd64" } }), /matches no supported/u],
     ["overlapping selectors", (d) => (d.spec.platforms[1]!.selector = { matchExpressions: [{ key: "os", operator: "In", values: ["linux"] }] }), /overlaps/u],
-    ["a windows bin without .exe", (d) => d.spec.platforms.filter((p) => (p.selector as { matchLabels: Platform }).matchLabels.os === "windows").forEach((p) => (p.bin = "kubectl-ptah")), /\.exe/u],
+    [
+      "a windows bin without .exe",
+      (d) => d.spec.platforms.filter((p) => (p.selector as { matchLabels: Platform }).matchLabels.os === "windows").forEach((p) => (p.bin = "kubectl-ptah")),
+      /\.exe/u,
+    ],
   ])("rejects %s", (_what, mutate, message) => {
     const found = problems(mutate);
     expect(found.length).toBeGreaterThan(0);

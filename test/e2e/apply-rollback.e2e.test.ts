@@ -65,7 +65,17 @@ describe("an approved plan PostgreSQL refuses half-way", () => {
       `CREATE FUNCTION public.refuse_drops() RETURNS event_trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'this database refuses drops'; END $$;
 CREATE EVENT TRIGGER refuse_drops ON sql_drop EXECUTE FUNCTION public.refuse_drops();`,
     );
-    kubectl(["patch", "ptahschema", "storefront", "--type=merge", "-p", JSON.stringify({ spec: { desired: { ociRef: "oci://registry.lab/schemas/demo:v3" }, policy: { apply: "Always", allowDestructive: true } } })], { namespace: ns });
+    kubectl(
+      [
+        "patch",
+        "ptahschema",
+        "storefront",
+        "--type=merge",
+        "-p",
+        JSON.stringify({ spec: { desired: { ociRef: "oci://registry.lab/schemas/demo:v3" }, policy: { apply: "Always", allowDestructive: true } } }),
+      ],
+      { namespace: ns },
+    );
     await waitFor("a plan waiting for approval", (s) => s.status?.phase === "AwaitingApproval" && s.status?.observedGeneration === s.metadata.generation);
 
     const sql = ptah(["plan", "storefront", "-n", ns, "-o", "sql"], "approver");

@@ -76,7 +76,9 @@ describe.skipIf(skip)("commands through kubectl against the lab", { timeout: 180
   it("plan verifies the chunks and prints the SQL, one ; per statement", () => {
     const r = ptah(["plan", "storefront", "-n", ns, "-o", "sql"]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toBe('CREATE TABLE "customers" ("id" bigint PRIMARY KEY NOT NULL, "email" text NOT NULL);\nCREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1; $$;\n');
+    expect(r.stdout).toBe(
+      'CREATE TABLE "customers" ("id" bigint PRIMARY KEY NOT NULL, "email" text NOT NULL);\nCREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1; $$;\n',
+    );
   });
 
   it("plan refuses a tampered chunk with exit 1 and an empty stdout", () => {
@@ -103,7 +105,15 @@ describe.skipIf(skip)("commands through kubectl against the lab", { timeout: 180
   });
 
   it("plan works for a user with upstream's minimal role, and says which rule is missing without it", () => {
-    kubectl(["-n", ns, "create", "role", "review-application-plans", "--verb=get", "--resource=ptahschemas.operator.ptah.run,ptahschemaplans.operator.ptah.run,ptahschemaplanchunks.operator.ptah.run"]);
+    kubectl([
+      "-n",
+      ns,
+      "create",
+      "role",
+      "review-application-plans",
+      "--verb=get",
+      "--resource=ptahschemas.operator.ptah.run,ptahschemaplans.operator.ptah.run,ptahschemaplanchunks.operator.ptah.run",
+    ]);
     kubectl(["-n", ns, "create", "rolebinding", "review-application-plans", "--role=review-application-plans", "--user=lab-nobody"]);
     const ok = ptah(["plan", "storefront", "-n", ns, "-o", "sql"], "nobody");
     expect(ok.status, ok.stderr).toBe(0);

@@ -48,7 +48,7 @@ describe.skipIf(skip)("completion through kubectl's plugin completion against th
     createObject(migrationManifest(ns, "backfill"));
   });
 
-  it("kubectl __complete ptah \"\" lists the plugin's commands (no file completion)", () => {
+  it('kubectl __complete ptah "" lists the plugin\'s commands (no file completion)', () => {
     const r = kubectlComplete([""]);
     expect(r.values).toEqual(expect.arrayContaining(["status", "plan", "approve", "explain", "completion"]));
     expect(r.values).not.toContain("__complete");
@@ -58,7 +58,7 @@ describe.skipIf(skip)("completion through kubectl's plugin completion against th
     expect(r.stderr).not.toMatch(/error|Error/u);
   });
 
-  it("kubectl __complete ptah status \"\" lists the schema names of the namespace", () => {
+  it('kubectl __complete ptah status "" lists the schema names of the namespace', () => {
     expect(kubectlComplete(["status", "-n", ns, ""]).values).toEqual(["orders", "storefront"]);
     expect(kubectlComplete(["-n", other, "status", ""]).values).toEqual(["billing"]);
     expect(kubectlComplete(["plan", `--namespace=${ns}`, "st"]).values).toEqual(["storefront"]);

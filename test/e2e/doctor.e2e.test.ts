@@ -59,7 +59,9 @@ describe.skipIf(skip)("doctor on the lab, as each identity", { timeout: 180_000 
     const commands = doc.checks.find((c) => c.name === "commands")!;
     expect(commands.status).toBe("problem");
     expect(commands.details[0]).toBe("will work: none");
-    expect(commands.fix).toMatch(/^bind the ClusterRole ptah-approver \(rbac\/ptah-approver\.yaml; ptah-viewer alone fixes every command but the creates\): kubectl create rolebinding <user>-ptah-approver -n default/u);
+    expect(commands.fix).toMatch(
+      /^bind the ClusterRole ptah-approver \(rbac\/ptah-approver\.yaml; ptah-viewer alone fixes every command but the creates\): kubectl create rolebinding <user>-ptah-approver -n default/u,
+    );
     expect(doc.checks.find((c) => c.name === "kinds served")!.status).toBe("ok");
     // Elsewhere, the Forbidden that doctor explains says so.
     const status = ptah(["status"], "nobody");
@@ -89,7 +91,7 @@ describe.skipIf(skip)("doctor --probe on the lab", { timeout: 180_000 }, () => {
     const deadline = Date.now() + 60_000;
     for (;;) {
       const s = kubectlJson<KubeObject>(["get", "ptahschemas.operator.ptah.run", "storefront", "-n", managed]);
-      const conditions = ((s.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []);
+      const conditions = (s.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
       if (conditions.some((c) => c.type === "ApprovalRequired" && c.status === "True")) break;
       if (Date.now() > deadline) throw new Error(`storefront in ${managed} never waited for approval: ${JSON.stringify(s.status)}`);
       await new Promise((r) => setTimeout(r, 250));
@@ -97,7 +99,10 @@ describe.skipIf(skip)("doctor --probe on the lab", { timeout: 180_000 }, () => {
     // An unmanaged namespace: the webhooks' namespaceSelector leaves it alone.
     unmanaged = createNamespace("doctor-unmanaged");
     const schema = createObject(schemaManifest(unmanaged, "storefront"));
-    const plan = publishPlanInLab({ schema: { name: "storefront", namespace: unmanaged, uid: (schema.metadata as { uid: string }).uid }, statements: [{ sql: 'CREATE TABLE "t" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }] });
+    const plan = publishPlanInLab({
+      schema: { name: "storefront", namespace: unmanaged, uid: (schema.metadata as { uid: string }).uid },
+      statements: [{ sql: 'CREATE TABLE "t" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }],
+    });
     setStatus(schema, labAwaitingStatus(plan));
   });
 
@@ -156,7 +161,9 @@ describe.skipIf(skip)("doctor on a control plane without the operator", { timeou
     const r = doctor();
     expect(r.status, r.stdout).toBe(1);
     expect(r.stdout).toMatch(/ok +kinds served +all 8 Ptah kinds are served/u);
-    expect(r.stdout).toMatch(/problem +mutating webhooks +no mutating webhook handles CREATE of ptahschemaapprovals\.operator\.ptah\.run, ptahmigrationapprovals\.operator\.ptah\.run, ptahmigrationrunacknowledgments\.operator\.ptah\.run/u);
+    expect(r.stdout).toMatch(
+      /problem +mutating webhooks +no mutating webhook handles CREATE of ptahschemaapprovals\.operator\.ptah\.run, ptahmigrationapprovals\.operator\.ptah\.run, ptahmigrationrunacknowledgments\.operator\.ptah\.run/u,
+    );
     expect(r.stdout).toMatch(/fix: install or repair the Ptah operator: without its mutating webhook nothing stamps the approver/u);
     expect(r.stdout).toMatch(/problem +validating webhooks +no validating webhook handles CREATE/u);
   });
@@ -171,14 +178,18 @@ describe.skipIf(skip)("doctor on a control plane without the operator", { timeou
     }
     const r = doctor();
     expect(r.status, r.stdout).toBe(1);
-    expect(r.stdout).toMatch(/problem +kinds served +operator\.ptah\.run\/v1alpha1 is not served: none of the 8 Ptah kinds \(PtahSchema, PtahSchemaPlan, PtahSchemaPlanChunk, PtahSchemaApproval, PtahMigration, PtahMigrationPlan, PtahMigrationApproval, PtahMigrationRunAcknowledgment\)/u);
+    expect(r.stdout).toMatch(
+      /problem +kinds served +operator\.ptah\.run\/v1alpha1 is not served: none of the 8 Ptah kinds \(PtahSchema, PtahSchemaPlan, PtahSchemaPlanChunk, PtahSchemaApproval, PtahMigration, PtahMigrationPlan, PtahMigrationApproval, PtahMigrationRunAcknowledgment\)/u,
+    );
     expect(r.stdout).toMatch(/PtahSchemaApproval: CRD ptahschemaapprovals\.operator\.ptah\.run/u);
     expect(r.stdout).toMatch(/skipped +CRD generation +no Ptah CRD is served/u);
     // Elsewhere, a read of a Ptah kind names the missing CRD (not a missing schema) and doctor.
     for (const args of [["schema", "storefront"], ["status"]]) {
       const read = doctor(args);
       expect(read.stdout).toBe("");
-      expect(read.stderr).toBe('error: the server doesn\'t have a resource type "ptahschemas": is the Ptah operator\'s CRD installed? (kubectl ptah doctor explains what is missing)\n');
+      expect(read.stderr).toBe(
+        "error: the server doesn't have a resource type \"ptahschemas\": is the Ptah operator's CRD installed? (kubectl ptah doctor explains what is missing)\n",
+      );
     }
   });
 });

@@ -56,7 +56,10 @@ function createSchema(name: string): void {
     apiVersion: "operator.ptah.run/v1alpha1",
     kind: "PtahSchema",
     metadata: { name, namespace: NS },
-    spec: { target: { engine: "PostgreSQL", coordinationKey: "shop", urlFrom: { name: "db", key: "url" } }, desired: { ociRef: "oci://registry.lab/schemas/demo:v1", verificationPolicyFrom: { name: "policy", key: "policy.json" } } },
+    spec: {
+      target: { engine: "PostgreSQL", coordinationKey: "shop", urlFrom: { name: "db", key: "url" } },
+      desired: { ociRef: "oci://registry.lab/schemas/demo:v1", verificationPolicyFrom: { name: "policy", key: "policy.json" } },
+    },
   };
   kubectl(["create", "-f", "-"], JSON.stringify(schema));
   setPhase(name, "AwaitingApproval");
@@ -66,8 +69,21 @@ function setPhase(name: string, phase: "AwaitingApproval" | "InSync"): void {
   const conditions =
     phase === "InSync"
       ? [condition("InSync", "True", "ScopedConverged", "Independent read-only planning proved convergence"), condition("Ready", "True", "InSync", "The schema is in sync")]
-      : [condition("ApprovalRequired", "True", "Waiting", "Create an approval bound to the current plan fingerprint"), condition("Ready", "False", "AwaitingApproval", "The current plan requires a new approval")];
-  kubectl(["patch", "ptahschemas.operator.ptah.run", name, "-n", NS, "--subresource=status", "--type=merge", "-p", JSON.stringify({ status: { observedGeneration: 1, phase, conditions } })]);
+      : [
+          condition("ApprovalRequired", "True", "Waiting", "Create an approval bound to the current plan fingerprint"),
+          condition("Ready", "False", "AwaitingApproval", "The current plan requires a new approval"),
+        ];
+  kubectl([
+    "patch",
+    "ptahschemas.operator.ptah.run",
+    name,
+    "-n",
+    NS,
+    "--subresource=status",
+    "--type=merge",
+    "-p",
+    JSON.stringify({ status: { observedGeneration: 1, phase, conditions } }),
+  ]);
 }
 
 interface Run {

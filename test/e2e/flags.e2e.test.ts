@@ -69,7 +69,9 @@ describe.skipIf(skip)("kubectl's flags through kubectl on the lab", { timeout: 1
       const theirs = kubectl(["get", "ptahschemas", ...c.flags], { as: "viewer", check: false });
       const ours = ptah(["status", ...c.flags], "viewer");
       if (theirs.code !== 0 || ours.status !== 0 || names(theirs.stdout).join() !== names(ours.stdout).join() || names(ours.stdout).length === 0) {
-        differences.push(`${c.name}: ${c.flags.join(" ")}\n  kubectl get (${theirs.code}): ${names(theirs.stdout).join(" ")} ${theirs.stderr.trim()}\n  kubectl ptah (${ours.status}): ${names(ours.stdout).join(" ")} ${ours.stderr.trim()}`);
+        differences.push(
+          `${c.name}: ${c.flags.join(" ")}\n  kubectl get (${theirs.code}): ${names(theirs.stdout).join(" ")} ${theirs.stderr.trim()}\n  kubectl ptah (${ours.status}): ${names(ours.stdout).join(" ")} ${ours.stderr.trim()}`,
+        );
       }
     }
     console.log(`pflag forms: ${cases.length} command lines through kubectl get and kubectl ptah status, ${differences.length} differences`);
@@ -86,12 +88,23 @@ describe.skipIf(skip)("kubectl's flags through kubectl on the lab", { timeout: 1
   it.each(["viewer", "nobody"] as const)("lab-admin with --as=lab-%s behaves exactly as that identity, and the audit log records the impersonation", (who) => {
     // -o json: the same objects, byte for byte (a table's AGE would tick between the two runs).
     // For lab-nobody only the single GET: which of several parallel lists is refused first varies.
-    const lines = who === "viewer" ? [["status", "-n", a, "-o", "json"], ["status", "s1", "-n", a, "-o", "json"], ["approvals", "-A", "-o", "json"]] : [["status", "s1", "-n", a, "-o", "json"]];
+    const lines =
+      who === "viewer"
+        ? [
+            ["status", "-n", a, "-o", "json"],
+            ["status", "s1", "-n", a, "-o", "json"],
+            ["approvals", "-A", "-o", "json"],
+          ]
+        : [["status", "s1", "-n", a, "-o", "json"]];
     for (const args of lines) {
       const direct = ptah(args, who);
       const mark = auditMark();
       const impersonated = ptah([...args, `--as=lab-${who}`], "admin");
-      expect({ status: impersonated.status, stdout: impersonated.stdout, stderr: impersonated.stderr }, args.join(" ")).toEqual({ status: direct.status, stdout: direct.stdout, stderr: direct.stderr });
+      expect({ status: impersonated.status, stdout: impersonated.stdout, stderr: impersonated.stderr }, args.join(" ")).toEqual({
+        status: direct.status,
+        stdout: direct.stdout,
+        stderr: direct.stderr,
+      });
       const events = auditEventsSince(mark).filter((e) => isPluginRequest(e));
       expect(events.length).toBeGreaterThan(0);
       for (const e of events) {
@@ -110,6 +123,9 @@ describe.skipIf(skip)("kubectl's flags through kubectl on the lab", { timeout: 1
     expect(loud.stdout).toBe(quiet.stdout);
     const logged = loud.stderr.split("\n").filter(Boolean);
     expect(logged.length).toBe(requests.length);
-    for (const line of logged) expect(line).toMatch(/^I\d{4} [\d:.]+ +\d+ round_trippers\.go\] "Response" verb="GET" url="https:\/\/127\.0\.0\.1:\d+\/apis\/operator\.ptah\.run\/v1alpha1\/namespaces\/[\w-]+\/\w+\?limit=500" status="200 OK" milliseconds=\d+$/u);
+    for (const line of logged)
+      expect(line).toMatch(
+        /^I\d{4} [\d:.]+ +\d+ round_trippers\.go\] "Response" verb="GET" url="https:\/\/127\.0\.0\.1:\d+\/apis\/operator\.ptah\.run\/v1alpha1\/namespaces\/[\w-]+\/\w+\?limit=500" status="200 OK" milliseconds=\d+$/u,
+      );
   });
 });

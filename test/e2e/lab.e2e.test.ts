@@ -233,10 +233,7 @@ describe("lab control plane", { timeout: 120_000 }, () => {
 
   it.each(IMMUTABLE.map((c) => [c.kind, c] as const))("refuses a spec update of a %s with the contract's CEL message", (_kind, c) => {
     const created = createObject(c.object());
-    const r = kubectl(
-      ["patch", resourceOf(c.kind), created.metadata.name, "--type=merge", "-p", JSON.stringify(c.patch)],
-      { namespace: ns, check: false },
-    );
+    const r = kubectl(["patch", resourceOf(c.kind), created.metadata.name, "--type=merge", "-p", JSON.stringify(c.patch)], { namespace: ns, check: false });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(c.message);
     // metadata-only updates stay possible
@@ -343,7 +340,10 @@ describe("lab control plane", { timeout: 120_000 }, () => {
     expect(events.every((e) => e.user.username === "lab-approver")).toBe(true);
 
     const strict = pluginWrites(events);
-    expect(strict.map((e) => e.verb), strict.map(formatAuditEvent).join("\n")).toEqual(["create", "delete"]);
+    expect(
+      strict.map((e) => e.verb),
+      strict.map(formatAuditEvent).join("\n"),
+    ).toEqual(["create", "delete"]);
     const lenient = pluginWrites(events, { allowDryRunCreate: true });
     expect(lenient.map((e) => e.verb)).toEqual(["delete"]);
     expect(formatAuditEvent(lenient[0]!)).toContain("user=lab-approver");

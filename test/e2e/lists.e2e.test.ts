@@ -37,7 +37,9 @@ describe.skipIf(skip)("list tolerance and printing flags against the lab", { tim
     expect(r.stdout).toContain("catalog");
     expect(r.stdout).toContain("storefront");
     expect(r.stdout).not.toContain("odd");
-    expect(r.stderr).toBe(`Warning: not shown: ptahschema ${ns}/odd does not fit the PtahSchema model: status.activeOperation.approvalRef: invalid input: expected object, received string\n`);
+    expect(r.stderr).toBe(
+      `Warning: not shown: ptahschema ${ns}/odd does not fit the PtahSchema model: status.activeOperation.approvalRef: invalid input: expected object, received string\n`,
+    );
     const json = ptah(["status", "-n", ns, "-o", "json"]);
     expect(json.status, json.stderr).toBe(0);
     const names = (JSON.parse(json.stdout) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).sort();
@@ -49,7 +51,9 @@ describe.skipIf(skip)("list tolerance and printing flags against the lab", { tim
     const r = ptah(["status", "storefront", "-n", ns], "nobody");
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Name:          ${ns}/storefront`);
-    expect(r.stdout).toMatch(/\n {2}Approvals: +not shown: ptahschemaapprovals\.operator\.ptah\.run is forbidden: User "lab-nobody" cannot list resource "ptahschemaapprovals" in API group "operator\.ptah\.run" in the namespace "[^"]+" \(needs an RBAC rule granting "list" on ptahschemaapprovals\.operator\.ptah\.run\) \(kubectl ptah doctor explains what is missing\)\n/u);
+    expect(r.stdout).toMatch(
+      /\n {2}Approvals: +not shown: ptahschemaapprovals\.operator\.ptah\.run is forbidden: User "lab-nobody" cannot list resource "ptahschemaapprovals" in API group "operator\.ptah\.run" in the namespace "[^"]+" \(needs an RBAC rule granting "list" on ptahschemaapprovals\.operator\.ptah\.run\) \(kubectl ptah doctor explains what is missing\)\n/u,
+    );
     expect(r.stderr).toMatch(/^Warning: approvals not shown: ptahschemaapprovals\.operator\.ptah\.run is forbidden: [^\n]+\n$/u);
     const history = ptah(["history", "storefront", "-n", ns], "nobody");
     expect(history.status, history.stderr).toBe(0);

@@ -60,10 +60,18 @@ describe("the simulator's database on it", () => {
     [3, 1],
   ])("the plan v%i → v%i runs on PostgreSQL and the catalog then reads as the desired model", async (from, to) => {
     const o = owner(`plan${from}${to}`);
-    await dbs.apply(o.ns, o.name, diff({ tables: [] }, schema(from)).statements.map((s) => s.sql));
+    await dbs.apply(
+      o.ns,
+      o.name,
+      diff({ tables: [] }, schema(from)).statements.map((s) => s.sql),
+    );
     const actual = await dbs.readModel(o.ns, o.name);
     expect(actual).toEqual(schema(from));
-    await dbs.apply(o.ns, o.name, diff(actual, schema(to)).statements.map((s) => s.sql));
+    await dbs.apply(
+      o.ns,
+      o.name,
+      diff(actual, schema(to)).statements.map((s) => s.sql),
+    );
     const after = await dbs.readModel(o.ns, o.name);
     expect(after).toEqual(schema(to));
     expect(modelFingerprint(after)).toBe(modelFingerprint(schema(to)));

@@ -20,7 +20,12 @@ describe.skipIf(skip)("the read-only proof names every request the plugin must n
   it("flags a PATCH, a create without dryRun, a dry-run create of another kind and a read of Secrets; passes the allowed ones", async () => {
     const mark = auditMark();
     const ptah = `/apis/operator.ptah.run/v1alpha1/namespaces/${ns}`;
-    const approval = { apiVersion: API_VERSION, kind: "PtahSchemaApproval", metadata: { name: "a" }, spec: { schemaRef: { name: "s", uid: UID }, planRef: { name: "p", uid: UID }, planFingerprint: SHA } };
+    const approval = {
+      apiVersion: API_VERSION,
+      kind: "PtahSchemaApproval",
+      metadata: { name: "a" },
+      spec: { schemaRef: { name: "s", uid: UID }, planRef: { name: "p", uid: UID }, planFingerprint: SHA },
+    };
     // forbidden
     await sendAsSentinel("PATCH", `${ptah}/ptahschemas/storefront`, { metadata: { labels: { patched: "yes" } } });
     await sendAsSentinel("POST", `${ptah}/ptahschemaapprovals`, approval);

@@ -48,7 +48,10 @@ function checkLedger(namespace: string): void {
   const table = ptah(["ledger", "storefront", "-n", namespace]);
   expect(table.status, table.stderr).toBe(0);
   const stamp = "(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ)";
-  const row = new RegExp(`^storefront-v1 +storefront +ptah-plan-\\S+ +sha256:[0-9a-f]{12} +lab-approver +\\S+ +${stamp} +\\S+ +${stamp} +${stamp} +PlanNoLongerCurrent ${stamp} +Consumed, stale$`, "mu").exec(table.stdout);
+  const row = new RegExp(
+    `^storefront-v1 +storefront +ptah-plan-\\S+ +sha256:[0-9a-f]{12} +lab-approver +\\S+ +${stamp} +\\S+ +${stamp} +${stamp} +PlanNoLongerCurrent ${stamp} +Consumed, stale$`,
+    "mu",
+  ).exec(table.stdout);
   expect(row, table.stdout).not.toBeNull();
   const [t1, t2, t3, t4] = row!.slice(1).map((t) => Date.parse(t!));
   expect([t1! <= t2!, t2! <= t3!, t3! <= t4!], table.stdout).toEqual([true, true, true]);
@@ -138,7 +141,11 @@ describe.skipIf(Boolean(skip))("scenarios against the lab, recorded and shown in
   it("index.html lists every recorded run", async () => {
     const recorded = fs.readdirSync(PAGES).filter((f) => f.endsWith(".html") && f !== "index.html");
     expect(recorded.length, "no scenario page was recorded (did the tests above fail?)").toBe(files.length);
-    await checkIndexPage(browser!, path.join(PAGES, "index.html"), files.map((f) => path.basename(f, ".yaml")));
+    await checkIndexPage(
+      browser!,
+      path.join(PAGES, "index.html"),
+      files.map((f) => path.basename(f, ".yaml")),
+    );
   });
 });
 

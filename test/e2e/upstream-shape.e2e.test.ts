@@ -24,7 +24,10 @@ describe.skipIf(skip)("the lab in upstream's newest shape", { timeout: 180_000 }
     ns = createNamespace("shape");
     schema = createObject(schemaManifest(ns, "storefront"));
     const uid = (schema.metadata as { uid: string }).uid;
-    plan = publishPlanInLab({ schema: { name: "storefront", namespace: ns, uid }, statements: [{ sql: 'CREATE TABLE "customers" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }] });
+    plan = publishPlanInLab({
+      schema: { name: "storefront", namespace: ns, uid },
+      statements: [{ sql: 'CREATE TABLE "customers" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }],
+    });
   });
 
   it("every CRD carries the reset generation's annotations, and plans are contract 1", () => {
@@ -49,7 +52,8 @@ describe.skipIf(skip)("the lab in upstream's newest shape", { timeout: 180_000 }
     const r = patchStatus("storefront", { phase: "AwaitingApproval", plan: bare });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("Invalid value");
-    for (const field of ["artifactDigest", "executionBindingID", "actualStateFingerprint", "runnerProtocolVersion"]) expect(r.stderr).toContain(`status.plan.${field}: Required value`);
+    for (const field of ["artifactDigest", "executionBindingID", "actualStateFingerprint", "runnerProtocolVersion"])
+      expect(r.stderr).toContain(`status.plan.${field}: Required value`);
 
     const applied = appliedStatus(plan.published, "2026-09-13T08:04:24Z", { copies: false });
     const a = patchStatus("storefront", { applied: { ...applied, planRef: { name: full.name, uid: full.uid } } });

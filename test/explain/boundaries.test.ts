@@ -9,9 +9,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const SRC = join(ROOT, "src");
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? filesUnder(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : []));
 }
 
 /** Runtime imports only: `import type …` and `export type …` are erased. */

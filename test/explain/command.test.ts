@@ -64,7 +64,7 @@ describe("kubectl ptah explain", () => {
 
   it("escapes control characters of the typed word", async () => {
     const run = await runExplain(["\u001b[31mred\u009b"]);
-    expect(run.stderr).toBe('error: no topic "\\u001b[31mred\\u009b"; run \'kubectl ptah explain\' to list topics\n');
+    expect(run.stderr).toBe("error: no topic \"\\u001b[31mred\\u009b\"; run 'kubectl ptah explain' to list topics\n");
   });
 
   describe("-o", () => {
@@ -83,11 +83,7 @@ describe("kubectl ptah explain", () => {
 
     it("json prints the candidates of a shared name", async () => {
       const run = await runExplain(["Ready"], { output: "json" });
-      expect((JSON.parse(run.stdout) as KnowledgeEntry[]).map((e) => e.id)).toEqual([
-        "condition/schema/ready",
-        "condition/schema-plan/ready",
-        "condition/migration/ready",
-      ]);
+      expect((JSON.parse(run.stdout) as KnowledgeEntry[]).map((e) => e.id)).toEqual(["condition/schema/ready", "condition/schema-plan/ready", "condition/migration/ready"]);
     });
 
     it("name prints topic ids", async () => {

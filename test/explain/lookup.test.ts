@@ -58,19 +58,12 @@ describe("lookupTopic", () => {
     expect(result.kind).toBe("found");
     if (result.kind !== "found") return;
     expect(result.via).toBe("alias");
-    expect(result.others.map((e) => e.id)).toEqual([
-      "condition/schema-approval/stale",
-      "condition/acknowledgment/stale",
-      "reason/stale",
-    ]);
+    expect(result.others.map((e) => e.id)).toEqual(["condition/schema-approval/stale", "condition/acknowledgment/stale", "reason/stale"]);
   });
 
   it("narrows the others with a two-word object qualifier", () => {
     const result = lookupTopic("migration approval consumed");
-    expect(result.kind === "found" && [result.entry.id, ...result.others.map((e) => e.id)]).toEqual([
-      "approval-state/consumed",
-      "condition/migration-approval/consumed",
-    ]);
+    expect(result.kind === "found" && [result.entry.id, ...result.others.map((e) => e.id)]).toEqual(["approval-state/consumed", "condition/migration-approval/consumed"]);
   });
 
   it("names the other reading of a qualified query among the others", () => {
@@ -86,15 +79,19 @@ describe("lookupTopic", () => {
       ids: ["condition/schema/in-sync", "reason/in-sync", "phase/schema/in-sync", "phase/migration/in-sync"],
     },
     { name: "a phase of both kinds", query: "phase blocked", ids: ["phase/schema/blocked", "phase/migration/blocked"] },
-    { name: "a plain word in several reasons", query: "history", ids: [
-      "reason/history-ahead",
-      "reason/history-dirty",
-      "reason/history-matched",
-      "reason/history-modified",
-      "reason/history-out-of-order",
-      "phase/migration/reading",
-      "phase/migration/verifying-history",
-    ] },
+    {
+      name: "a plain word in several reasons",
+      query: "history",
+      ids: [
+        "reason/history-ahead",
+        "reason/history-dirty",
+        "reason/history-matched",
+        "reason/history-modified",
+        "reason/history-out-of-order",
+        "phase/migration/reading",
+        "phase/migration/verifying-history",
+      ],
+    },
   ])("lists candidates for $name: $query", ({ query, ids }) => {
     expect(summary(lookupTopic(query))).toEqual({ kind: "ambiguous", ids });
   });
@@ -111,24 +108,16 @@ describe("lookupTopic", () => {
     expect(result.ids.length).toBeLessThanOrEqual(3);
   });
 
-  it.each(["storefront", "approval storefront-v1", "migration shop", "app", "", "   "])(
-    "finds nothing (and suggests nothing) for an object name: %j",
-    (query) => {
-      expect(summary(lookupTopic(query))).toEqual({ kind: "unknown", ids: [] });
-    },
-  );
+  it.each(["storefront", "approval storefront-v1", "migration shop", "app", "", "   "])("finds nothing (and suggests nothing) for an object name: %j", (query) => {
+    expect(summary(lookupTopic(query))).toEqual({ kind: "unknown", ids: [] });
+  });
 
   it("finds every entry by its id, and by its title either alone or among the others", () => {
     for (const entry of KNOWLEDGE) {
       const byId = lookupTopic(entry.id);
       expect(byId.kind === "found" && byId.entry).toBe(entry);
       const byTitle = lookupTopic(entry.title);
-      const reached =
-        byTitle.kind === "found"
-          ? [byTitle.entry, ...byTitle.others]
-          : byTitle.kind === "ambiguous"
-            ? byTitle.candidates
-            : [];
+      const reached = byTitle.kind === "found" ? [byTitle.entry, ...byTitle.others] : byTitle.kind === "ambiguous" ? byTitle.candidates : [];
       expect(reached, entry.id).toContain(entry);
     }
   });

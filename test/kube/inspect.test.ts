@@ -66,27 +66,70 @@ describe("HttpClusterInspector", () => {
   it("reports a 404 group as not served, and lists kinds without subresources", async () => {
     const missing = stub(() => ({ status: 404, body: "404 page not found" }));
     expect(await inspectorOver(missing.transport).discoverGroup("operator.ptah.run/v1alpha1")).toEqual({ served: false, kinds: [] });
-    const served = stub(() => ({ body: { resources: [{ name: "ptahschemas", kind: "PtahSchema" }, { name: "ptahschemas/status", kind: "PtahSchema" }, { name: "ptahrealms", kind: "PtahRealm\u001b[31m" }] } }));
+    const served = stub(() => ({
+      body: {
+        resources: [
+          { name: "ptahschemas", kind: "PtahSchema" },
+          { name: "ptahschemas/status", kind: "PtahSchema" },
+          { name: "ptahrealms", kind: "PtahRealm\u001b[31m" },
+        ],
+      },
+    }));
     expect((await inspectorOver(served.transport).discoverGroup("operator.ptah.run/v1alpha1")).kinds).toEqual(["PtahRealm^[[31m", "PtahSchema"]);
   });
 
   it("gets a CRD's annotations by name; a 404 is a CRD not found", async () => {
-    const { transport, seen } = stub((p) => (p.endsWith("/ptahschemas.operator.ptah.run") ? { body: { metadata: { annotations: { "operator.ptah.run/crd-schema-version": "1" } } } } : { status: 404, body: { kind: "Status", message: "not found" } }));
+    const { transport, seen } = stub((p) =>
+      p.endsWith("/ptahschemas.operator.ptah.run")
+        ? { body: { metadata: { annotations: { "operator.ptah.run/crd-schema-version": "1" } } } }
+        : { status: 404, body: { kind: "Status", message: "not found" } },
+    );
     const inspector = inspectorOver(transport);
-    expect(await inspector.getCrd("ptahschemas.operator.ptah.run")).toEqual({ name: "ptahschemas.operator.ptah.run", found: true, annotations: { "operator.ptah.run/crd-schema-version": "1" } });
+    expect(await inspector.getCrd("ptahschemas.operator.ptah.run")).toEqual({
+      name: "ptahschemas.operator.ptah.run",
+      found: true,
+      annotations: { "operator.ptah.run/crd-schema-version": "1" },
+    });
     expect((await inspector.getCrd("ptahmigrations.operator.ptah.run")).found).toBe(false);
     expect(seen[0]!.path).toBe("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/ptahschemas.operator.ptah.run");
   });
 
   it("lists webhook configurations with each webhook's service or URL and rules, following continue", async () => {
     const pages = [
-      { metadata: { continue: "2" }, items: [{ metadata: { name: "ptah" }, webhooks: [{ name: "m.a", clientConfig: { service: { namespace: "ptah-system", name: "hook", port: 443, path: "/mutate" } }, rules: [{ apiGroups: ["operator.ptah.run"], resources: ["ptahschemaapprovals"], operations: ["CREATE"] }] }] }] },
-      { items: [{ metadata: { name: "other" }, webhooks: [{ name: "m.b", clientConfig: { url: "https://hooks.example/x" } }, { name: "m.c", clientConfig: {} }] }] },
+      {
+        metadata: { continue: "2" },
+        items: [
+          {
+            metadata: { name: "ptah" },
+            webhooks: [
+              {
+                name: "m.a",
+                clientConfig: { service: { namespace: "ptah-system", name: "hook", port: 443, path: "/mutate" } },
+                rules: [{ apiGroups: ["operator.ptah.run"], resources: ["ptahschemaapprovals"], operations: ["CREATE"] }],
+              },
+            ],
+          },
+        ],
+      },
+      {
+        items: [
+          {
+            metadata: { name: "other" },
+            webhooks: [
+              { name: "m.b", clientConfig: { url: "https://hooks.example/x" } },
+              { name: "m.c", clientConfig: {} },
+            ],
+          },
+        ],
+      },
     ];
     let page = 0;
     const { transport, seen } = stub(() => ({ body: pages[page++] }));
     const hooks = await inspectorOver(transport).listWebhooks("mutating");
-    expect(seen.map((s) => s.path)).toEqual(["/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations?limit=500", "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations?limit=500&continue=2"]);
+    expect(seen.map((s) => s.path)).toEqual([
+      "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations?limit=500",
+      "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations?limit=500&continue=2",
+    ]);
     expect(hooks.map((h) => [h.configuration, h.name, h.target])).toEqual([
       ["ptah", "m.a", "service ptah-system/hook:443/mutate"],
       ["other", "m.b", "https://hooks.example/x"],

@@ -11,9 +11,18 @@ const B: SourceFile = {
   path: "/k/b.yaml",
   content: {
     "current-context": "prod",
-    contexts: [{ name: "prod", context: { cluster: "c2", user: "u2", namespace: "shop" } }, { name: "dev", context: { cluster: "c2" } }],
-    clusters: [{ name: "c1", cluster: { server: "https://one:6443" } }, { name: "c2", cluster: { server: "https://two:6443" } }],
-    users: [{ name: "u1", user: {} }, { name: "u2", user: {} }],
+    contexts: [
+      { name: "prod", context: { cluster: "c2", user: "u2", namespace: "shop" } },
+      { name: "dev", context: { cluster: "c2" } },
+    ],
+    clusters: [
+      { name: "c1", cluster: { server: "https://one:6443" } },
+      { name: "c2", cluster: { server: "https://two:6443" } },
+    ],
+    users: [
+      { name: "u1", user: {} },
+      { name: "u2", user: {} },
+    ],
   },
 };
 

@@ -107,7 +107,10 @@ describe("mergeKubeconfigs", () => {
   it.each([
     {
       name: "certificate-authority is resolved against its own file's folder",
-      files: [file("/k/one/config", { clusters: [cluster("a", "https://a", { "certificate-authority": "ca.crt" })] }), file("/k/two/config", { clusters: [cluster("b", "https://b", { "certificate-authority": "certs/ca.crt" })] })],
+      files: [
+        file("/k/one/config", { clusters: [cluster("a", "https://a", { "certificate-authority": "ca.crt" })] }),
+        file("/k/two/config", { clusters: [cluster("b", "https://b", { "certificate-authority": "certs/ca.crt" })] }),
+      ],
       check: (d: KubeconfigDoc) => expect(d.clusters.map((c) => (c.cluster as Record<string, unknown>)["certificate-authority"])).toEqual(["/k/one/ca.crt", "/k/two/certs/ca.crt"]),
     },
     {
@@ -218,7 +221,9 @@ describe("loadKubeconfig over real files", () => {
 
   it("an invalid YAML file is a one-line error naming it", () => {
     const bad = write("bad/config", "clusters: [\n  - {name: x\n");
-    expect(() => loadKubeconfig({ kubeconfig: bad }, { HOME: dir })).toThrow(new RegExp(`^error loading config file "${bad.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}": [^\\n]+$`, "u"));
+    expect(() => loadKubeconfig({ kubeconfig: bad }, { HOME: dir })).toThrow(
+      new RegExp(`^error loading config file "${bad.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}": [^\\n]+$`, "u"),
+    );
   });
 
   it("no kubeconfig anywhere is an error that never guesses localhost:8080", () => {

@@ -69,7 +69,9 @@ describe("HttpClusterReader.list", () => {
         index: 1,
       },
     ]);
-    await expect(new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app" })).rejects.toThrow(/ptahschemaapproval app\/odd does not fit/u);
+    await expect(new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app" })).rejects.toThrow(
+      /ptahschemaapproval app\/odd does not fit/u,
+    );
   });
 
   it("select: items it refuses on the served JSON are not parsed, returned nor rejected; the others are, with their served positions", async () => {

@@ -51,7 +51,10 @@ describe("HttpClusterReader.reviewAccess", () => {
   });
 
   it("reports a refused review as one error", async () => {
-    const { transport } = transportAnswering(403, { kind: "Status", message: 'selfsubjectaccessreviews.authorization.k8s.io is forbidden: User "x" cannot create resource "selfsubjectaccessreviews"' });
+    const { transport } = transportAnswering(403, {
+      kind: "Status",
+      message: 'selfsubjectaccessreviews.authorization.k8s.io is forbidden: User "x" cannot create resource "selfsubjectaccessreviews"',
+    });
     await expect(new HttpClusterReader(transport).reviewAccess([{ ...SCHEMA_APPROVALS, namespace: "app" }])).rejects.toThrow(/cannot create resource "selfsubjectaccessreviews"/u);
   });
 });

@@ -18,8 +18,15 @@ export function hasGo(): boolean {
 export function buildOracle(name: string): string {
   const dir = path.join(ORACLES, name);
   const hash = createHash("sha256");
-  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".go") || f === "go.mod").sort()) {
-    hash.update(f).update("\0").update(fs.readFileSync(path.join(dir, f))).update("\0");
+  for (const f of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".go") || f === "go.mod")
+    .sort()) {
+    hash
+      .update(f)
+      .update("\0")
+      .update(fs.readFileSync(path.join(dir, f)))
+      .update("\0");
   }
   const cache = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "kubectl-ptah", "oracle");
   const bin = path.join(cache, `${name}-${hash.digest("hex").slice(0, 16)}`);

@@ -15,13 +15,7 @@ describe("compareBindings", () => {
     const from = bindingValuesOfPlan(planOf(publishApplied().plan));
     const to = bindingValuesOfPlan(planOf(publishCurrent().plan));
     const c = compareBindings(from, to);
-    expect(c.changed.map((x) => x.input)).toEqual([
-      "contentDigest",
-      "actualStateFingerprint",
-      "desiredStateFingerprint",
-      "privilegeChanges",
-      "statementCount",
-    ]);
+    expect(c.changed.map((x) => x.input)).toEqual(["contentDigest", "actualStateFingerprint", "desiredStateFingerprint", "privilegeChanges", "statementCount"]);
     expect(c.unchanged.length + c.changed.length).toBe(PLAN_BINDING_INPUTS.length);
     expect(c.notCompared).toEqual([]);
     expect(c.changed.find((x) => x.input === "privilegeChanges")).toEqual({ input: "privilegeChanges", from: [], to: ["FunctionReplacement", "Grant"] });

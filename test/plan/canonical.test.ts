@@ -5,19 +5,38 @@ import { canonicalJSON, canonicalJSONBytes, digestBytes, digestCanonicalJSON, st
 describe("canonicalJSON", () => {
   it.each<{ name: string; value: CanonicalValue; want: string }>([
     { name: "writes null, booleans and integers compactly", value: [null, true, false, 0, -1, 42], want: "[null,true,false,0,-1,42]" },
-    { name: "writes floats with Go's shortest digits", value: [1.5, 0.1, 1e-6, 1e-7, 1e21, 123456789012345680000, -0], want: "[1.5,0.1,0.000001,1e-7,1e+21,123456789012345680000,-0]" },
+    {
+      name: "writes floats with Go's shortest digits",
+      value: [1.5, 0.1, 1e-6, 1e-7, 1e21, 123456789012345680000, -0],
+      want: "[1.5,0.1,0.000001,1e-7,1e+21,123456789012345680000,-0]",
+    },
     { name: "writes a bigint as an integer", value: 9007199254740993n, want: "9007199254740993" },
-    { name: "keeps a struct's fields in the given order", value: struct([["z", 1], ["a", 2], ["10", 3]]), want: '{"z":1,"a":2,"10":3}' },
+    {
+      name: "keeps a struct's fields in the given order",
+      value: struct([
+        ["z", 1],
+        ["a", 2],
+        ["10", 3],
+      ]),
+      want: '{"z":1,"a":2,"10":3}',
+    },
     { name: "sorts a map's keys", value: { z: 1, a: 2, m: { y: 1, b: 2 } }, want: '{"a":2,"m":{"b":2,"y":1},"z":1}' },
     { name: "sorts map keys by UTF-8 bytes, not UTF-16 units", value: { "\uff61": 1, "\u{1f600}": 2 }, want: '{"\uff61":1,"\u{1f600}":2}' },
-    { name: "escapes < > & as Go's HTML-safe encoder does", value: "<a href='x'>&amp;</a>", want: '"\\u003ca href=\'x\'\\u003e\\u0026amp;\\u003c/a\\u003e"' },
+    { name: "escapes < > & as Go's HTML-safe encoder does", value: "<a href='x'>&amp;</a>", want: "\"\\u003ca href='x'\\u003e\\u0026amp;\\u003c/a\\u003e\"" },
     { name: "escapes U+2028 and U+2029", value: "a\u2028b\u2029c", want: '"a\\u2028b\\u2029c"' },
-    { name: "uses short escapes for quote, backslash, \\n \\r \\t \\b \\f", value: "\"\\\n\r\t\b\f", want: '"\\"\\\\\\n\\r\\t\\b\\f"' },
+    { name: "uses short escapes for quote, backslash, \\n \\r \\t \\b \\f", value: '"\\\n\r\t\b\f', want: '"\\"\\\\\\n\\r\\t\\b\\f"' },
     { name: "escapes other control characters as lowercase \\u00XX", value: "\u0000\u001b\u001f", want: '"\\u0000\\u001b\\u001f"' },
     { name: "leaves DEL and non-ASCII as UTF-8", value: "\u007fé€😀", want: '"\u007fé€😀"' },
     { name: "replaces a lone surrogate with an escaped U+FFFD", value: "a\ud800b", want: '"a\\ufffdb"' },
     { name: "does not escape a slash", value: "a/b", want: '"a/b"' },
-    { name: "writes empty containers", value: struct([["a", []], ["b", {}]]), want: '{"a":[],"b":{}}' },
+    {
+      name: "writes empty containers",
+      value: struct([
+        ["a", []],
+        ["b", {}],
+      ]),
+      want: '{"a":[],"b":{}}',
+    },
   ])("$name", ({ value, want }) => {
     expect(canonicalJSON(value)).toBe(want);
   });

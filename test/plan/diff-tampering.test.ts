@@ -27,7 +27,10 @@ function arrange(c: Case, side: Side): { state: State; argv: string[] } {
 const FORMATS = [[], ["-o", "json"], ["-o", "sql"], ["--stat"]];
 let refusals = 0;
 afterAll(() => {
-  if (refusals > 0) console.log(`diff tampering: ${CASES.length} tampered plans (${CASES.filter((c) => c.recordCopy).length} of them in the schema's record, met on one side), each refused on either side in ${FORMATS.length} output forms (${refusals} runs): exit 1, empty stdout, the side and the failed check named`);
+  if (refusals > 0)
+    console.log(
+      `diff tampering: ${CASES.length} tampered plans (${CASES.filter((c) => c.recordCopy).length} of them in the schema's record, met on one side), each refused on either side in ${FORMATS.length} output forms (${refusals} runs): exit 1, empty stdout, the side and the failed check named`,
+    );
 });
 
 /** A tampered binding copy of the schema's record is met only on the side that reads that record. */

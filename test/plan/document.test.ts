@@ -18,7 +18,17 @@ describe("decodePlanDocument", () => {
     const doc = decode(serializePlanDocument({ ...base, managedRows: [{ table: "settings", keys: ["key"], columns: ["key", "value"] }] }));
     expect(doc.statements).toEqual([{ sql: "SELECT 1;", severity: "safe", reason: "r" }]);
     expect(doc.managedRows).toEqual([{ table: "settings", keys: ["key"], columns: ["key", "value"] }]);
-    expect(Object.keys(doc.value)).toEqual(["format_version", "name", "dialect", "from_fingerprint", "to_fingerprint", "managed_rows", "rows_fingerprint", "destructive", "statements"]);
+    expect(Object.keys(doc.value)).toEqual([
+      "format_version",
+      "name",
+      "dialect",
+      "from_fingerprint",
+      "to_fingerprint",
+      "managed_rows",
+      "rows_fingerprint",
+      "destructive",
+      "statements",
+    ]);
   });
 
   it("treats postgres and postgresql as one dialect", () => {
@@ -36,7 +46,11 @@ describe("decodePlanDocument", () => {
     { name: "an empty statement", text: serializePlanDocument({ ...base, statements: [{ sql: "  ", severity: "safe" }] }), message: "statement 1: sql is empty" },
     { name: "an unknown statement field", text: serializePlanDocument(base).replace('"reason":"r"', '"reason":"r","run":"now"'), message: 'statement 1: unknown field "run"' },
     { name: "an empty name", text: serializePlanDocument({ ...base, name: "" }), message: "name is empty" },
-    { name: "a key that is not a column", text: serializePlanDocument({ ...base, managedRows: [{ table: "t", keys: ["id"], columns: ["v"] }] }), message: 'managed_rows[0]: key "id" is not one of its columns' },
+    {
+      name: "a key that is not a column",
+      text: serializePlanDocument({ ...base, managedRows: [{ table: "t", keys: ["id"], columns: ["v"] }] }),
+      message: 'managed_rows[0]: key "id" is not one of its columns',
+    },
     { name: "trailing text", text: serializePlanDocument(base) + "{}", message: "unexpected text after the document" },
   ])("refuses $name", ({ name, text, message }) => {
     const bytes = name === "invalid UTF-8" ? Buffer.from([0x7b, 0xff, 0x7d]) : Buffer.from(text, "utf8");

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  computeSchemaPlanFingerprint,
-  normalizePrivilegeChanges,
-  validateSchemaPlanBinding,
-  bindingOfPlanSpec,
-  type SchemaPlanBinding,
-} from "../../src/plan/fingerprint.ts";
+import { computeSchemaPlanFingerprint, normalizePrivilegeChanges, validateSchemaPlanBinding, bindingOfPlanSpec, type SchemaPlanBinding } from "../../src/plan/fingerprint.ts";
 import { parseObject } from "../../src/model/parse.ts";
 import { publishCurrent } from "./fixtures.ts";
 

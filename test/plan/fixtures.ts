@@ -2,15 +2,7 @@
 // published through publishSchemaPlan exactly as the operator would publish them.
 import { FakeReader, type FakeObject } from "../support/fake-reader.ts";
 import { aSchema } from "../support/builders.ts";
-import {
-  appliedStatus,
-  currentPlanStatus,
-  fakeObjectsOf,
-  publishSchemaPlan,
-  type PublishedPlan,
-  type PublishPlanInput,
-  type StatementInput,
-} from "../support/publish-plan.ts";
+import { appliedStatus, currentPlanStatus, fakeObjectsOf, publishSchemaPlan, type PublishedPlan, type PublishPlanInput, type StatementInput } from "../support/publish-plan.ts";
 
 /** The clock of the plan and migration suites (the fixtures are dated 2026-09-13). */
 export const FIXTURES_NOW = new Date("2026-09-13T09:00:00Z");
@@ -35,13 +27,12 @@ export const CURRENT_STATEMENTS: StatementInput[] = [
     reason: "column customers.signed_up_at added",
   },
   {
-    sql:
-      'CREATE OR REPLACE FUNCTION "touch"() RETURNS trigger AS $body$\nBEGIN\n  NEW.updated_at := now(); -- keep; going\n  RETURN NEW;\nEND;\n$body$ LANGUAGE plpgsql SECURITY DEFINER',
+    sql: 'CREATE OR REPLACE FUNCTION "touch"() RETURNS trigger AS $body$\nBEGIN\n  NEW.updated_at := now(); -- keep; going\n  RETURN NEW;\nEND;\n$body$ LANGUAGE plpgsql SECURITY DEFINER',
     severity: "warning",
     reason: "function touch replaced",
   },
   {
-    sql: "INSERT INTO \"settings\" (\"key\", \"value\") VALUES ('motd', 'a; b <c> & \"d\"'); /* not; split */",
+    sql: 'INSERT INTO "settings" ("key", "value") VALUES (\'motd\', \'a; b <c> & "d"\'); /* not; split */',
     severity: "info",
     reason: "reference row settings/motd",
   },

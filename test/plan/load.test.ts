@@ -30,8 +30,7 @@ function chunkSpanningStatements(): { statements: StatementInput[]; targets: str
     ["€", 1],
   ];
   const fill = [0, 0, 0];
-  const build = (): StatementInput[] =>
-    markers.map((m, i) => ({ sql: `-- ${"x".repeat(fill[i]!)}\nSELECT ${m};`, severity: "safe", reason: `boundary ${i + 1}` }));
+  const build = (): StatementInput[] => markers.map((m, i) => ({ sql: `-- ${"x".repeat(fill[i]!)}\nSELECT ${m};`, severity: "safe", reason: `boundary ${i + 1}` }));
   for (let k = 0; k < 3; k++) {
     const bytes = Buffer.from(publishSchemaPlan({ schema: SCHEMA_REF, statements: build() }).document, "utf8");
     const at = bytes.indexOf(Buffer.from(targets[k]![0], "utf8"));
@@ -108,7 +107,13 @@ describe("loadVerifiedPlan", () => {
 
   it.each<{ name: string; state: () => FakeReader; selection: "current" | "applied"; status: number; message: string }>([
     { name: "no schema", state: () => new FakeReader([]), selection: "current", status: 3, message: `no such schema: ${NS}/${SCHEMA}` },
-    { name: "nothing applied", state: () => clusterState({ applied: null }).reader, selection: "applied", status: 3, message: `no such plan: ${NS}/${SCHEMA} records no confirmed apply` },
+    {
+      name: "nothing applied",
+      state: () => clusterState({ applied: null }).reader,
+      selection: "applied",
+      status: 3,
+      message: `no such plan: ${NS}/${SCHEMA} records no confirmed apply`,
+    },
     { name: "no current plan", state: () => clusterState({ current: null }).reader, selection: "current", status: 3, message: `no such plan: ${NS}/${SCHEMA} has no current plan` },
     {
       name: "the applied plan deleted",

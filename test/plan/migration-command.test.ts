@@ -65,7 +65,16 @@ function aMigrationPlan(extra: Raw = {}): Raw {
 
 const AWAITING = aMigration({
   phase: "AwaitingApproval",
-  history: { observedAt: "2026-09-13T08:00:30Z", contractVersion: 1, currentVersion: 0, checkpointVersion: 0, appliedCount: 0, pendingCount: 3, fingerprint: fakeDigest("history"), dirty: false },
+  history: {
+    observedAt: "2026-09-13T08:00:30Z",
+    contractVersion: 1,
+    currentVersion: 0,
+    checkpointVersion: 0,
+    appliedCount: 0,
+    pendingCount: 3,
+    fingerprint: fakeDigest("history"),
+    dirty: false,
+  },
   plan: { name: PLAN, uid: PLAN_UID },
   conditions: [
     cond("Ready", "False", "AwaitingApproval", "The plan is waiting for the approval its policy requires"),
@@ -123,7 +132,10 @@ async function migration(r: FakeReader, output?: string, positionals = [NAME]) {
 
 describe("migration", () => {
   it("prints history and the planned sequence as text", async () => {
-    const r = reader([{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: aMigrationPlan() }]);
+    const r = reader([
+      { kind: "PtahMigration", raw: AWAITING },
+      { kind: "PtahMigrationPlan", raw: aMigrationPlan() },
+    ]);
     const result = await migration(r);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`Migration:      ${NS}/${NAME}\n`);
@@ -134,7 +146,10 @@ describe("migration", () => {
   });
 
   it("prints the same view as JSON", async () => {
-    const r = reader([{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: aMigrationPlan() }]);
+    const r = reader([
+      { kind: "PtahMigration", raw: AWAITING },
+      { kind: "PtahMigrationPlan", raw: aMigrationPlan() },
+    ]);
     const result = await migration(r, "json");
     const view = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(Object.keys(view)).toEqual(["namespace", "migration", "phase", "suspended", "artifact", "history", "plan", "conditions"]);
@@ -169,12 +184,18 @@ describe("migration", () => {
       objects: () => {
         const plan = aMigrationPlan();
         (plan.metadata as Raw).uid = "another-uid";
-        return [{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: plan }];
+        return [
+          { kind: "PtahMigration", raw: AWAITING },
+          { kind: "PtahMigrationPlan", raw: plan },
+        ];
       },
     },
     {
       name: "the plan belongs to another migration",
-      objects: () => [{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: aMigrationPlan({ migrationRef: { name: "other", uid: "other-uid" } }) }],
+      objects: () => [
+        { kind: "PtahMigration", raw: AWAITING },
+        { kind: "PtahMigrationPlan", raw: aMigrationPlan({ migrationRef: { name: "other", uid: "other-uid" } }) },
+      ],
     },
   ])("omits the plan when $name, and still prints the rest", async ({ objects }) => {
     const result = await migration(reader(objects()));
@@ -184,7 +205,10 @@ describe("migration", () => {
   });
 
   it("never prints SQL, rows or checksums in text", async () => {
-    const r = reader([{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: aMigrationPlan() }]);
+    const r = reader([
+      { kind: "PtahMigration", raw: AWAITING },
+      { kind: "PtahMigrationPlan", raw: aMigrationPlan() },
+    ]);
     const text = (await migration(r)).stdout;
     expect(text).not.toMatch(/\b(SELECT|INSERT|CREATE TABLE|ALTER)\b/);
     expect(text).not.toContain("c1");
@@ -205,7 +229,10 @@ describe("migration", () => {
   });
 
   it("exits 1 when the migration plan cannot be read", async () => {
-    const r = reader([{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: aMigrationPlan() }]);
+    const r = reader([
+      { kind: "PtahMigration", raw: AWAITING },
+      { kind: "PtahMigrationPlan", raw: aMigrationPlan() },
+    ]);
     r.faults.set("get PtahMigrationPlan", new ReadError("connection refused"));
     const result = await migration(r);
     expect(result).toMatchObject({ stdout: "", stderr: "error: read the migration plan: connection refused\n", status: 1 });
@@ -223,7 +250,10 @@ describe("migration", () => {
   });
 
   it("takes one name and prints text by default, in the connection's namespace unless -n says otherwise", async () => {
-    const r = reader([{ kind: "PtahMigration", raw: AWAITING }, { kind: "PtahMigrationPlan", raw: aMigrationPlan() }]);
+    const r = reader([
+      { kind: "PtahMigration", raw: AWAITING },
+      { kind: "PtahMigrationPlan", raw: aMigrationPlan() },
+    ]);
     const byDefault = await migration(r);
     expect(byDefault.stdout).toBe((await migration(r, "text")).stdout);
     const elsewhere = await runCliWith(["migration", NAME, "-n", "other"], r, { namespace: NS });

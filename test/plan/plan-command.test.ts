@@ -6,7 +6,6 @@ import { runCliWith } from "../support/cli.ts";
 import { clusterState, CURRENT_STATEMENTS, FIXTURES_NOW, NS, publishCurrent, SCHEMA } from "./fixtures.ts";
 import { expectGolden } from "../support/golden.ts";
 
-
 /** `kubectl ptah plan <schema> ARGS…` through the real shell, in the fixtures' namespace. */
 async function plan(args: readonly string[] = [], state = clusterState(), tty = false) {
   return runCliWith(["plan", SCHEMA, ...args], state.reader, { namespace: NS, now: FIXTURES_NOW, tty });
@@ -120,7 +119,9 @@ describe("plan output", () => {
   it("prints the report under --verify when there is nothing to verify, and exits 3 like plan does", async () => {
     const result = await plan(["--verify"], clusterState({ current: null }));
     expect(result.status).toBe(3);
-    expect(result.stdout).toMatch(/^CHECK +RESULT +DETAIL\nschema +ok [^\n]+\nselection +FAILED +[^\n]+\n\nThe current plan of application\/storefront did not verify; nothing from it was printed\.\n$/u);
+    expect(result.stdout).toMatch(
+      /^CHECK +RESULT +DETAIL\nschema +ok [^\n]+\nselection +FAILED +[^\n]+\n\nThe current plan of application\/storefront did not verify; nothing from it was printed\.\n$/u,
+    );
     expect(result.stderr).toMatch(/^error: [^\n]+\n$/u);
     expect(await plan([], clusterState({ current: null }))).toMatchObject({ status: 3, stdout: "", stderr: result.stderr });
   });

@@ -30,16 +30,41 @@ describe("the binding copies of the record", () => {
   it("cover every binding the newest CRD requires status.plan and status.applied to repeat", () => {
     expect(CURRENT_FIELDS.sort()).toEqual(
       [
-        "actualStateFingerprint", "artifactDigest", "contentDigest", "controllerImage", "controllerRevision", "controllerStateVersion",
-        "coordinationDigest", "desiredStateFingerprint", "destructive", "executionBindingID", "executorImage", "policyFingerprint",
-        "privilegeChanges", "ptahVersion", "runnerImage", "runnerProtocolVersion", "statementCount", "targetIdentityDigest",
-        "verificationPolicyDigest", "verificationPolicyUID",
+        "actualStateFingerprint",
+        "artifactDigest",
+        "contentDigest",
+        "controllerImage",
+        "controllerRevision",
+        "controllerStateVersion",
+        "coordinationDigest",
+        "desiredStateFingerprint",
+        "destructive",
+        "executionBindingID",
+        "executorImage",
+        "policyFingerprint",
+        "privilegeChanges",
+        "ptahVersion",
+        "runnerImage",
+        "runnerProtocolVersion",
+        "statementCount",
+        "targetIdentityDigest",
+        "verificationPolicyDigest",
+        "verificationPolicyUID",
       ].sort(),
     );
     expect(APPLIED_FIELDS.sort()).toEqual(
       [
-        "artifactDigest", "controllerImage", "controllerRevision", "controllerStateVersion", "coordinationDigest", "executionBindingID",
-        "executorImage", "ptahVersion", "runnerImage", "runnerProtocolVersion", "targetIdentityDigest",
+        "artifactDigest",
+        "controllerImage",
+        "controllerRevision",
+        "controllerStateVersion",
+        "coordinationDigest",
+        "executionBindingID",
+        "executorImage",
+        "ptahVersion",
+        "runnerImage",
+        "runnerProtocolVersion",
+        "targetIdentityDigest",
       ].sort(),
     );
   });
@@ -50,7 +75,11 @@ describe("the binding copies of the record", () => {
     const { reader } = clusterState({ currentRecord: record });
     // approve needs a schema it may approve: waiting for an approval of exactly this record.
     const approvable = new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema({ name: SCHEMA, namespace: NS, uid: SCHEMA_UID, plan: record }) }, ...fakeObjectsOf(current)]);
-    for (const [argv, cluster] of [[["plan", SCHEMA], reader], [["plan", SCHEMA, "--verify"], reader], [["approve", SCHEMA], approvable]] as const) {
+    for (const [argv, cluster] of [
+      [["plan", SCHEMA], reader],
+      [["plan", SCHEMA, "--verify"], reader],
+      [["approve", SCHEMA], approvable],
+    ] as const) {
       const r = await runCliWith([...argv, "-n", NS], cluster);
       expect(r.status).toBe(1);
       if ((argv as readonly string[]).includes("--verify")) {
@@ -90,7 +119,14 @@ describe("the binding copies of the record", () => {
 
   it("names what a record pins, for status SCHEMA", async () => {
     expect(pinnedBindings(recordCopies("applied", appliedStatus(applied) as never))).toEqual([
-      "artifact", "coordination", "target identity", "execution binding", "controller state version", "ptah version", "images", "runner protocol",
+      "artifact",
+      "coordination",
+      "target identity",
+      "execution binding",
+      "controller state version",
+      "ptah version",
+      "images",
+      "runner protocol",
     ]);
     const r = await runCliWith(["status", SCHEMA, "-n", NS], clusterState().reader);
     expect(r.stdout).toContain(

@@ -201,7 +201,8 @@ export const CASES: Case[] = [
       const p = threeChunkPlan();
       return clusterState({ applied: p, appliedRecord: { ...appliedStatus(p), executionBindingID: `v1-${"0".repeat(32)}` } });
     },
-    message: (p) => `the stored plan ${p.name} carries executionBindingID "${spec(p).executionBindingID}" and the record names "v1-${"0".repeat(32)}" in status.applied.executionBindingID`,
+    message: (p) =>
+      `the stored plan ${p.name} carries executionBindingID "${spec(p).executionBindingID}" and the record names "v1-${"0".repeat(32)}" in status.applied.executionBindingID`,
   },
   {
     name: "a binding field changed after fingerprinting (artifact digest)",

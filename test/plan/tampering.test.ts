@@ -11,10 +11,10 @@ function runPlan(args: readonly string[], reader: ReturnType<typeof clusterState
   return runCliWith(["plan", SCHEMA, ...args], reader, { namespace: NS, now: FIXTURES_NOW });
 }
 
-
 let refusals = 0;
 afterAll(() => {
-  if (refusals > 0) console.log(`plan tampering: ${refusals / 4} tampered plans, each refused in all 4 output formats (${refusals} runs): exit 1, empty stdout, the failed check named`);
+  if (refusals > 0)
+    console.log(`plan tampering: ${refusals / 4} tampered plans, each refused in all 4 output formats (${refusals} runs): exit 1, empty stdout, the failed check named`);
 });
 
 describe("plan refuses a tampered plan", () => {

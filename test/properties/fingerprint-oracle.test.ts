@@ -20,7 +20,34 @@ const NUM = runs(CI ? 10_000 : 2_000);
 const noGo = !hasGo() && !CI ? "no Go toolchain on PATH to build test/oracle/fingerprint" : false;
 
 const hex = (n: number) => fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: n, maxLength: n });
-const PIECES = ["<", ">", "&", "\u2028", "\u2029", "\u0000", "\u0001", "\u001f", "\u007f", "\u0085", "\u00a0", "\ufeff", '"', "\\", "\t", "\n", "\r", "\b", "\f", "é", "数据", "🚀", "e\u0301", "\u202e", "sha256:", "</script>"];
+const PIECES = [
+  "<",
+  ">",
+  "&",
+  "\u2028",
+  "\u2029",
+  "\u0000",
+  "\u0001",
+  "\u001f",
+  "\u007f",
+  "\u0085",
+  "\u00a0",
+  "\ufeff",
+  '"',
+  "\\",
+  "\t",
+  "\n",
+  "\r",
+  "\b",
+  "\f",
+  "é",
+  "数据",
+  "🚀",
+  "e\u0301",
+  "\u202e",
+  "sha256:",
+  "</script>",
+];
 const text = fc
   .array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ unit: "binary", maxLength: 6 }), fc.string({ maxLength: 10 }), hex(64)), { maxLength: 8 })
   // The API server never serves a lone surrogate (its JSON decoder makes it U+FFFD), so neither do we.
@@ -53,7 +80,10 @@ const spec = fc.record(
     policyFingerprint: text,
     verificationPolicyUID: text,
     verificationPolicyDigest: text,
-    executionBindingID: fc.oneof(hex(32).map((h) => `v1-${h}`), text),
+    executionBindingID: fc.oneof(
+      hex(32).map((h) => `v1-${h}`),
+      text,
+    ),
     controllerStateVersion: count,
     ptahVersion: text,
     executorImage: text,
@@ -82,7 +112,10 @@ describe.skipIf(noGo)("the plan fingerprint against a Go oracle (property)", () 
     const input = specs.map((s) => JSON.stringify(s)).join("\n") + "\n";
     const r = spawnSync(oracle, { input, encoding: "utf8", maxBuffer: 1 << 30 });
     expect(r.status, r.stderr).toBe(0);
-    const answers = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Answer);
+    const answers = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Answer);
     expect(answers).toHaveLength(specs.length);
     specs.forEach((s, i) => {
       const a = answers[i]!;

@@ -28,8 +28,24 @@ export interface Pools {
 const hex64 = fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 });
 
 export const poolsArbitrary: fc.Arbitrary<Pools> = fc.record({
-  names: fc.tuple(fc.uniqueArray(dnsName, { minLength: 3, maxLength: 5 }), fc.array(hostileString.filter((s) => s !== ""), { maxLength: 2 })).map(([a, b]) => [...a, ...b]),
-  namespaces: fc.tuple(fc.constantFrom("app", "default"), fc.oneof(dnsName, hostileString.filter((s) => s !== ""))).map(([a, b]) => (a === b ? [a] : [a, b])),
+  names: fc
+    .tuple(
+      fc.uniqueArray(dnsName, { minLength: 3, maxLength: 5 }),
+      fc.array(
+        hostileString.filter((s) => s !== ""),
+        { maxLength: 2 },
+      ),
+    )
+    .map(([a, b]) => [...a, ...b]),
+  namespaces: fc
+    .tuple(
+      fc.constantFrom("app", "default"),
+      fc.oneof(
+        dnsName,
+        hostileString.filter((s) => s !== ""),
+      ),
+    )
+    .map(([a, b]) => (a === b ? [a] : [a, b])),
   uids: fc.tuple(fc.uuid(), fc.uuid(), hostileString).map((u) => [...u]),
   digests: fc.tuple(hex64, hex64, hostileString).map(([a, b, c]) => [`sha256:${a}`, `sha256:${b}`, c]),
 });
@@ -60,7 +76,15 @@ function stringFor(path: readonly string[], pools: Pools): fc.Arbitrary<string> 
   return hostileString;
 }
 
-type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; checks?: { _zod: { def: { check?: string } } }[] };
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  checks?: { _zod: { def: { check?: string } } }[];
+};
 
 function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
@@ -85,7 +109,10 @@ function plain<T>(o: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(o));
 }
 
-const extraKey = fc.oneof(fc.constantFrom("x-extra", "spec", "status", "metadata", "__proto__x", "items", "kind"), hostileString.filter((s) => s !== ""));
+const extraKey = fc.oneof(
+  fc.constantFrom("x-extra", "spec", "status", "metadata", "__proto__x", "items", "kind"),
+  hostileString.filter((s) => s !== ""),
+);
 const extraValue: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
   v: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
@@ -119,7 +146,8 @@ export function valueOf(schema: z.ZodType, path: readonly string[], pools: Pools
     }
     case "record": {
       const key = path[path.length - 1] ?? "";
-      const keys = key === "labels" ? fc.oneof(fc.constantFrom("operator.ptah.run/schema", "operator.ptah.run/migration", "operator.ptah.run/plan", "app"), hostileString) : hostileString;
+      const keys =
+        key === "labels" ? fc.oneof(fc.constantFrom("operator.ptah.run/schema", "operator.ptah.run/migration", "operator.ptah.run/plan", "app"), hostileString) : hostileString;
       const values = key === "labels" ? fromPool(pools.names, 4) : stringFor(path, pools);
       return fc.dictionary(keys, values, { maxKeys: 4 }).map(plain);
     }
@@ -131,7 +159,10 @@ export function valueOf(schema: z.ZodType, path: readonly string[], pools: Pools
         // Present most of the time; optional fields go missing now and then.
         entries[k] = optional ? fc.oneof({ weight: 3, arbitrary: value }, { weight: 1, arbitrary: fc.constant(MISSING) }) : value;
       }
-      const extras = fc.oneof({ weight: 9, arbitrary: fc.constant([] as [string, unknown][]) }, { weight: 1, arbitrary: fc.array(fc.tuple(extraKey, extraValue), { minLength: 1, maxLength: 3 }) });
+      const extras = fc.oneof(
+        { weight: 9, arbitrary: fc.constant([] as [string, unknown][]) },
+        { weight: 1, arbitrary: fc.array(fc.tuple(extraKey, extraValue), { minLength: 1, maxLength: 3 }) },
+      );
       return fc.tuple(fc.record(entries), extras).map(([o, extra]) => {
         const out: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(o)) if (v !== MISSING) out[k] = v;

@@ -48,7 +48,13 @@ export interface Outcome {
 
 export class ContractViolation extends Error {}
 
-const INFO_LINES = [/^No resources found\n$/u, /^No resources found in .* namespace\.\n$/u, /^No history recorded yet\.\n$/u, /^Nothing is waiting for approval in .* namespace\.\n$/u, /^Warning: the SQL of \S+ reads as destructive \(read by this plugin\), but the plan does not record it as destructive\n$/u];
+const INFO_LINES = [
+  /^No resources found\n$/u,
+  /^No resources found in .* namespace\.\n$/u,
+  /^No history recorded yet\.\n$/u,
+  /^Nothing is waiting for approval in .* namespace\.\n$/u,
+  /^Warning: the SQL of \S+ reads as destructive \(read by this plugin\), but the plan does not record it as destructive\n$/u,
+];
 /** Tolerant list views (issue 14) warn once per object that does not fit, before any info line. */
 const WARNING_LINES = /^(?:Warning: [^\n]*\n)*/u;
 

@@ -54,9 +54,19 @@ export function hostileSummary(): string {
 
 afterAll(() => {
   if (stats.invocations === 0) return;
-  const lines = [...stats.renderers.entries()].map(([label, r]) => `  ${label.padEnd(34)} ${String(r.runs).padStart(6)} runs, printed ${String(r.printed).padStart(6)}, ${String(Math.round(r.ms)).padStart(6)} ms, exits ${[...r.statuses.entries()].sort().map(([s, n]) => `${s}:${n}`).join(" ")}${process.env.PTAH_HOSTILE_VERBOSE ? [...r.errors].map((e) => `\n      ${e}`).join("") : ""}`);
+  const lines = [...stats.renderers.entries()].map(
+    ([label, r]) =>
+      `  ${label.padEnd(34)} ${String(r.runs).padStart(6)} runs, printed ${String(r.printed).padStart(6)}, ${String(Math.round(r.ms)).padStart(6)} ms, exits ${[
+        ...r.statuses.entries(),
+      ]
+        .sort()
+        .map(([s, n]) => `${s}:${n}`)
+        .join(" ")}${process.env.PTAH_HOSTILE_VERBOSE ? [...r.errors].map((e) => `\n      ${e}`).join("") : ""}`,
+  );
   const perKind = [...stats.objects.entries()].map(([k, n]) => `${k}=${n}`).join(" ");
-  console.log(`hostile input per kind: ${perKind}\nhostile input renderers (${stats.invocations} CLI runs, ${Math.round(stats.worldMs)} ms in worlds):\n${lines.join("\n")}\n${hostileSummary()}`);
+  console.log(
+    `hostile input per kind: ${perKind}\nhostile input renderers (${stats.invocations} CLI runs, ${Math.round(stats.worldMs)} ms in worlds):\n${lines.join("\n")}\n${hostileSummary()}`,
+  );
 });
 
 // ------------------------------------------------------------------------------------ the views
@@ -168,7 +178,11 @@ function invocations(world: World): Invocation[] {
 function readerOf(world: World, approver: string): FakeReader {
   const reader = new FakeReader(world.objects);
   reader.dryRun = (_kind, _ns, body) => ({
-    object: { ...body, metadata: { ...(body.metadata as object), uid: world.pools.uids[0], creationTimestamp: "2026-11-30T12:00:00Z" }, spec: { ...(body.spec as object), approver: { username: approver, groups: [approver] }, approvedAt: "2026-11-30T12:00:00Z" } },
+    object: {
+      ...body,
+      metadata: { ...(body.metadata as object), uid: world.pools.uids[0], creationTimestamp: "2026-11-30T12:00:00Z" },
+      spec: { ...(body.spec as object), approver: { username: approver, groups: [approver] }, approvedAt: "2026-11-30T12:00:00Z" },
+    },
   });
   return reader;
 }
@@ -194,12 +208,30 @@ async function runWorld(world: World, approver: string): Promise<void> {
 // everything the plugin prints from them is held to the same contract.
 
 const nonEmptyHostile = hostileString.filter((x) => x !== "");
-const sqlLine = fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom("SELECT 1", "CREATE TABLE \"t\" (id int)", "DROP TABLE x", "GRANT SELECT ON t TO r", "-- note", "'", "$$", "/*", "*/", ";", "\t") }, { weight: 2, arbitrary: hostileString }), { maxLength: 6 }).map((p) => p.join(" "));
-const sql = fc.array(sqlLine, { minLength: 1, maxLength: 5 }).map((lines) => lines.join("\n")).filter((x) => x.trim() !== "");
+const sqlLine = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom("SELECT 1", 'CREATE TABLE "t" (id int)', "DROP TABLE x", "GRANT SELECT ON t TO r", "-- note", "'", "$$", "/*", "*/", ";", "\t") },
+      { weight: 2, arbitrary: hostileString },
+    ),
+    { maxLength: 6 },
+  )
+  .map((p) => p.join(" "));
+const sql = fc
+  .array(sqlLine, { minLength: 1, maxLength: 5 })
+  .map((lines) => lines.join("\n"))
+  .filter((x) => x.trim() !== "");
 // What the plan contract validates stays valid (a severity from the list, a revision without C0
 // controls, a named document); everything else is hostile, C1 controls and bidi included.
 const severity = fc.constantFrom("safe", "warning", "destructive", "info");
-const revision = hostileString.map((x) => x.replace(/[\u0000-\u001f\u007f]/gu, "").slice(0, 128).trim()).filter((x) => x !== "");
+const revision = hostileString
+  .map((x) =>
+    x
+      .replace(/[\u0000-\u001f\u007f]/gu, "")
+      .slice(0, 128)
+      .trim(),
+  )
+  .filter((x) => x !== "");
 const documentName = hostileString.filter((x) => x.trim() !== "");
 
 const hostilePlan = fc.record({
@@ -224,7 +256,15 @@ function planWorld(h: HostilePlan): { objects: FakeObject[]; current: PublishedP
   const uid = fakeUID(`${h.namespace}/${h.schema}`);
   const schemaRef = { name: h.schema, namespace: h.namespace, uid };
   const binding = { ptahVersion: h.ptahVersion, controllerRevision: h.controllerRevision };
-  const current = publishSchemaPlan({ schema: schemaRef, statements: h.statements, privilegeChanges: h.privilegeChanges, documentName: h.documentName, exclude: h.exclude, binding, createdAt: "2026-11-30T11:00:00Z" });
+  const current = publishSchemaPlan({
+    schema: schemaRef,
+    statements: h.statements,
+    privilegeChanges: h.privilegeChanges,
+    documentName: h.documentName,
+    exclude: h.exclude,
+    binding,
+    createdAt: "2026-11-30T11:00:00Z",
+  });
   const applied = h.applied ? publishSchemaPlan({ schema: schemaRef, statements: h.applied, binding, uidSeed: "applied", createdAt: "2026-11-30T10:00:00Z" }) : undefined;
   const conditions = [
     { type: "PlanReady", status: "True", reason: "Published", message: h.message, lastTransitionTime: "2026-11-30T11:00:00Z", observedGeneration: 1 },
@@ -242,7 +282,12 @@ function planWorld(h: HostilePlan): { objects: FakeObject[]; current: PublishedP
     apiVersion: "operator.ptah.run/v1alpha1",
     kind: "PtahSchemaApproval",
     metadata: { name: h.approvalName || "a", namespace: h.namespace, uid: "approval-uid", creationTimestamp: "2026-11-30T11:30:00Z" },
-    spec: { schemaRef: { name: h.schema, uid }, planRef: { name: current.name, uid: (current.plan.metadata as { uid: string }).uid }, planFingerprint: current.fingerprint, approver: { username: h.approver } },
+    spec: {
+      schemaRef: { name: h.schema, uid },
+      planRef: { name: current.name, uid: (current.plan.metadata as { uid: string }).uid },
+      planFingerprint: current.fingerprint,
+      approver: { username: h.approver },
+    },
     status: { conditions: [{ type: "Accepted", status: "True", reason: h.reason, message: h.message, lastTransitionTime: "2026-11-30T11:30:00Z" }] },
   };
   return {
@@ -274,10 +319,20 @@ function planInvocations(h: HostilePlan): Invocation[] {
     list.push(
       { label: "plan SCHEMA --applied (verified)", argv: ["plan", ...ns, "--applied", ...name], expect: { kind: "text", allowTab: true } },
       { label: "diff SCHEMA --from applied (verified)", argv: ["diff", ...ns, "--from", "applied", ...name], expect: { kind: "text" } },
-      { label: "diff SCHEMA --from applied on a terminal (verified)", argv: ["diff", ...ns, "--from", "applied", "--color", "always", ...name], expect: { kind: "text", color: true }, tty: true },
+      {
+        label: "diff SCHEMA --from applied on a terminal (verified)",
+        argv: ["diff", ...ns, "--from", "applied", "--color", "always", ...name],
+        expect: { kind: "text", color: true },
+        tty: true,
+      },
       { label: "diff SCHEMA --stat (verified)", argv: ["diff", ...ns, "--from", "applied", "--stat", ...name], expect: { kind: "text" } },
       { label: "diff SCHEMA -o json on a terminal (verified)", argv: ["diff", ...ns, "--from", "applied", "-o", "json", ...name], expect: { kind: "json" }, tty: true },
-      { label: "diff SCHEMA -o sql on a terminal (verified)", argv: ["diff", ...ns, "--from", "applied", "-o", "sql", ...name], expect: { kind: "text", allowTab: true }, tty: true },
+      {
+        label: "diff SCHEMA -o sql on a terminal (verified)",
+        argv: ["diff", ...ns, "--from", "applied", "-o", "sql", ...name],
+        expect: { kind: "text", allowTab: true },
+        tty: true,
+      },
     );
   }
   return list;
@@ -326,6 +381,10 @@ describe("hostile input through every view (property)", () => {
     });
   }
   it(`verified plans with hostile SQL, reasons, severities, privilege kinds and names: ${PLANS} plans`, async () => {
-    await assertQuietly("hostile-plans", fc.asyncProperty(hostilePlan, async (h) => runPlanWorld(h)), PLANS);
+    await assertQuietly(
+      "hostile-plans",
+      fc.asyncProperty(hostilePlan, async (h) => runPlanWorld(h)),
+      PLANS,
+    );
   });
 });

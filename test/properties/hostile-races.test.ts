@@ -43,9 +43,13 @@ const CHANGES: { name: string; apply: (w: World, r: FakeReader) => void }[] = [
   { name: "the schema names another plan", apply: (w, r) => r.put("PtahSchema", withStatus(w.schema, { plan: currentPlanStatus(P2) })) },
   {
     name: "the schema no longer requires approval",
-    apply: (w, r) => r.put("PtahSchema", withStatus(w.schema, { phase: "InSync", conditions: [{ type: "ApprovalRequired", status: "False", reason: "NotRequired", message: "m" }] })),
+    apply: (w, r) =>
+      r.put("PtahSchema", withStatus(w.schema, { phase: "InSync", conditions: [{ type: "ApprovalRequired", status: "False", reason: "NotRequired", message: "m" }] })),
   },
-  { name: "an approval was recorded for the plan", apply: (w, r) => r.put("PtahSchema", withStatus(w.schema, { plan: { ...currentPlanStatus(w.p1), approval: { name: "other", uid: "u" } } })) },
+  {
+    name: "an approval was recorded for the plan",
+    apply: (w, r) => r.put("PtahSchema", withStatus(w.schema, { plan: { ...currentPlanStatus(w.p1), approval: { name: "other", uid: "u" } } })),
+  },
   {
     name: "the schema was deleted and created again (new UID)",
     apply: (w, r) => {
@@ -83,7 +87,10 @@ const COMMANDS: string[][] = [
 let cases = 0;
 let refused = 0;
 afterAll(() => {
-  if (cases > 0) console.log(`races: ${cases} cases (${COMMANDS.length} command lines × ${CHANGES.length} changes × every point between their reads, plus every A → B → A pair of points): ${refused} refused with one error line and an empty stdout, the rest printed what the state before or after the change prints; 0 mixtures`);
+  if (cases > 0)
+    console.log(
+      `races: ${cases} cases (${COMMANDS.length} command lines × ${CHANGES.length} changes × every point between their reads, plus every A → B → A pair of points): ${refused} refused with one error line and an empty stdout, the rest printed what the state before or after the change prints; 0 mixtures`,
+    );
 });
 
 describe("plan and approve under a changing cluster (exhaustive)", () => {

@@ -72,16 +72,33 @@ describe("hostile-input counterexamples", () => {
 
   it("tables of sanitised hostile cells are drawn exactly as cli-table3 draws them", () => {
     const viaCliTable3 = (all: string[][]): string => {
-      const chars = Object.fromEntries(["top", "top-mid", "top-left", "top-right", "bottom", "bottom-mid", "bottom-left", "bottom-right", "left", "left-mid", "mid", "mid-mid", "right", "right-mid"].map((k) => [k, ""]));
+      const chars = Object.fromEntries(
+        ["top", "top-mid", "top-left", "top-right", "bottom", "bottom-mid", "bottom-left", "bottom-right", "left", "left-mid", "mid", "mid-mid", "right", "right-mid"].map((k) => [
+          k,
+          "",
+        ]),
+      );
       const table = new Table({ chars: { ...chars, middle: "   " }, style: { head: [], border: [], "padding-left": 0, "padding-right": 0, compact: true }, wordWrap: false });
       for (const row of all) table.push([...row]);
-      return table.toString().split("\n").map((l) => l.trimEnd()).join("\n") + "\n";
+      return (
+        table
+          .toString()
+          .split("\n")
+          .map((l) => l.trimEnd())
+          .join("\n") + "\n"
+      );
     };
-    const cell = fc.oneof(hostileString.map((x) => sanitize(x).slice(0, 60)), hostileString.map((x) => paint("green", sanitize(x).slice(0, 20), true)));
+    const cell = fc.oneof(
+      hostileString.map((x) => sanitize(x).slice(0, 60)),
+      hostileString.map((x) => paint("green", sanitize(x).slice(0, 20), true)),
+    );
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4 }).chain((n) => fc.array(fc.array(cell, { minLength: n, maxLength: n }), { minLength: 1, maxLength: 6 })), (all) => {
-        expect(renderTable(all[0]!, all.slice(1))).toBe(viaCliTable3(all));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 4 }).chain((n) => fc.array(fc.array(cell, { minLength: n, maxLength: n }), { minLength: 1, maxLength: 6 })),
+        (all) => {
+          expect(renderTable(all[0]!, all.slice(1))).toBe(viaCliTable3(all));
+        },
+      ),
       { numRuns: 500 },
     );
   });

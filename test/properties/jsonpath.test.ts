@@ -14,16 +14,48 @@ const tally = new Tally("jsonpath");
 afterAll(() => console.log(tally.summary()));
 
 const SEGMENTS = [
-  ".metadata", ".name", ".items", "[*]", "[0]", "[-1:]", "[1:3:2]", ".status", ".conditions", "..", ".type", ".message",
-  '[?(@.type=="Ready")]', "[?(@.status!='False')]", "[?(@.x)]", "[?(@.observedGeneration>0)]", "['metadata']", "[\"name\"]",
-  ".constructor", ".__proto__", ".length", ".toString", "[", "]", "(", "?", "*", "@", "$", "'", '"', "\\",
+  ".metadata",
+  ".name",
+  ".items",
+  "[*]",
+  "[0]",
+  "[-1:]",
+  "[1:3:2]",
+  ".status",
+  ".conditions",
+  "..",
+  ".type",
+  ".message",
+  '[?(@.type=="Ready")]',
+  "[?(@.status!='False')]",
+  "[?(@.x)]",
+  "[?(@.observedGeneration>0)]",
+  "['metadata']",
+  '["name"]',
+  ".constructor",
+  ".__proto__",
+  ".length",
+  ".toString",
+  "[",
+  "]",
+  "(",
+  "?",
+  "*",
+  "@",
+  "$",
+  "'",
+  '"',
+  "\\",
 ];
 
 /** A path: mostly the dialect's own pieces, sometimes arbitrary text. */
 const path = fc
   .tuple(
     fc.constantFrom("", "$", "@", "$.", "."),
-    fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...SEGMENTS) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 4 }) }), { minLength: 1, maxLength: 5 }),
+    fc.array(fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...SEGMENTS) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 4 }) }), {
+      minLength: 1,
+      maxLength: 5,
+    }),
   )
   .map(([prefix, parts]) => prefix + parts.join(""));
 
@@ -64,17 +96,31 @@ describe("jsonpath templates (property)", () => {
   const n = runs(10_000);
 
   it("parsing any string either succeeds or throws a UsageError", () =>
-    tally.check("parse: UsageError or a template", fc.property(fc.oneof(template, fc.string({ unit: "binary" })), (t) => onlyUsageErrors(() => parseJsonPathTemplate(t))), n));
+    tally.check(
+      "parse: UsageError or a template",
+      fc.property(fc.oneof(template, fc.string({ unit: "binary" })), (t) => onlyUsageErrors(() => parseJsonPathTemplate(t))),
+      n,
+    ));
 
   it("rendering any template over a real List either succeeds or throws a UsageError", () =>
-    tally.check("render: UsageError or text", fc.property(template, (t) => onlyUsageErrors(() => renderJsonPath(t, data))), n));
+    tally.check(
+      "render: UsageError or text",
+      fc.property(template, (t) => onlyUsageErrors(() => renderJsonPath(t, data))),
+      n,
+    ));
 
   it("rendering over arbitrary JSON data either succeeds or throws a UsageError", () =>
-    tally.check("render over any JSON", fc.property(template, fc.jsonValue({ maxDepth: 4 }), (t, d) => onlyUsageErrors(() => renderJsonPath(t, d))), n));
+    tally.check(
+      "render over any JSON",
+      fc.property(template, fc.jsonValue({ maxDepth: 4 }), (t, d) => onlyUsageErrors(() => renderJsonPath(t, d))),
+      n,
+    ));
 
   it("values from the cluster never print a control character, whatever the path", () => {
     const hostile = fc.string({ unit: "binary", maxLength: 20 }).map((s) => `${s}\u001b[2J\u202e\u0085`);
-    const path = fc.array(fc.constantFrom(".metadata.name", ".metadata.labels", ".status.message", ".items[*]", "..message", ".status", "[*]", ".spec.list[*]"), { minLength: 1, maxLength: 3 }).map((p) => `{${p.join("")}}`);
+    const path = fc
+      .array(fc.constantFrom(".metadata.name", ".metadata.labels", ".status.message", ".items[*]", "..message", ".status", "[*]", ".spec.list[*]"), { minLength: 1, maxLength: 3 })
+      .map((p) => `{${p.join("")}}`);
     const object = fc.record({
       metadata: fc.record({ name: hostile, labels: fc.dictionary(hostile, hostile, { maxKeys: 3 }) }),
       status: fc.record({ message: hostile, nested: fc.record({ message: hostile }) }),
@@ -99,7 +145,10 @@ describe("jsonpath templates (property)", () => {
   it("text outside braces is printed exactly as given", () =>
     tally.check(
       "literal text kept",
-      fc.property(fc.string({ unit: "binary" }).filter((s) => !s.includes("{")), (s) => renderJsonPath(s, data) === s),
+      fc.property(
+        fc.string({ unit: "binary" }).filter((s) => !s.includes("{")),
+        (s) => renderJsonPath(s, data) === s,
+      ),
       n,
     ));
 

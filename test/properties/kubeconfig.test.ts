@@ -38,7 +38,7 @@ type Doc = Partial<Record<Section, { name: string }[]>> & { "current-context"?: 
 /** The first entry with each name, scanning files then entries in order: kubectl's rule, stated plainly. */
 function firstWins(fs: readonly SourceFile[], section: Section): { name: string }[] {
   const out = new Map<string, { name: string }>();
-  for (const f of fs) for (const e of ((f.content as Doc | undefined)?.[section] ?? [])) if (!out.has(e.name)) out.set(e.name, e);
+  for (const f of fs) for (const e of (f.content as Doc | undefined)?.[section] ?? []) if (!out.has(e.name)) out.set(e.name, e);
   return [...out.values()];
 }
 
@@ -67,7 +67,11 @@ describe("mergeKubeconfigs (property)", () => {
     ));
 
   it("takes current-context from the first file that sets it", () =>
-    tally.check("first current-context", fc.property(files, (fs) => mergeKubeconfigs(fs)?.["current-context"] === firstCurrentContext(fs)), n));
+    tally.check(
+      "first current-context",
+      fc.property(files, (fs) => mergeKubeconfigs(fs)?.["current-context"] === firstCurrentContext(fs)),
+      n,
+    ));
 
   it("never lists a name twice in a section", () =>
     tally.check(

@@ -16,7 +16,11 @@ type Raw = Record<string, unknown>;
 
 function minimal(kind: KindName): Raw {
   const info = KINDS[kind];
-  return { apiVersion: info.group ? PTAH_API_VERSION : info.version, kind: info.kind, metadata: { name: `a-${kind.toLowerCase()}`, namespace: "app", uid: "u-1", generation: 1, resourceVersion: "7", creationTimestamp: "2026-11-30T11:00:00Z" } };
+  return {
+    apiVersion: info.group ? PTAH_API_VERSION : info.version,
+    kind: info.kind,
+    metadata: { name: `a-${kind.toLowerCase()}`, namespace: "app", uid: "u-1", generation: 1, resourceVersion: "7", creationTimestamp: "2026-11-30T11:00:00Z" },
+  };
 }
 
 /** Contract-shaped objects for every kind: the builders' rich ones, and a minimal one of each kind. */
@@ -104,27 +108,49 @@ describe("parseObject (property)", () => {
   it("arbitrary values either parse or throw ModelError, for every kind", () =>
     tally.check(
       "arbitrary values: ModelError or parsed",
-      fc.property(fc.constantFrom(...(Object.keys(KINDS) as KindName[])), fc.anything({ maxDepth: 4, withNullPrototype: true, withBoxedValues: true, withMap: true, withSet: true, withDate: true }), (kind, junk) => {
-        try {
-          parseObject(kind, junk);
-          return true;
-        } catch (err) {
-          return printsOneSafeLine(err);
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...(Object.keys(KINDS) as KindName[])),
+        fc.anything({ maxDepth: 4, withNullPrototype: true, withBoxedValues: true, withMap: true, withSet: true, withDate: true }),
+        (kind, junk) => {
+          try {
+            parseObject(kind, junk);
+            return true;
+          } catch (err) {
+            return printsOneSafeLine(err);
+          }
+        },
+      ),
       n,
     ));
 
   it("objects shaped like the contract, with every field typed at random, either parse or throw ModelError", () => {
     const scalar = fc.oneof(fc.string({ unit: "binary", maxLength: 10 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
-    const conditions = fc.array(fc.record({ type: scalar, status: scalar, reason: scalar, message: scalar, lastTransitionTime: scalar, observedGeneration: scalar }, { requiredKeys: [] }), { maxLength: 4 });
-    const shaped = fc.record({
-      apiVersion: fc.constant(PTAH_API_VERSION),
-      kind: scalar,
-      metadata: fc.record({ name: scalar, namespace: scalar, uid: scalar, generation: scalar, labels: fc.dictionary(fc.string(), scalar, { maxKeys: 2 }) }, { requiredKeys: [] }),
-      spec: fc.dictionary(fc.constantFrom("schemaRef", "planRef", "planFingerprint", "target", "desired", "policy", "suspend", "artifact"), fc.oneof(scalar, fc.dictionary(fc.constantFrom("name", "uid", "engine", "apply"), scalar)), { maxKeys: 4 }),
-      status: fc.record({ phase: scalar, observedGeneration: scalar, conditions: fc.oneof(conditions, scalar), plan: fc.oneof(scalar, fc.dictionary(fc.constantFrom("name", "uid", "fingerprint", "statementCount", "destructive", "approval"), scalar)) }, { requiredKeys: [] }),
-    }, { requiredKeys: ["metadata"] });
+    const conditions = fc.array(
+      fc.record({ type: scalar, status: scalar, reason: scalar, message: scalar, lastTransitionTime: scalar, observedGeneration: scalar }, { requiredKeys: [] }),
+      { maxLength: 4 },
+    );
+    const shaped = fc.record(
+      {
+        apiVersion: fc.constant(PTAH_API_VERSION),
+        kind: scalar,
+        metadata: fc.record({ name: scalar, namespace: scalar, uid: scalar, generation: scalar, labels: fc.dictionary(fc.string(), scalar, { maxKeys: 2 }) }, { requiredKeys: [] }),
+        spec: fc.dictionary(
+          fc.constantFrom("schemaRef", "planRef", "planFingerprint", "target", "desired", "policy", "suspend", "artifact"),
+          fc.oneof(scalar, fc.dictionary(fc.constantFrom("name", "uid", "engine", "apply"), scalar)),
+          { maxKeys: 4 },
+        ),
+        status: fc.record(
+          {
+            phase: scalar,
+            observedGeneration: scalar,
+            conditions: fc.oneof(conditions, scalar),
+            plan: fc.oneof(scalar, fc.dictionary(fc.constantFrom("name", "uid", "fingerprint", "statementCount", "destructive", "approval"), scalar)),
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: ["metadata"] },
+    );
     return tally.check(
       "contract-shaped junk: ModelError or parsed",
       fc.property(fc.constantFrom(...(Object.keys(KINDS) as KindName[])), shaped, (kind, raw) => {

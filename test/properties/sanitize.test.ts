@@ -11,9 +11,34 @@ afterAll(() => console.log(tally.summary()));
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
 
 const HOSTILE = [
-  "\u001b[31m", "\u001b]0;title\u0007", "\u001b]8;;http://x\u001b\\", "\u001bP", "\u009b2J", "\u009d0;t\u009c",
-  "\u0000", "\u0007", "\b", "\r", "\n", "\t", "\u007f", "\u0085", "\u202e", "\u202d", "\u2066", "\u2069", "\u2028", "\u2029",
-  "\u200f", "\ufeff", "\ud800", "\udfff", "🚀", "é", "e\u0301", "数据",
+  "\u001b[31m",
+  "\u001b]0;title\u0007",
+  "\u001b]8;;http://x\u001b\\",
+  "\u001bP",
+  "\u009b2J",
+  "\u009d0;t\u009c",
+  "\u0000",
+  "\u0007",
+  "\b",
+  "\r",
+  "\n",
+  "\t",
+  "\u007f",
+  "\u0085",
+  "\u202e",
+  "\u202d",
+  "\u2066",
+  "\u2069",
+  "\u2028",
+  "\u2029",
+  "\u200f",
+  "\ufeff",
+  "\ud800",
+  "\udfff",
+  "🚀",
+  "é",
+  "e\u0301",
+  "数据",
 ];
 
 /** Strings mixing escape sequences, every control range, Unicode edge cases and plain text. */
@@ -27,14 +52,32 @@ describe("sanitize (property)", () => {
   const n = runs(10_000);
 
   it("never outputs a C0/C1 control, DEL, bidi control or line separator", () =>
-    tally.check("no unsafe character survives", fc.property(hostileString, (s) => !UNSAFE.test(sanitize(s)) && isTerminalSafe(sanitize(s))), n));
+    tally.check(
+      "no unsafe character survives",
+      fc.property(hostileString, (s) => !UNSAFE.test(sanitize(s)) && isTerminalSafe(sanitize(s))),
+      n,
+    ));
 
-  it("keeps text without control characters unchanged", () => tally.check("printable text unchanged", fc.property(safeString, (s) => sanitize(s) === s), n));
+  it("keeps text without control characters unchanged", () =>
+    tally.check(
+      "printable text unchanged",
+      fc.property(safeString, (s) => sanitize(s) === s),
+      n,
+    ));
 
   it("works character by character: sanitising a concatenation is concatenating the sanitised parts", () =>
-    tally.check("per-character", fc.property(hostileString, hostileString, (a, b) => sanitize(a + b) === sanitize(a) + sanitize(b)), n));
+    tally.check(
+      "per-character",
+      fc.property(hostileString, hostileString, (a, b) => sanitize(a + b) === sanitize(a) + sanitize(b)),
+      n,
+    ));
 
-  it("is idempotent", () => tally.check("idempotent", fc.property(hostileString, (s) => sanitize(sanitize(s)) === sanitize(s)), n));
+  it("is idempotent", () =>
+    tally.check(
+      "idempotent",
+      fc.property(hostileString, (s) => sanitize(sanitize(s)) === sanitize(s)),
+      n,
+    ));
 
   it("keeps the printable characters in order: only unsafe ones are rewritten", () =>
     tally.check(

@@ -87,7 +87,12 @@ describe("the six-platform manifest and archives", () => {
     expect(validate.stderr).toMatch(/structural validation OK/u);
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-krew-release-"));
     const archive = path.join(RELEASE, archiveName(VERSION, "linux", "amd64") as string);
-    const install = spawnSync("kubectl", ["krew", "install", `--manifest=${MANIFEST}`, `--archive=${archive}`], { encoding: "utf8", input: "", env: { ...process.env, PATH, KREW_ROOT: root }, timeout: 120_000 });
+    const install = spawnSync("kubectl", ["krew", "install", `--manifest=${MANIFEST}`, `--archive=${archive}`], {
+      encoding: "utf8",
+      input: "",
+      env: { ...process.env, PATH, KREW_ROOT: root },
+      timeout: 120_000,
+    });
     expect(install.status, install.stderr).toBe(0);
     const installed = run("kubectl", ["ptah", "--version"], { PATH: [path.join(root, "bin"), PATH].join(path.delimiter), KUBECONFIG: path.join(root, "none") });
     expect(installed).toMatchObject({ status: 0, stdout: `kubectl-ptah ${VERSION}\n`, stderr: "" });
@@ -173,7 +178,10 @@ describe.each(["windows/arm64", "windows/amd64", "darwin/amd64", "darwin/arm64",
   });
 });
 
-describe.each([["darwin/amd64", "amd64"], ["darwin/arm64", "arm64"]])("%s (structure and signature: nothing here runs Mach-O)", (_n, arch) => {
+describe.each([
+  ["darwin/amd64", "amd64"],
+  ["darwin/arm64", "arm64"],
+])("%s (structure and signature: nothing here runs Mach-O)", (_n, arch) => {
   const p = { os: "darwin", arch };
   it("is a Mach-O executable for its CPU with the whole blob in NODE_SEA/__NODE_SEA_BLOB", () => {
     expect(inspectBinary(fs.readFileSync(binaryOf(p)), p.os, p.arch, fs.statSync(blobOf(p)).size)).toEqual([]);

@@ -88,9 +88,7 @@ describe("renderMachine", () => {
   });
 
   it("prints kind.group/name for each object with -o name, and kind/name for the core group", () => {
-    expect(renderMachine({ kind: "name" }, [a, b, configMap], false)).toBe(
-      "ptahschema.operator.ptah.run/storefront\nptahschema.operator.ptah.run/catalog\nconfigmap/chunk-0\n",
-    );
+    expect(renderMachine({ kind: "name" }, [a, b, configMap], false)).toBe("ptahschema.operator.ptah.run/storefront\nptahschema.operator.ptah.run/catalog\nconfigmap/chunk-0\n");
   });
 
   it("runs a jsonpath template over the List", () => {

@@ -13,7 +13,12 @@ const object = {
   kind: "Thing",
   metadata: { name: "a", labels: { app: "shop", tier: "db" } },
   spec: { replicas: 3, paused: false, nothing: null, tags: ["x", "y"] },
-  status: { conditions: [{ type: "Ready", status: "True" }, { type: "Synced", status: "False" }] },
+  status: {
+    conditions: [
+      { type: "Ready", status: "True" },
+      { type: "Synced", status: "False" },
+    ],
+  },
 };
 
 describe("renderJsonPath over a schema and a List", () => {
@@ -88,7 +93,11 @@ describe("renderJsonPath value printing", () => {
     { name: "an object prints as compact JSON", template: "{.metadata.labels}", out: '{"app":"shop","tier":"db"}' },
     { name: "an array value prints as compact JSON", template: "{.spec.tags}", out: '["x","y"]' },
     { name: "array elements with [*] print space-separated", template: "{.spec.tags[*]}", out: "x y" },
-    { name: "objects among several results print as JSON, space-separated", template: "{.status.conditions[*]}", out: '{"type":"Ready","status":"True"} {"type":"Synced","status":"False"}' },
+    {
+      name: "objects among several results print as JSON, space-separated",
+      template: "{.status.conditions[*]}",
+      out: '{"type":"Ready","status":"True"} {"type":"Synced","status":"False"}',
+    },
     { name: "a number prints as a number", template: "{.spec.replicas}", out: "3" },
     { name: "false prints as false", template: "{.spec.paused}", out: "false" },
     { name: "null prints as <nil>, as Go's fmt does", template: "{.spec.nothing}", out: "<nil>" },

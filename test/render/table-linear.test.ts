@@ -13,7 +13,10 @@ function viaCliTable3(headers: readonly string[], rows: readonly (readonly strin
   const all = options.noHeaders ? rows : [headers, ...rows];
   if (all.length === 0) return "";
   const chars = Object.fromEntries(
-    ["top", "top-mid", "top-left", "top-right", "bottom", "bottom-mid", "bottom-left", "bottom-right", "left", "left-mid", "mid", "mid-mid", "right", "right-mid"].map((k) => [k, ""]),
+    ["top", "top-mid", "top-left", "top-right", "bottom", "bottom-mid", "bottom-left", "bottom-right", "left", "left-mid", "mid", "mid-mid", "right", "right-mid"].map((k) => [
+      k,
+      "",
+    ]),
   );
   const table = new Table({
     chars: { ...chars, middle: "   " },

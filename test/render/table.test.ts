@@ -8,7 +8,10 @@ describe("renderTable", () => {
     {
       name: "separates columns by three spaces and never pads the last one",
       headers: ["NAME", "PHASE", "AGE"],
-      rows: [["storefront", "AwaitingApproval", "60m"], ["orders", "InSync", "2d"]],
+      rows: [
+        ["storefront", "AwaitingApproval", "60m"],
+        ["orders", "InSync", "2d"],
+      ],
       options: {},
       out: "NAME         PHASE              AGE\nstorefront   AwaitingApproval   60m\norders       InSync             2d\n",
     },
@@ -31,7 +34,10 @@ describe("renderTable", () => {
     {
       name: "trims a blank last cell instead of leaving trailing spaces",
       headers: ["NAME", "MESSAGE"],
-      rows: [["a", ""], ["bb", "x"]],
+      rows: [
+        ["a", ""],
+        ["bb", "x"],
+      ],
       options: {},
       out: "NAME   MESSAGE\na\nbb     x\n",
     },
@@ -40,7 +46,13 @@ describe("renderTable", () => {
   });
 
   it("aligns coloured cells by their visible width", () => {
-    const out = renderTable(["STATUS", "REASON"], [[paint("red", "False", true), "X"], ["True", "Y"]]);
+    const out = renderTable(
+      ["STATUS", "REASON"],
+      [
+        [paint("red", "False", true), "X"],
+        ["True", "Y"],
+      ],
+    );
     expect(out.replace(/\u001b\[\d+m/gu, "")).toBe("STATUS   REASON\nFalse    X\nTrue     Y\n");
     expect(visibleWidth(paint("green", "True", true))).toBe(4);
   });

@@ -42,7 +42,12 @@ interface Observed {
 /** Reads the object out of band (lab-admin) and checks the observation once. */
 export async function observe(o: Observation, namespace: string): Promise<Observed> {
   const env = labEnv();
-  const r = await exec("kubectl", ["--kubeconfig", env.kubeconfig, "--context", env.contexts.admin, "-n", o.namespace ?? namespace, "get", o.kind, o.name, "-o", "json"], {}, 30_000);
+  const r = await exec(
+    "kubectl",
+    ["--kubeconfig", env.kubeconfig, "--context", env.contexts.admin, "-n", o.namespace ?? namespace, "get", o.kind, o.name, "-o", "json"],
+    {},
+    30_000,
+  );
   if (r.exit !== 0) {
     if (/NotFound|not found/.test(r.stderr)) return o.absent ? { held: true, detail: "not found" } : { held: false, detail: `${o.kind}/${o.name} does not exist` };
     return { held: false, detail: `kubectl get ${o.kind}/${o.name}: ${r.stderr.trim()}` };
@@ -55,7 +60,9 @@ export async function observe(o: Observation, namespace: string): Promise<Observ
     const c = (obj.status?.conditions ?? []).find((x) => x.type === o.condition!.type);
     if (!c) problems.push(`no ${o.condition.type} condition`);
     else {
-      seen.push(`${o.condition.type}=${String(c.status)} (${String(c.reason)})${c.observedGeneration !== undefined ? ` at generation ${String(c.observedGeneration as number)}` : ""}`);
+      seen.push(
+        `${o.condition.type}=${String(c.status)} (${String(c.reason)})${c.observedGeneration !== undefined ? ` at generation ${String(c.observedGeneration as number)}` : ""}`,
+      );
       if (c.status !== o.condition.status || c.reason !== o.condition.reason) problems.push(`${o.condition.type} is ${String(c.status)} (${String(c.reason)})`);
       if (o.generation === "current" && c.observedGeneration !== obj.metadata.generation) {
         problems.push(`${o.condition.type} observed generation ${String(c.observedGeneration)}, object is at ${String(obj.metadata.generation)}`);

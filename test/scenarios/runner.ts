@@ -131,7 +131,13 @@ export async function runScenario(s: Scenario, opts: RunOptions = {}): Promise<S
       const as = r.as ?? "admin";
       const res = await exec("/bin/sh", ["-c", r.run], { env: stepEnv(s, as, namespace, binDir), cwd: workdir }, parseDuration(r.timeout, 120_000));
       if (res.exit !== 0) {
-        checks.push({ scenario: s.id, step: "reset", claim: `reset ${i + 1} exits 0`, held: false, detail: `exited ${res.exit}: ${(res.stderr || res.stdout).trim().split("\n").slice(-5).join(" | ")}` });
+        checks.push({
+          scenario: s.id,
+          step: "reset",
+          claim: `reset ${i + 1} exits 0`,
+          held: false,
+          detail: `exited ${res.exit}: ${(res.stderr || res.stdout).trim().split("\n").slice(-5).join(" | ")}`,
+        });
         return { scenario: s, namespace, steps, checks, passed: false };
       }
       log?.(`reset ${i + 1} done`);
@@ -152,7 +158,13 @@ export async function runScenario(s: Scenario, opts: RunOptions = {}): Promise<S
       }
       opts.onStepStart?.(index, step, as);
       const { res, problems } = await runStep(step, stepEnv(s, as, namespace, binDir), workdir);
-      stepChecks.push({ scenario: s.id, step: index, claim: expectationClaim(step.expect), held: problems.length === 0, detail: problems.length === 0 ? "held" : problems.join("; ") });
+      stepChecks.push({
+        scenario: s.id,
+        step: index,
+        claim: expectationClaim(step.expect),
+        held: problems.length === 0,
+        detail: problems.length === 0 ? "held" : problems.join("; "),
+      });
       for (const o of [step.expect.resource ?? []].flat()) {
         const r = await observe(o, namespace);
         stepChecks.push({ scenario: s.id, step: index, claim: observationClaim(o), held: r.held, detail: r.detail });
@@ -161,10 +173,25 @@ export async function runScenario(s: Scenario, opts: RunOptions = {}): Promise<S
       let viewer: ViewerReplay | undefined;
       if (opts.viewerReplay && isReadOnlyStep(step, s.as)) {
         const v = await runStep(step, stepEnv(s, "viewer", namespace, binDir), workdir);
-        viewer = { claim: `${expectationClaim(step.expect)}, as lab-viewer`, exit: v.res.exit, held: v.problems.length === 0, detail: v.problems.length === 0 ? "held" : v.problems.join("; ") };
+        viewer = {
+          claim: `${expectationClaim(step.expect)}, as lab-viewer`,
+          exit: v.res.exit,
+          held: v.problems.length === 0,
+          detail: v.problems.length === 0 ? "held" : v.problems.join("; "),
+        };
         log?.(`step ${index} as lab-viewer: ${viewer.held ? "held" : viewer.detail}`);
       }
-      const result: StepResult = { index, step, as, exit: res.exit, stdout: res.stdout, stderr: res.stderr, durationMs: Date.now() - t0, checks: stepChecks, ...(viewer ? { viewer } : {}) };
+      const result: StepResult = {
+        index,
+        step,
+        as,
+        exit: res.exit,
+        stdout: res.stdout,
+        stderr: res.stderr,
+        durationMs: Date.now() - t0,
+        checks: stepChecks,
+        ...(viewer ? { viewer } : {}),
+      };
       steps.push(result);
       opts.onStep?.(result);
       if (stepChecks.some((c) => !c.held) || viewer?.held === false) failedAt = index;

@@ -130,7 +130,8 @@ export function loadScenario(file: string): Scenario {
   if (!s.title) fail(name, "title is required");
   if (!Array.isArray(s.variables)) fail(name, "variables (the names steps may read) is required");
   for (const v of s.variables) if (!(KNOWN_VARIABLES as readonly string[]).includes(v)) fail(name, `variable ${v} is not one the runner provides (${KNOWN_VARIABLES.join(", ")})`);
-  if (s.variables.includes("PGDATABASE") && !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(s.database ?? "")) fail(name, "PGDATABASE needs database: the name of the PtahSchema or PtahMigration whose database it names");
+  if (s.variables.includes("PGDATABASE") && !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(s.database ?? ""))
+    fail(name, "PGDATABASE needs database: the name of the PtahSchema or PtahMigration whose database it names");
   if (!Array.isArray(s.steps) || s.steps.length === 0) fail(name, "steps are required");
   const allowed = new Set(s.variables);
   const checkScript = (where: string, script: string, as: string | undefined) => {
@@ -170,7 +171,28 @@ export function parseDuration(text: string | undefined, fallbackMs: number): num
 // kubectl verbs that write, and the plugin's subcommands whose --dry-run=server sends a create
 // (dryRun=All, which needs the create permission): a step using one is not read-only. Plain
 // `approve`/`acknowledge` only read and print; piping that into `kubectl create` is the write.
-const WRITE_VERBS = new Set(["create", "apply", "patch", "delete", "replace", "edit", "label", "annotate", "scale", "set", "rollout", "taint", "drain", "cordon", "uncordon", "expose", "run", "exec", "cp", "debug"]);
+const WRITE_VERBS = new Set([
+  "create",
+  "apply",
+  "patch",
+  "delete",
+  "replace",
+  "edit",
+  "label",
+  "annotate",
+  "scale",
+  "set",
+  "rollout",
+  "taint",
+  "drain",
+  "cordon",
+  "uncordon",
+  "expose",
+  "run",
+  "exec",
+  "cp",
+  "debug",
+]);
 const PTAH_WRITES = new Set(["approve", "acknowledge"]);
 const VALUE_FLAGS = new Set(["-n", "--namespace", "--context", "--kubeconfig", "-l", "--selector", "-o", "--output", "--as", "--user", "--cluster"]);
 

@@ -80,7 +80,12 @@ describe("schema approval binding", () => {
     ["a replaced plan", spec, (w) => (w.plan.metadata.uid = "other"), "referenced plan UID does not match; the plan was replaced"],
     ["another fingerprint", { ...spec, planFingerprint: `sha256:${"0".repeat(64)}` }, () => {}, "approval plan fingerprint does not match the immutable plan"],
     ["unpublished chunks", spec, (w) => (w.plan.status.publishedChunks = []), "referenced plan storage is not ready"],
-    ["a plan that is no longer current", spec, (w) => (w.schema.status.plan = { name: "ptah-plan-2", uid: "u2", fingerprint: FP }), "referenced plan is no longer current for the schema"],
+    [
+      "a plan that is no longer current",
+      spec,
+      (w) => (w.schema.status.plan = { name: "ptah-plan-2", uid: "u2", fingerprint: FP }),
+      "referenced plan is no longer current for the schema",
+    ],
     ["a blocked schema", spec, (w) => (w.schema.status.phase = "Blocked"), "referenced schema is not awaiting approval"],
     ["an approval already recorded", spec, (w) => (w.schema.status.plan.approval = { name: "first" }), "referenced plan already has a recorded approval"],
     ["a replaced verification policy", spec, (w) => (w.policy.metadata.uid = "vp-2"), "verification policy changed after the plan was generated"],
@@ -119,7 +124,10 @@ describe("webhook passes", () => {
   });
 
   it("refuses, in the validating pass, a stamp that is not the requesting user's", async () => {
-    const object: Obj = { metadata: { name: "a", namespace: NS }, spec: { ...spec, approver: { username: "mallory", groups: [] }, approvedAt: "2026-01-01T00:00:00Z", mutationRequestUID: "x" } };
+    const object: Obj = {
+      metadata: { name: "a", namespace: NS },
+      spec: { ...spec, approver: { username: "mallory", groups: [] }, approvedAt: "2026-01-01T00:00:00Z", mutationRequestUID: "x" },
+    };
     const r = await validate(world(), review("CREATE", object), MANAGER.executionBindingID);
     expect(r.status?.message).toBe("reserved approver identity fields do not match the authenticated request");
   });

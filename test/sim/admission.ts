@@ -63,10 +63,10 @@ function isReady(plan: Obj): boolean {
   const published = plan.status?.publishedChunks ?? [];
   return Boolean(
     ready?.status === "True" &&
-      plan.status?.observedGeneration === plan.metadata.generation &&
-      chunks.length > 0 &&
-      chunks.length === published.length &&
-      published.every((p: { uid?: string }) => Boolean(p.uid)),
+    plan.status?.observedGeneration === plan.metadata.generation &&
+    chunks.length > 0 &&
+    chunks.length === published.length &&
+    published.every((p: { uid?: string }) => Boolean(p.uid)),
   );
 }
 
@@ -132,7 +132,8 @@ export async function checkMigrationApproval(kube: Kube, ns: string, spec: any, 
   if (isRefusal(plan)) return plan;
   if (plan.metadata.deletionTimestamp) return refuse("referenced plan is being deleted");
   if (plan.metadata.uid !== spec.planRef.uid) return refuse("referenced plan UID does not match; the plan was replaced");
-  if (plan.spec?.migrationRef?.name !== spec.migrationRef.name || plan.spec?.migrationRef?.uid !== spec.migrationRef.uid) return refuse("approval migration reference does not match the plan");
+  if (plan.spec?.migrationRef?.name !== spec.migrationRef.name || plan.spec?.migrationRef?.uid !== spec.migrationRef.uid)
+    return refuse("approval migration reference does not match the plan");
   if (plan.spec?.fingerprint !== spec.planFingerprint) return refuse("approval plan fingerprint does not match the immutable plan");
   if (plan.spec?.contractVersion !== 1) return refuse(`referenced plan contract version ${String(plan.spec?.contractVersion)} is not the one this manager publishes`);
   if (plan.spec?.executionBindingID !== managerEpoch) return refuse("an execution component changed after the plan was generated");
@@ -146,7 +147,8 @@ export async function checkMigrationApproval(kube: Kube, ns: string, spec: any, 
   if (m.status?.activeOperation?.type) return refuse("referenced migration has an active operation");
   if (!m.status?.history) return refuse("referenced migration has no history to approve against");
   if (m.status.history.fingerprint !== plan.spec.historyFingerprint) return refuse("the database's history moved after the plan was generated");
-  if (m.status.history.targetIdentityDigest && m.status.history.targetIdentityDigest !== plan.spec.targetIdentityDigest) return refuse("the database identity changed after the plan was generated");
+  if (m.status.history.targetIdentityDigest && m.status.history.targetIdentityDigest !== plan.spec.targetIdentityDigest)
+    return refuse("the database identity changed after the plan was generated");
   if (m.status?.artifact?.digest !== plan.spec.artifactDigest) return refuse("the resolved artifact changed after the plan was generated");
   const coord = coordinationDigest(m);
   if (typeof coord !== "string" || coord !== plan.spec.coordinationDigest) return refuse("the declared coordination realm changed after the plan was generated");
@@ -236,7 +238,12 @@ export async function validate(kube: Kube, req: AdmissionRequest, epoch: string)
   if (!who.username) return deny(req, refuse(`authenticated ${noun} username is empty`));
   const stamped = spec[whoField] as { username?: string; uid?: string; groups?: string[] } | undefined;
   if (!stamped?.username || !spec.mutationRequestUID) return deny(req, refuse(`${noun} identity was not stamped by the mutating admission webhook`));
-  if (stamped.username !== who.username || (stamped.uid ?? "") !== (who.uid ?? "") || !sameJSON(normalizeGroups(stamped.groups), who.groups) || !sameJSON(stamped.groups ?? [], who.groups)) {
+  if (
+    stamped.username !== who.username ||
+    (stamped.uid ?? "") !== (who.uid ?? "") ||
+    !sameJSON(normalizeGroups(stamped.groups), who.groups) ||
+    !sameJSON(stamped.groups ?? [], who.groups)
+  ) {
     return deny(req, refuse(`reserved ${label} identity fields do not match the authenticated request`));
   }
   if (!spec[when]) return deny(req, refuse(`${when} was not stamped by the admission webhook`));

@@ -22,11 +22,22 @@ export function coordinationDigest(obj: Obj): string | { error: string } {
   const engine = canonicalEngine(target.engine);
   if (!engine) return { error: `engine ${JSON.stringify(target.engine ?? "")} is not supported` };
   if (target.realmRef?.name) {
-    return digestOf(struct([["contract_version", 1], ["engine", engine], ["realm", String(target.realmRef.name)]]));
+    return digestOf(
+      struct([
+        ["contract_version", 1],
+        ["engine", engine],
+        ["realm", String(target.realmRef.name)],
+      ]),
+    );
   }
   if (!target.coordinationKey) return { error: "set exactly one of coordinationKey and realmRef" };
   return digestOf(
-    struct([["contract_version", 1], ["engine", engine], ["namespace", obj.metadata.namespace ?? ""], ["coordination_key", String(target.coordinationKey)]]),
+    struct([
+      ["contract_version", 1],
+      ["engine", engine],
+      ["namespace", obj.metadata.namespace ?? ""],
+      ["coordination_key", String(target.coordinationKey)],
+    ]),
   );
 }
 
@@ -46,7 +57,11 @@ export interface VerificationPolicy {
 }
 
 /** The verification policy ConfigMap named by `selector` (it must exist, be immutable and hold the key). */
-export async function readVerificationPolicy(kube: Kube, namespace: string, selector: { name?: string; key?: string } | undefined): Promise<VerificationPolicy | { error: string }> {
+export async function readVerificationPolicy(
+  kube: Kube,
+  namespace: string,
+  selector: { name?: string; key?: string } | undefined,
+): Promise<VerificationPolicy | { error: string }> {
   const name = selector?.name ?? "";
   const key = selector?.key ?? "";
   if (!name || !key) return { error: "verificationPolicyFrom must name a ConfigMap and a key" };

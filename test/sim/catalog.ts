@@ -177,7 +177,11 @@ export function diff(actual: Model, desired: Model, protectedTables: readonly st
     const wantCols = new Set(want.columns.map((c) => c.name));
     for (const c of have.columns) {
       if (!wantCols.has(c.name)) {
-        statements.push({ sql: `ALTER TABLE ${q(want.name)} DROP COLUMN ${q(c.name)}`, severity: "destructive", reason: `column ${want.name}.${c.name} is not in the desired schema` });
+        statements.push({
+          sql: `ALTER TABLE ${q(want.name)} DROP COLUMN ${q(c.name)}`,
+          severity: "destructive",
+          reason: `column ${want.name}.${c.name} is not in the desired schema`,
+        });
         if (isProtected(want.name)) touched.add(want.name);
       }
     }

@@ -135,7 +135,6 @@ export function normalizeGroups(groups: readonly string[] | undefined): string[]
   return [...new Set((groups ?? []).map((g) => g.trim()).filter((g) => g !== ""))].sort().slice(0, 64);
 }
 
-
 /** What both controllers share: the status write (with the phase log line) and events. */
 export abstract class KindController {
   protected readonly kube: Kube;

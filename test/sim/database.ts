@@ -111,7 +111,8 @@ export class Databases {
     const lines = [comment ? `-- ${comment.replace(/\n/g, " ")}` : "", ...statements.map((s) => `${s.replace(/;\s*$/, "")};`)];
     if (revisions.length > 0) {
       lines.push(CREATE_REVISIONS);
-      for (const r of revisions) lines.push(`INSERT INTO public.${REVISION_TABLE} (version, description, checksum) VALUES (${Number(r.version)}, ${literal(r.description)}, ${literal(r.checksum)});`);
+      for (const r of revisions)
+        lines.push(`INSERT INTO public.${REVISION_TABLE} (version, description, checksum) VALUES (${Number(r.version)}, ${literal(r.description)}, ${literal(r.checksum)});`);
     }
     return this.in(namespace, owner, async (db) => {
       await psql(this.conn, db, `${lines.join("\n")}\n`, { transaction: true });

@@ -196,7 +196,14 @@ export class Kube {
   private streamWatch(path: string, onEvent: (type: string, obj: Obj) => void): Promise<void> {
     return new Promise((resolve, reject) => {
       const req = https.request(
-        { host: this.url.hostname, port: this.url.port, method: "GET", path, agent: this.agent, headers: { accept: "application/json", "user-agent": "ptah-operator-simulator/0.1" } },
+        {
+          host: this.url.hostname,
+          port: this.url.port,
+          method: "GET",
+          path,
+          agent: this.agent,
+          headers: { accept: "application/json", "user-agent": "ptah-operator-simulator/0.1" },
+        },
         (res) => {
           if ((res.statusCode ?? 0) >= 300) {
             let text = "";

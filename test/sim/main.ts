@@ -100,16 +100,35 @@ async function main(): Promise<void> {
     if (!name || !(await isManaged(ns))) return;
     queue.add(`${kind}/${ns}/${name}`);
   };
-  watch(resourcePath("ptahschemas"), routeTo("schema", (o) => o.metadata.name));
-  watch(resourcePath("ptahschemaapprovals"), routeTo("schema", (o) => o.spec?.schemaRef?.name));
-  watch(resourcePath("ptahmigrations"), routeTo("migration", (o) => o.metadata.name));
-  watch(resourcePath("ptahmigrationapprovals"), routeTo("migration", (o) => o.spec?.migrationRef?.name));
-  watch(resourcePath("ptahmigrationrunacknowledgments"), routeTo("migration", (o) => o.spec?.migrationRef?.name));
+  watch(
+    resourcePath("ptahschemas"),
+    routeTo("schema", (o) => o.metadata.name),
+  );
+  watch(
+    resourcePath("ptahschemaapprovals"),
+    routeTo("schema", (o) => o.spec?.schemaRef?.name),
+  );
+  watch(
+    resourcePath("ptahmigrations"),
+    routeTo("migration", (o) => o.metadata.name),
+  );
+  watch(
+    resourcePath("ptahmigrationapprovals"),
+    routeTo("migration", (o) => o.spec?.migrationRef?.name),
+  );
+  watch(
+    resourcePath("ptahmigrationrunacknowledgments"),
+    routeTo("migration", (o) => o.spec?.migrationRef?.name),
+  );
 
   await Promise.all(synced);
   fs.writeFileSync(
     readyFile,
-    JSON.stringify({ pid: process.pid, ready: true, port: webhook.port, startedAt: new Date().toISOString(), bundleDigest: process.env.PTAH_SIM_BUNDLE_DIGEST ?? "", stepMs }, null, 2) + "\n",
+    JSON.stringify(
+      { pid: process.pid, ready: true, port: webhook.port, startedAt: new Date().toISOString(), bundleDigest: process.env.PTAH_SIM_BUNDLE_DIGEST ?? "", stepMs },
+      null,
+      2,
+    ) + "\n",
   );
   log(`ready (pid ${process.pid}, step ${stepMs}ms)`);
 

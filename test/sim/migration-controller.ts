@@ -138,7 +138,10 @@ export class MigrationController extends MigrationRuns {
     const historyStatus = this.historyStatus(m, history);
     if (history.modified.length > 0 || history.ahead.length > 0) {
       const reason = history.modified.length > 0 ? "HistoryModified" : "HistoryAhead";
-      const why = history.modified.length > 0 ? `Applied migrations changed in the artifact: ${history.modified.join(", ")}` : `The database records migrations the artifact lacks: ${history.ahead.join(", ")}`;
+      const why =
+        history.modified.length > 0
+          ? `Applied migrations changed in the artifact: ${history.modified.join(", ")}`
+          : `The database records migrations the artifact lacks: ${history.ahead.join(", ")}`;
       c.set("Blocked", "True", reason, why);
       c.set("Ready", "False", reason, why);
       c.set("Progressing", "False", reason, why);
@@ -233,11 +236,16 @@ export class MigrationController extends MigrationRuns {
     c.set("ApprovalRequired", "False", "Satisfied", "The plan's approval requirements are satisfied");
     c.set("Progressing", "True", "ApprovedPlan", `Applying ${n} planned migrations`);
     c.set("Ready", "False", "ApprovedPlan", `Applying ${n} planned migrations`);
-    const op = this.operation(m, "Apply", { planRef: { name: plan.metadata.name, uid: plan.metadata.uid }, approvalRef: { name: approval.metadata.name, uid: approval.metadata.uid } });
+    const op = this.operation(m, "Apply", {
+      planRef: { name: plan.metadata.name, uid: plan.metadata.uid },
+      approvalRef: { name: approval.metadata.name, uid: approval.metadata.uid },
+    });
     await this.write(m, { phase: "Applying", activeOperation: op }, c);
     const ac = new Conditions(approval.status?.conditions, approval.metadata.generation);
     ac.set("Consumed", "True", "DispatchCommitted", "The approved plan was dispatched");
-    await this.kube.mergePatch(`${resourcePath("ptahmigrationapprovals", ns, approval.metadata.name)}/status`, { status: { observedGeneration: approval.metadata.generation, conditions: ac.list } });
+    await this.kube.mergePatch(`${resourcePath("ptahmigrationapprovals", ns, approval.metadata.name)}/status`, {
+      status: { observedGeneration: approval.metadata.generation, conditions: ac.list },
+    });
     this.log(`ptahmigrationapproval ${ns}/${approval.metadata.name}: Consumed=True (DispatchCommitted)`);
     await this.event(m, "Normal", "OperationStarted", `Apply operation started (approved by ${approval.spec.approver.username})`);
     return this.stepMs * 2;

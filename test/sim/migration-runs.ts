@@ -73,7 +73,13 @@ export abstract class MigrationRuns extends KindController {
       // One transaction: every version and its revision row commit together, or none does.
       try {
         const rows = run.map((f) => ({ version: f.version, description: f.description, checksum: sha256(f.sql) }));
-        await this.dbs.apply(ns, m.metadata.name, run.map((f) => f.sql), rows, `${op.jobName}: versions ${rows.map((r) => r.version).join(", ")}`);
+        await this.dbs.apply(
+          ns,
+          m.metadata.name,
+          run.map((f) => f.sql),
+          rows,
+          `${op.jobName}: versions ${rows.map((r) => r.version).join(", ")}`,
+        );
         ran = rows.map((r) => r.version);
         this.log(`ptahmigration ${ns}/${m.metadata.name}: applied versions ${ran.join(", ")} in one transaction`);
       } catch (err) {
@@ -108,7 +114,15 @@ export abstract class MigrationRuns extends KindController {
           activeOperation: null,
           plan: null,
           unresolvedRun,
-          lastRun: { outcome: "Partial", jobName: op.jobName, jobUID: op.jobUID, startedAt, finishedAt, appliedVersions: reported, message: "The Job ended before it reported every migration; some statements may have committed" },
+          lastRun: {
+            outcome: "Partial",
+            jobName: op.jobName,
+            jobUID: op.jobUID,
+            startedAt,
+            finishedAt,
+            appliedVersions: reported,
+            message: "The Job ended before it reported every migration; some statements may have committed",
+          },
         },
         c,
       );
@@ -136,7 +150,9 @@ export abstract class MigrationRuns extends KindController {
     const ns = m.metadata.namespace!;
     const run = m.status.unresolvedRun;
     const acks = await this.listAcknowledgments(m);
-    const ack = acks.find((a) => a.spec?.operationID === run.operationID && a.spec?.acknowledgedBy?.username && a.spec?.mutationRequestUID && a.spec?.migrationRef?.uid === m.metadata.uid);
+    const ack = acks.find(
+      (a) => a.spec?.operationID === run.operationID && a.spec?.acknowledgedBy?.username && a.spec?.mutationRequestUID && a.spec?.migrationRef?.uid === m.metadata.uid,
+    );
     if (!ack) {
       if (m.status.phase === "Blocked" && isCond(m, "Blocked", "True", "ApplyOutcomeUnknown")) return undefined;
       c.set("Blocked", "True", "ApplyOutcomeUnknown", `A ${run.outcome} run nobody accounted for is recorded against this database; establish what it did before another Apply`);
@@ -148,7 +164,9 @@ export abstract class MigrationRuns extends KindController {
     const who = ack.spec.acknowledgedBy.username as string;
     const ac = new Conditions(ack.status?.conditions, ack.metadata.generation);
     ac.set("Consumed", "True", "RunAcknowledged", "The acknowledgment settled the unresolved run it names");
-    await this.kube.mergePatch(`${resourcePath("ptahmigrationrunacknowledgments", ns, ack.metadata.name)}/status`, { status: { observedGeneration: ack.metadata.generation, conditions: ac.list } });
+    await this.kube.mergePatch(`${resourcePath("ptahmigrationrunacknowledgments", ns, ack.metadata.name)}/status`, {
+      status: { observedGeneration: ack.metadata.generation, conditions: ac.list },
+    });
     c.set("Blocked", "False", "RunAcknowledged", `${who} acknowledged the ${run.outcome} run; the database is read again before anything is planned`);
     c.set("Ready", "False", "RunAcknowledged", "The history is read again before anything is planned");
     c.set("Progressing", "True", "OperationInProgress", "Reading the revision table");
@@ -190,13 +208,16 @@ export abstract class MigrationRuns extends KindController {
     for (const a of await this.listAcknowledgments(m)) {
       let message: string | undefined;
       if (!a.spec?.acknowledgedBy?.username || !a.spec?.mutationRequestUID) message = "The acknowledgment carries no identity stamped by admission, so it settles nothing";
-      else if (run?.operationID && a.spec.operationID !== run.operationID) message = `The migration is waiting on operation ${run.operationID}, not the one this acknowledgment names`;
+      else if (run?.operationID && a.spec.operationID !== run.operationID)
+        message = `The migration is waiting on operation ${run.operationID}, not the one this acknowledgment names`;
       else if (!run?.operationID && resolved?.operationID === a.spec.operationID) message = `The run was already settled (${resolved.resolution ?? "Acknowledged"})`;
       else if (!run?.operationID) message = "The migration records no unresolved run for this acknowledgment to settle";
       if (!message) continue;
       const ac = new Conditions(a.status?.conditions, a.metadata.generation);
       ac.set("Stale", "True", "RunNotUnresolved", message);
-      await this.kube.mergePatch(`${resourcePath("ptahmigrationrunacknowledgments", ns, a.metadata.name)}/status`, { status: { observedGeneration: a.metadata.generation, conditions: ac.list } });
+      await this.kube.mergePatch(`${resourcePath("ptahmigrationrunacknowledgments", ns, a.metadata.name)}/status`, {
+        status: { observedGeneration: a.metadata.generation, conditions: ac.list },
+      });
       this.log(`ptahmigrationrunacknowledgment ${ns}/${a.metadata.name}: Stale=True (RunNotUnresolved)`);
     }
   }

@@ -133,9 +133,7 @@ export interface MigrationStep {
 }
 
 export function sequenceDigest(steps: MigrationStep[]): string {
-  return digestOf(
-    steps.map((s) => ({ checkpoint: s.checkpoint, checksum: s.checksum, transaction_mode: s.transactionMode, version: s.version, version_key: s.versionKey })),
-  );
+  return digestOf(steps.map((s) => ({ checkpoint: s.checkpoint, checksum: s.checksum, transaction_mode: s.transactionMode, version: s.version, version_key: s.versionKey })));
 }
 
 export interface MigrationPlanInputs {
@@ -214,4 +212,3 @@ export async function publishLiveMigrationPlan(kube: Kube, migration: Obj, steps
   }
   return plan;
 }
-

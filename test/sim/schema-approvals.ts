@@ -17,12 +17,7 @@ export abstract class SchemaApprovals extends SchemaPhases {
   }
 
   protected static matches(a: Obj, s: Obj, plan: Record<string, any>): boolean {
-    return (
-      a.spec?.schemaRef?.uid === s.metadata.uid &&
-      a.spec?.planRef?.name === plan.name &&
-      a.spec?.planRef?.uid === plan.uid &&
-      a.spec?.planFingerprint === plan.fingerprint
-    );
+    return a.spec?.schemaRef?.uid === s.metadata.uid && a.spec?.planRef?.name === plan.name && a.spec?.planRef?.uid === plan.uid && a.spec?.planFingerprint === plan.fingerprint;
   }
 
   /** Retires an approval: Accepted=False and Stale=True with the same reason, Warning Event ApprovalStale. Never twice. */
@@ -97,7 +92,12 @@ export abstract class SchemaApprovals extends SchemaPhases {
   /** Claims the Apply and consumes the approval at the dispatch boundary (one write on the approval). */
   protected async dispatch(s: Obj, c: Conditions, approval: Obj | undefined): Promise<Step> {
     const ns = s.metadata.namespace!;
-    c.set("Applying", "True", approval ? "ApprovedPlan" : "ApplyPending", approval ? "The exact approved plan is applying" : "The plan is applied without approval, as the policy allows");
+    c.set(
+      "Applying",
+      "True",
+      approval ? "ApprovedPlan" : "ApplyPending",
+      approval ? "The exact approved plan is applying" : "The plan is applied without approval, as the policy allows",
+    );
     if (approval) c.set("ApprovalRequired", "False", "Satisfied", "The plan's approval requirements are satisfied");
     c.set("Ready", "False", approval ? "ApprovedPlan" : "ApplyPending", "The current plan is being applied");
     await this.write(s, { phase: "Applying", activeOperation: this.operation(s, "Apply") }, c);

@@ -100,7 +100,13 @@ export class SchemaController extends SchemaApprovals {
     const statements = await readPlanStatements(this.kube, ns, plan.name, plan.uid);
     const who = plan.approval?.approver?.username ? `approved by ${plan.approval.approver.username} (${plan.approval.name})` : "applied without approval (policy Always)";
     try {
-      await this.dbs.apply(ns, s.metadata.name, statements.map((x) => x.sql), [], `plan ${plan.name} ${plan.fingerprint}, ${who}`);
+      await this.dbs.apply(
+        ns,
+        s.metadata.name,
+        statements.map((x) => x.sql),
+        [],
+        `plan ${plan.name} ${plan.fingerprint}, ${who}`,
+      );
     } catch (err) {
       // One transaction: nothing of the plan was committed.
       c.set("Applying", "False", "OperationFailed", `Apply failed: ${(err as Error).message}`);

@@ -199,7 +199,8 @@ export abstract class SchemaPhases extends KindController {
       c.set("Ready", "False", "ApplyDisabled", "Policy records plans but does not apply them");
     } else if (apply === "OnApproval" || destructive || privileges.length > 0) {
       phase = "AwaitingApproval";
-      if (privileges.length > 0) c.set("ApprovalRequired", "True", "PrivilegeChanges", `The plan changes privileges (${privileges.join(", ")}); create an approval bound to the current plan fingerprint`);
+      if (privileges.length > 0)
+        c.set("ApprovalRequired", "True", "PrivilegeChanges", `The plan changes privileges (${privileges.join(", ")}); create an approval bound to the current plan fingerprint`);
       else c.set("ApprovalRequired", "True", "Waiting", "Create an approval bound to the current plan fingerprint");
       c.set("Ready", "False", "AwaitingApproval", "The current plan requires a new approval");
     } else {

@@ -44,7 +44,12 @@ function readBody(req: import("node:http").IncomingMessage): Promise<string> {
   });
 }
 
-export async function startWebhookServer(kube: Kube, labDir: string, preferredPort: number | undefined, log: (m: string) => void): Promise<{ port: number; caPem: string; close: () => void }> {
+export async function startWebhookServer(
+  kube: Kube,
+  labDir: string,
+  preferredPort: number | undefined,
+  log: (m: string) => void,
+): Promise<{ port: number; caPem: string; close: () => void }> {
   const pki = ensurePki(path.join(labDir, "sim-pki"));
   const server = https.createServer({ key: pki.keyPem, cert: pki.certPem }, async (req, res) => {
     const send = (code: number, body: unknown) => {

@@ -9,7 +9,13 @@ function ev(verb: string, uri: string, ref: AuditEvent["objectRef"], userAgent =
   n++;
   return { level: "Metadata", auditID: `id-${n}`, stage: "ResponseComplete", requestURI: uri, verb, user: { username: "u" }, userAgent, objectRef: ref };
 }
-const ptah = (resource: string, extra: Partial<NonNullable<AuditEvent["objectRef"]>> = {}) => ({ apiGroup: "operator.ptah.run", apiVersion: "v1alpha1", namespace: "ns", resource, ...extra });
+const ptah = (resource: string, extra: Partial<NonNullable<AuditEvent["objectRef"]>> = {}) => ({
+  apiGroup: "operator.ptah.run",
+  apiVersion: "v1alpha1",
+  namespace: "ns",
+  resource,
+  ...extra,
+});
 const P = "/apis/operator.ptah.run/v1alpha1/namespaces/ns";
 
 describe("readOnlyViolation", () => {
@@ -36,9 +42,24 @@ describe("readOnlyViolation", () => {
     ["create", `${P}/ptahschemaapprovals?dryRun=Nope`, ptah("ptahschemaapprovals"), "a create of ptahschemaapprovals without dryRun=All"],
     ["create", `${P}/ptahschemas?dryRun=All`, ptah("ptahschemas"), "a dry-run create of ptahschemas, which is not an approval kind"],
     ["create", "/api/v1/namespaces/ns/configmaps?dryRun=All", { apiVersion: "v1", namespace: "ns", resource: "configmaps" }, "a dry-run create of configmaps"],
-    ["create", `${P}/ptahschemaapprovals?dryRun=All`, { apiGroup: "other.example", apiVersion: "v1", resource: "ptahschemaapprovals" }, "a dry-run create of ptahschemaapprovals, which is not an approval kind"],
-    ["create", "/apis/authorization.k8s.io/v1/subjectaccessreviews", { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "subjectaccessreviews" }, "a create of subjectaccessreviews"],
-    ["create", "/api/v1/namespaces/ns/serviceaccounts/default/token", { apiVersion: "v1", namespace: "ns", resource: "serviceaccounts", subresource: "token" }, "a create of serviceaccounts/token"],
+    [
+      "create",
+      `${P}/ptahschemaapprovals?dryRun=All`,
+      { apiGroup: "other.example", apiVersion: "v1", resource: "ptahschemaapprovals" },
+      "a dry-run create of ptahschemaapprovals, which is not an approval kind",
+    ],
+    [
+      "create",
+      "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+      { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "subjectaccessreviews" },
+      "a create of subjectaccessreviews",
+    ],
+    [
+      "create",
+      "/api/v1/namespaces/ns/serviceaccounts/default/token",
+      { apiVersion: "v1", namespace: "ns", resource: "serviceaccounts", subresource: "token" },
+      "a create of serviceaccounts/token",
+    ],
     ["get", "/api/v1/namespaces/ns/secrets/db", { apiVersion: "v1", namespace: "ns", resource: "secrets", name: "db" }, "a get of secrets"],
     ["list", `${P}/ptahresultrecords`, ptah("ptahresultrecords"), "a list of ptahresultrecords"],
     ["watch", "/api/v1/secrets?watch=true", { apiVersion: "v1", resource: "secrets" }, "a watch of secrets"],

@@ -45,7 +45,13 @@ export function aSchema(f: SchemaFixture): Raw {
       digest: "sha256:1111111111111111111111111111111111111111111111111111111111111111",
       verified: true,
     },
-    target: f.drift ?? { engine: "postgresql", lastObservedAt: T1, highestDriftSeverity: "safe", driftFindingCount: 1, driftFindings: [{ category: "tables_added", count: 1, severity: "safe" }] },
+    target: f.drift ?? {
+      engine: "postgresql",
+      lastObservedAt: T1,
+      highestDriftSeverity: "safe",
+      driftFindingCount: 1,
+      driftFindings: [{ category: "tables_added", count: 1, severity: "safe" }],
+    },
     conditions: f.conditions,
   };
   if (f.plan) status.plan = f.plan;
@@ -208,7 +214,10 @@ export function aMigration(f: { name?: string; namespace?: string; phase: string
     status: {
       observedGeneration: 1,
       phase: f.phase,
-      artifact: { resolvedReference: "registry.example/migrations/billing@sha256:3333333333333333333333333333333333333333333333333333333333333333", digest: "sha256:3333333333333333333333333333333333333333333333333333333333333333" },
+      artifact: {
+        resolvedReference: "registry.example/migrations/billing@sha256:3333333333333333333333333333333333333333333333333333333333333333",
+        digest: "sha256:3333333333333333333333333333333333333333333333333333333333333333",
+      },
       history: { observedAt: T1, currentVersion: 2, appliedCount: 2, pendingCount: 3, fingerprint: "sha256:4444444444444444444444444444444444444444444444444444444444444444" },
       plan: { name: "ptah-mplan-555555555555555555555555", uid: "mplan-uid-1" },
       conditions: f.conditions,

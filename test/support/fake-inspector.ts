@@ -10,7 +10,11 @@ export const ALL_PTAH_KINDS: readonly string[] = Object.values(KINDS)
   .map((k) => k.kind);
 
 /** The newest generation's annotations (operator-api §0). */
-export const NEWEST_GENERATION = { "operator.ptah.run/crd-schema-version": "1", "operator.ptah.run/controller-state-version": "1", "operator.ptah.run/crd-schema-digest": "sha256:00" };
+export const NEWEST_GENERATION = {
+  "operator.ptah.run/crd-schema-version": "1",
+  "operator.ptah.run/controller-state-version": "1",
+  "operator.ptah.run/crd-schema-digest": "sha256:00",
+};
 
 function operatorWebhooks(kind: WebhookKind): WebhookEntry[] {
   const prefix = kind === "mutating" ? "m" : "v";

@@ -100,7 +100,12 @@ export class FakeReader implements ClusterReader {
 
   async serverInfo(): Promise<ServerInfo> {
     this.record("get /version", "get /version");
-    return { gitVersion: "v1.33.13", ptahKinds: Object.values(KINDS).filter((k) => k.group).map((k) => k.kind) };
+    return {
+      gitVersion: "v1.33.13",
+      ptahKinds: Object.values(KINDS)
+        .filter((k) => k.group)
+        .map((k) => k.kind),
+    };
   }
 
   async dryRunCreate(kind: DryRunKind, namespace: string, body: Record<string, unknown>): Promise<DryRunResult> {

@@ -27,7 +27,6 @@ export type PlanBindingFields = Omit<SchemaPlanBinding, "schemaUID" | "planConte
   readonly runnerImage: string;
 };
 
-
 export function hex(seed: string, length = 64): string {
   let out = "";
   for (let i = 0; out.length < length; i++) out += createHash("sha256").update(`${seed}#${i}`).digest("hex");
@@ -90,12 +89,7 @@ export function serializePlanDocument(fields: {
     entries.push([
       "managed_rows",
       fields.managedRows.map((m) =>
-        struct([
-          ...(m.schema ? ([["schema", m.schema]] as [string, CanonicalValue][]) : []),
-          ["table", m.table],
-          ["keys", [...m.keys]],
-          ["columns", [...m.columns]],
-        ]),
+        struct([...(m.schema ? ([["schema", m.schema]] as [string, CanonicalValue][]) : []), ["table", m.table], ["keys", [...m.keys]], ["columns", [...m.columns]]]),
       ),
     ]);
     entries.push(["rows_fingerprint", fields.rowsFingerprint ?? fakeDigest("rows")]);

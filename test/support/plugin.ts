@@ -36,9 +36,19 @@ const TARGET = { engine: "PostgreSQL", coordinationKey: "shop", urlFrom: { name:
 const SOURCE = (ref: string) => ({ ociRef: ref, verificationPolicyFrom: { name: "policy", key: "policy.json" } });
 
 export function schemaManifest(namespace: string, name: string): KubeObject {
-  return { apiVersion: "operator.ptah.run/v1alpha1", kind: "PtahSchema", metadata: { name, namespace }, spec: { target: TARGET, desired: SOURCE("oci://registry.lab/schemas/demo:v1") } } as KubeObject;
+  return {
+    apiVersion: "operator.ptah.run/v1alpha1",
+    kind: "PtahSchema",
+    metadata: { name, namespace },
+    spec: { target: TARGET, desired: SOURCE("oci://registry.lab/schemas/demo:v1") },
+  } as KubeObject;
 }
 
 export function migrationManifest(namespace: string, name: string): KubeObject {
-  return { apiVersion: "operator.ptah.run/v1alpha1", kind: "PtahMigration", metadata: { name, namespace }, spec: { target: TARGET, artifact: SOURCE("oci://registry.lab/migrations/demo:v1") } } as KubeObject;
+  return {
+    apiVersion: "operator.ptah.run/v1alpha1",
+    kind: "PtahMigration",
+    metadata: { name, namespace },
+    spec: { target: TARGET, artifact: SOURCE("oci://registry.lab/migrations/demo:v1") },
+  } as KubeObject;
 }

@@ -103,9 +103,7 @@ export function publishSchemaPlan(input: PublishPlanInput): PublishedPlan {
   const slices: Uint8Array[] = [];
   for (let at = 0; at < documentBytes.length; at += CHUNK_SIZE) slices.push(documentBytes.subarray(at, at + CHUNK_SIZE));
 
-  const ownedByPlan = [
-    { apiVersion: API_VERSION, kind: "PtahSchemaPlan", name, uid: planUID, controller: true, blockOwnerDeletion: true },
-  ];
+  const ownedByPlan = [{ apiVersion: API_VERSION, kind: "PtahSchemaPlan", name, uid: planUID, controller: true, blockOwnerDeletion: true }];
   const chunkLabels = { [PLAN_LABEL]: name, [SCHEMA_LABEL]: schema.name };
   const chunks = slices.map((bytes, index) => {
     const chunkName = `${name}-${String(index).padStart(3, "0")}`;
@@ -134,9 +132,7 @@ export function publishSchemaPlan(input: PublishPlanInput): PublishedPlan {
       resourceVersion: "999",
       creationTimestamp: createdAt,
       labels: { [SCHEMA_LABEL]: schema.name },
-      ownerReferences: [
-        { apiVersion: API_VERSION, kind: "PtahSchema", name: schema.name, uid: schema.uid, controller: true, blockOwnerDeletion: true },
-      ],
+      ownerReferences: [{ apiVersion: API_VERSION, kind: "PtahSchema", name: schema.name, uid: schema.uid, controller: true, blockOwnerDeletion: true }],
     },
     spec: {
       contractVersion: binding.contractVersion,
@@ -226,11 +222,7 @@ export function planRecordOf(plan: Record<string, unknown>): Record<string, unkn
  * `status.applied` of the schema after this plan was applied, in the newest CRD's shape;
  * `planRef: false` is an older record (no planRef), `copies: false` one without binding copies.
  */
-export function appliedStatus(
-  p: PublishedPlan,
-  completedAt = "2026-09-13T08:04:24Z",
-  options: { planRef?: boolean; copies?: boolean } = {},
-): Record<string, unknown> {
+export function appliedStatus(p: PublishedPlan, completedAt = "2026-09-13T08:04:24Z", options: { planRef?: boolean; copies?: boolean } = {}): Record<string, unknown> {
   const spec = p.plan.spec as Record<string, unknown>;
   const meta = p.plan.metadata as Record<string, unknown>;
   return {

@@ -62,8 +62,22 @@ describe("clock skew", () => {
 describe("plugin on PATH", () => {
   it.each([
     { name: "this plugin first", plugins: [{ path: "/a/kubectl-ptah", self: true }], status: "ok" },
-    { name: "this plugin first, a second copy shadowed", plugins: [{ path: "/a/kubectl-ptah", self: true }, { path: "/b/kubectl-ptah", self: false }], status: "ok" },
-    { name: "another kubectl-ptah shadows this one", plugins: [{ path: "/go/bin/kubectl-ptah", self: false }, { path: "/a/kubectl-ptah", self: true }], status: "problem" },
+    {
+      name: "this plugin first, a second copy shadowed",
+      plugins: [
+        { path: "/a/kubectl-ptah", self: true },
+        { path: "/b/kubectl-ptah", self: false },
+      ],
+      status: "ok",
+    },
+    {
+      name: "another kubectl-ptah shadows this one",
+      plugins: [
+        { path: "/go/bin/kubectl-ptah", self: false },
+        { path: "/a/kubectl-ptah", self: true },
+      ],
+      status: "problem",
+    },
     { name: "none on PATH", plugins: [], status: "problem" },
   ])("$name: $status", ({ plugins, status }) => {
     const c = pathCheck(LOCAL({ gitVersion: "v1.33.0", minor: 33 }, plugins));
@@ -108,7 +122,12 @@ describe("CRD generations (operator-api §0)", () => {
 });
 
 describe("webhooks", () => {
-  const hook = (resources: string[], target: string | undefined, groups = ["operator.ptah.run"], operations = ["CREATE"]): WebhookFacts => ({ configuration: "c", name: "w", target, rules: [{ groups, resources, operations }] });
+  const hook = (resources: string[], target: string | undefined, groups = ["operator.ptah.run"], operations = ["CREATE"]): WebhookFacts => ({
+    configuration: "c",
+    name: "w",
+    target,
+    rules: [{ groups, resources, operations }],
+  });
   const all = ["ptahschemaapprovals", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments"];
 
   it.each([
@@ -151,7 +170,12 @@ describe("kubeconfig", () => {
     const evil = "prod\u001b[2J";
     const c = kubeconfigCheck({
       kind: "value",
-      value: { context: { name: evil, from: "--context" }, cluster: { name: evil, server: "https://x", from: "/k" }, user: { name: evil, from: "/k" }, namespace: { name: "app", from: "-n/--namespace" } },
+      value: {
+        context: { name: evil, from: "--context" },
+        cluster: { name: evil, server: "https://x", from: "/k" },
+        user: { name: evil, from: "/k" },
+        namespace: { name: "app", from: "-n/--namespace" },
+      },
     });
     expect([c.summary, ...c.details].join("\n")).not.toMatch(/\u001b/u);
   });

@@ -16,7 +16,11 @@ export function startingWith(candidates: readonly Candidate[], prefix: string): 
 
 /** Fixed words. */
 export function words(list: readonly string[]): CompletionSource {
-  return (q) => startingWith(list.map((value) => ({ value })), q.toComplete);
+  return (q) =>
+    startingWith(
+      list.map((value) => ({ value })),
+      q.toComplete,
+    );
 }
 
 /** The -o values a command accepts, as completion offers them: "jsonpath=TEMPLATE" → "jsonpath=". */

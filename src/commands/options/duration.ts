@@ -6,8 +6,8 @@ export function parseDurationFlag(text: string, flag: string): number {
   const t = text.trim();
   if (/^\d+$/u.test(t)) return Number(t) * 1000;
   if (t === "0") return 0;
-  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gyu;
+  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/guy;
   let total = 0;
   let matched = 0;
   let m: RegExpExecArray | null;

@@ -55,16 +55,17 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
         ? renderSchemaDetail({ schema: schema.object as PtahSchema, approvals, now: ctx.clock(), color: ctx.global.color, nsFlag: namespaceFlag(ctx.global, connection.namespace) })
         : `no such schema: ${connection.namespace}/${options.name} (waiting for it to appear)\n`;
     } else {
-      text = renderStatusList({
-        schemas: [...stores.PtahSchema!.values()].map((s) => s.object as PtahSchema),
-        migrations: [...stores.PtahMigration!.values()].map((m) => m.object as PtahMigration),
-        approvals,
-        allNamespaces: ctx.global.allNamespaces,
-        wide: options.output.kind === "human" && options.output.wide,
-        noHeaders: ctx.global.noHeaders,
-        color: ctx.global.color,
-        now: ctx.clock(),
-      }) || "No resources found\n";
+      text =
+        renderStatusList({
+          schemas: [...stores.PtahSchema!.values()].map((s) => s.object as PtahSchema),
+          migrations: [...stores.PtahMigration!.values()].map((m) => m.object as PtahMigration),
+          approvals,
+          allNamespaces: ctx.global.allNamespaces,
+          wide: options.output.kind === "human" && options.output.wide,
+          noHeaders: ctx.global.noHeaders,
+          color: ctx.global.color,
+          now: ctx.clock(),
+        }) || "No resources found\n";
     }
     ctx.emit(`\u001b[H\u001b[2J${text}`);
   };

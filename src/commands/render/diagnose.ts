@@ -24,7 +24,17 @@ function see(entries: readonly (KnowledgeEntry | undefined)[]): string {
 function holdingCondition(conditions: readonly Condition[]): Condition | undefined {
   const ready = findCondition(conditions, "Ready");
   if (ready && ready.status !== "True") return ready;
-  return conditions.find((c) => c.status !== "True" && ["Blocked", "ApprovalRequired"].includes(c.type) === false && c.type !== "Suspended" && c.type !== "InSync" && c.type !== "DriftDetected" && c.type !== "Applying" && c.type !== "ReconciliationFailed" && c.type !== "Progressing");
+  return conditions.find(
+    (c) =>
+      c.status !== "True" &&
+      ["Blocked", "ApprovalRequired"].includes(c.type) === false &&
+      c.type !== "Suspended" &&
+      c.type !== "InSync" &&
+      c.type !== "DriftDetected" &&
+      c.type !== "Applying" &&
+      c.type !== "ReconciliationFailed" &&
+      c.type !== "Progressing",
+  );
 }
 
 export interface SchemaDiagnosisInput {
@@ -51,14 +61,18 @@ export function diagnoseSchema(i: SchemaDiagnosisInput): string {
   }
   const plan = s.plan;
   if (plan?.name) {
-    out.push(`Plan:       ${sanitize(plan.name)} (${sanitize(plan.fingerprint ?? "no fingerprint")}), ${plan.statementCount ?? "?"} statement${plan.statementCount === 1 ? "" : "s"}${plan.destructive ? ", DESTRUCTIVE" : ""}`);
+    out.push(
+      `Plan:       ${sanitize(plan.name)} (${sanitize(plan.fingerprint ?? "no fingerprint")}), ${plan.statementCount ?? "?"} statement${plan.statementCount === 1 ? "" : "s"}${plan.destructive ? ", DESTRUCTIVE" : ""}`,
+    );
     if (plan.approval?.name) out.push(`Approval:   ${sanitize(plan.approval.name)} is reserved for it (approved by ${sanitize(plan.approval.approver?.username ?? "unknown")})`);
   }
   const binding = i.approvals.filter((a) => bindsSchema(a, i.schema));
   for (const a of binding) {
     const d = deriveSchemaApprovalState(a, i.schema);
     const names = a.spec.planRef?.name === plan?.name ? "the current plan" : `${sanitize(a.spec.planRef?.name ?? "?")}, not the current plan`;
-    out.push(`Approval:   ${sanitize(a.metadata.name)} is ${d.state}${d.alsoStale && d.state === "Consumed" ? " and stale" : ""}${d.reason ? ` (${sanitize(d.reason)})` : ""}; it names ${names}`);
+    out.push(
+      `Approval:   ${sanitize(a.metadata.name)} is ${d.state}${d.alsoStale && d.state === "Consumed" ? " and stale" : ""}${d.reason ? ` (${sanitize(d.reason)})` : ""}; it names ${names}`,
+    );
   }
   const userAction = reasonTopic?.userAction ?? phaseTopic?.userAction;
   if (userAction) out.push(`To do:      ${userAction}`);
@@ -94,7 +108,11 @@ export function diagnoseSchemaApproval(i: ApprovalDiagnosisInput): string {
     renderTable(
       ["", "THE APPROVAL NAMES", "THE SCHEMA'S CURRENT PLAN"],
       [
-        ["schema", `${sanitize(schemaName)} (${sanitize(a.spec.schemaRef?.uid ?? "-")})`, schema ? `${sanitize(schema.metadata.name)} (${sanitize(schema.metadata.uid ?? "-")})` : i.schema ? "a different object (UID differs)" : "not found"],
+        [
+          "schema",
+          `${sanitize(schemaName)} (${sanitize(a.spec.schemaRef?.uid ?? "-")})`,
+          schema ? `${sanitize(schema.metadata.name)} (${sanitize(schema.metadata.uid ?? "-")})` : i.schema ? "a different object (UID differs)" : "not found",
+        ],
         ["plan", sanitize(a.spec.planRef?.name ?? "-"), sanitize(current?.name ?? "none")],
         ["fingerprint", sanitize(a.spec.planFingerprint ?? "-"), sanitize(current?.fingerprint ?? "-")],
       ],
@@ -102,12 +120,15 @@ export function diagnoseSchemaApproval(i: ApprovalDiagnosisInput): string {
     ).trimEnd(),
     "",
   );
-  if (consumed?.status === "True") out.push(`Consumed:   ${formatAge(consumed.lastTransitionTime, i.now)} ago (${sanitize(consumed.reason ?? "")}): ${sanitize(consumed.message ?? "")}`);
+  if (consumed?.status === "True")
+    out.push(`Consumed:   ${formatAge(consumed.lastTransitionTime, i.now)} ago (${sanitize(consumed.reason ?? "")}): ${sanitize(consumed.message ?? "")}`);
   if (stale?.status === "True") out.push(`Stale:      ${formatAge(stale.lastTransitionTime, i.now)} ago (${sanitize(stale.reason ?? "")}): ${sanitize(stale.message ?? "")}`);
   for (const e of i.events) {
     if (e.involvedObject?.uid && a.metadata.uid && e.involvedObject.uid !== a.metadata.uid) continue;
     if (!e.involvedObject?.uid && e.involvedObject?.name !== a.metadata.name) continue;
-    out.push(`Event:      ${sanitize(e.type ?? "Normal")} ${sanitize(e.reason ?? "")} ${formatAge(e.lastTimestamp ?? e.firstTimestamp ?? e.eventTime, i.now)} ago: ${sanitize(e.message ?? "")}`);
+    out.push(
+      `Event:      ${sanitize(e.type ?? "Normal")} ${sanitize(e.reason ?? "")} ${formatAge(e.lastTimestamp ?? e.firstTimestamp ?? e.eventTime, i.now)} ago: ${sanitize(e.message ?? "")}`,
+    );
   }
   const schemaFlag = `${sanitize(schemaName)}${i.nsFlag}`;
   switch (d.state) {
@@ -121,7 +142,8 @@ export function diagnoseSchemaApproval(i: ApprovalDiagnosisInput): string {
           ? "To do:      nothing: another approval for the same plan counts."
           : `To do:      an approval authorises one exact plan, once. ${current?.name ? "Create a new approval for the current plan:" : "When a new plan waits, approve that one."}`,
       );
-      if (current?.name && d.state !== "Superseded") out.push(`              kubectl ptah plan ${schemaFlag}`, `              kubectl ptah approve ${schemaFlag} | kubectl create -f -`);
+      if (current?.name && d.state !== "Superseded")
+        out.push(`              kubectl ptah plan ${schemaFlag}`, `              kubectl ptah approve ${schemaFlag} | kubectl create -f -`);
       if (topic) out.push(`See also:   kubectl ptah explain ${topic.title}`);
       // What changed between the plan it approved and the plan that waits now.
       if (current?.name && d.state !== "Superseded" && a.spec.planRef?.name !== current.name) {
@@ -166,7 +188,9 @@ export function diagnoseMigration(i: MigrationDiagnosisInput): string {
   if (topic) out.push(`Means:      ${topic.summary}`, `Why:        ${topic.why}`);
   const run = s.unresolvedRun;
   if (run?.operationID) {
-    out.push(`Run:        a ${sanitize(run.outcome ?? "")} run (operation ${sanitize(run.operationID)}) recorded ${formatAge(run.recordedAt, i.now)} ago is unresolved; nothing is planned or run until it is settled.`);
+    out.push(
+      `Run:        a ${sanitize(run.outcome ?? "")} run (operation ${sanitize(run.operationID)}) recorded ${formatAge(run.recordedAt, i.now)} ago is unresolved; nothing is planned or run until it is settled.`,
+    );
   }
   for (const a of i.approvals.filter((x) => x.spec.migrationRef?.name === m.metadata.name)) {
     const d = deriveMigrationApprovalState(a, m);

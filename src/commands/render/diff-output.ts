@@ -90,7 +90,14 @@ export function renderDiffSql(v: DiffView): string {
   const line = (s: PlanStatement): string => `${statementText(s.sql)};\n`;
   const head = `-- kubectl ptah diff ${sanitize(`${v.namespace}/${v.schemaName}`)}: from ${describeSource(v.from.source)} to ${describeSource(v.to.source)}\n`;
   if (!v.statements || v.from.kind === "gone") {
-    return head + "-- the from plan is gone: nothing is marked\n" + toDoc.filter((s) => statementText(s.sql) !== "").map(line).join("");
+    return (
+      head +
+      "-- the from plan is gone: nothing is marked\n" +
+      toDoc
+        .filter((s) => statementText(s.sql) !== "")
+        .map(line)
+        .join("")
+    );
   }
   const fromDoc = v.from.plan.document.statements;
   let out = head;

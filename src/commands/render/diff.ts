@@ -14,10 +14,7 @@ import { sanitize } from "../../errors.ts";
 import { formatPrivileges, labelLines } from "../../views/plan.ts";
 
 export type DiffSource =
-  | { readonly kind: "applied" }
-  | { readonly kind: "current" }
-  | { readonly kind: "approval"; readonly name: string }
-  | { readonly kind: "plan"; readonly name: string };
+  { readonly kind: "applied" } | { readonly kind: "current" } | { readonly kind: "approval"; readonly name: string } | { readonly kind: "plan"; readonly name: string };
 
 export interface StoredSide {
   readonly kind: "stored";

@@ -66,7 +66,11 @@ export function ledgerTimeline(entries: readonly LedgerEntry[]): TimelineEntry[]
     const subject = ack ? `run ${e.fingerprint}` : `plan ${e.plan} ${e.fingerprint}`;
     push(e.approvedAt, ack ? "acknowledged" : "approved", `${ack ? "acknowledged" : "approved"} by ${who}: ${subject}`);
     push(e.consumedAt, "consumed", ack ? "the acknowledgment settled the run it names" : "the approved plan was committed to one Apply dispatch");
-    push(e.appliedAt, ack ? "settled" : "applied", ack ? "the migration records the run as resolved by this acknowledgment" : "the schema's status.applied records this fingerprint as applied");
+    push(
+      e.appliedAt,
+      ack ? "settled" : "applied",
+      ack ? "the migration records the run as resolved by this acknowledgment" : "the schema's status.applied records this fingerprint as applied",
+    );
     push(e.staleAt, e.state === "Superseded" ? "superseded" : "stale", e.staleReason || "Stale");
   }
   return out;
@@ -115,11 +119,7 @@ export function buildTimeline(objects: readonly TimelineObject[], events: readon
   // events that report them, and an approval's Consumed before its Stale (the operator never
   // consumes an approval after marking it stale).
   return entries.sort(
-    (a, b) =>
-      Date.parse(a.time) - Date.parse(b.time) ||
-      SOURCE_RANK[a.source] - SOURCE_RANK[b.source] ||
-      a.object.localeCompare(b.object) ||
-      lifecycleRank(a) - lifecycleRank(b),
+    (a, b) => Date.parse(a.time) - Date.parse(b.time) || SOURCE_RANK[a.source] - SOURCE_RANK[b.source] || a.object.localeCompare(b.object) || lifecycleRank(a) - lifecycleRank(b),
   );
 }
 

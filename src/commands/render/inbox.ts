@@ -47,7 +47,9 @@ function schemaItem(s: PtahSchema): InboxItem | undefined {
   if (s.status.phase === "AwaitingApproval" && isTrue(conditions, "ApprovalRequired") && !plan?.approval?.name) {
     return { ...base, reason: "schema-approval", since: findCondition(conditions, "ApprovalRequired")?.lastTransitionTime, approvalKind: "PtahSchemaApproval" };
   }
-  const blocking = [findCondition(conditions, "ApprovalRequired"), findCondition(conditions, "Ready")].find((c) => c?.status === "False" && c.reason === "DestructiveChangesDisabled");
+  const blocking = [findCondition(conditions, "ApprovalRequired"), findCondition(conditions, "Ready")].find(
+    (c) => c?.status === "False" && c.reason === "DestructiveChangesDisabled",
+  );
   if (blocking) return { ...base, reason: "destructive-blocked", since: blocking.lastTransitionTime, approvalKind: undefined };
   return undefined;
 }
@@ -58,7 +60,13 @@ function migrationItem(m: PtahMigration): InboxItem | undefined {
   const run = m.status.unresolvedRun;
   if (run?.operationID && m.status.resolvedRun?.operationID !== run.operationID) {
     const blocked = findCondition(conditions, "Blocked");
-    return { ...base, reason: "run-acknowledgment", since: blocked?.status === "True" ? blocked.lastTransitionTime : run.recordedAt, statements: "-", approvalKind: "PtahMigrationRunAcknowledgment" };
+    return {
+      ...base,
+      reason: "run-acknowledgment",
+      since: blocked?.status === "True" ? blocked.lastTransitionTime : run.recordedAt,
+      statements: "-",
+      approvalKind: "PtahMigrationRunAcknowledgment",
+    };
   }
   if (m.status.phase === "AwaitingApproval" && isTrue(conditions, "ApprovalRequired")) {
     const pending = m.status.history?.pendingCount;

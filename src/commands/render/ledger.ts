@@ -34,7 +34,21 @@ function owner(e: LedgerEntry): string {
 export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRenderOptions): string {
   const when = (t: string | undefined): string => (t ? (o.relative ? formatAge(t, o.now) : formatTimestamp(t)) : "-");
   const mixed = new Set(entries.map((e) => e.kind)).size > 1;
-  const headers = [...(o.allNamespaces ? ["NAMESPACE"] : []), "APPROVAL", "OBJECT", "PLAN", "FINGERPRINT", "APPROVER", "GROUPS", "APPROVED", "RESERVED", "CONSUMED", "APPLIED", "STALE", "STATE"];
+  const headers = [
+    ...(o.allNamespaces ? ["NAMESPACE"] : []),
+    "APPROVAL",
+    "OBJECT",
+    "PLAN",
+    "FINGERPRINT",
+    "APPROVER",
+    "GROUPS",
+    "APPROVED",
+    "RESERVED",
+    "CONSUMED",
+    "APPLIED",
+    "STALE",
+    "STATE",
+  ];
   const rows = entries.map((e) => [
     ...(o.allNamespaces ? [sanitize(e.namespace)] : []),
     (mixed ? `${KIND_WORD[e.kind]}/` : "") + sanitize(e.name),
@@ -53,14 +67,46 @@ export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRend
   return renderTable(headers, rows, { noHeaders: o.noHeaders });
 }
 
-const CSV_HEADERS = ["namespace", "kind", "name", "object", "plan", "fingerprint", "approver", "groups", "approvedAt", "reserved", "consumedAt", "appliedAt", "staleReason", "staleAt", "state"];
+const CSV_HEADERS = [
+  "namespace",
+  "kind",
+  "name",
+  "object",
+  "plan",
+  "fingerprint",
+  "approver",
+  "groups",
+  "approvedAt",
+  "reserved",
+  "consumedAt",
+  "appliedAt",
+  "staleReason",
+  "staleAt",
+  "state",
+];
 
 /** CSV keeps full fingerprints and absolute times: it is a record, not a screen. */
 export function renderLedgerCsv(entries: readonly LedgerEntry[]): string {
   const t = (s: string | undefined): string => (s ? formatTimestamp(s) : "");
   return formatCsv(
     CSV_HEADERS,
-    entries.map((e) => [e.namespace, e.kind, e.name, owner(e), e.plan, e.fingerprint, e.approver, e.groups.join(";"), t(e.approvedAt), e.reserved ? "true" : "false", t(e.consumedAt), t(e.appliedAt), e.staleReason ?? "", t(e.staleAt), approvalStateCell(e, false)]),
+    entries.map((e) => [
+      e.namespace,
+      e.kind,
+      e.name,
+      owner(e),
+      e.plan,
+      e.fingerprint,
+      e.approver,
+      e.groups.join(";"),
+      t(e.approvedAt),
+      e.reserved ? "true" : "false",
+      t(e.consumedAt),
+      t(e.appliedAt),
+      e.staleReason ?? "",
+      t(e.staleAt),
+      approvalStateCell(e, false),
+    ]),
   );
 }
 

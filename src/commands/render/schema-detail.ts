@@ -47,7 +47,9 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
   out.push(
     field(
       "Ready",
-      ready ? `${paintWord(ready.status, color)}${ready.reason ? ` (${sanitize(ready.reason)})` : ""}${ready.message ? ` ${sanitize(ready.message)}` : ""}` : "- (no Ready condition yet)",
+      ready
+        ? `${paintWord(ready.status, color)}${ready.reason ? ` (${sanitize(ready.reason)})` : ""}${ready.message ? ` ${sanitize(ready.message)}` : ""}`
+        : "- (no Ready condition yet)",
     ),
   );
   out.push(field("Desired", sanitize(schema.spec.desired?.ociRef ?? "-")));
@@ -64,13 +66,7 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
     const ordered = [...s.conditions].sort((a, b) => (a.type === "Ready" ? -1 : b.type === "Ready" ? 1 : 0));
     const rows = ordered.map((c) => {
       const lag = c.observedGeneration !== undefined && generation !== undefined && c.observedGeneration < generation;
-      return [
-        sanitize(c.type) + (lag ? "*" : ""),
-        paintWord(c.status, color),
-        sanitize(c.reason ?? "-"),
-        formatAge(c.lastTransitionTime, now),
-        sanitize(c.message ?? ""),
-      ];
+      return [sanitize(c.type) + (lag ? "*" : ""), paintWord(c.status, color), sanitize(c.reason ?? "-"), formatAge(c.lastTransitionTime, now), sanitize(c.message ?? "")];
     });
     out.push(renderTable(["TYPE", "STATUS", "REASON", "AGE", "MESSAGE"], rows, { indent: "  " }).trimEnd());
     if (ordered.some((c) => c.observedGeneration !== undefined && generation !== undefined && c.observedGeneration < generation)) {
@@ -96,9 +92,7 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
   out.push("Approval:");
   const recorded = plan?.approval;
   if (recorded?.name) {
-    out.push(
-      `  Recorded:      ${sanitize(recorded.name)} by ${sanitize(recorded.approver?.username ?? "<unknown>")} at ${formatTimestamp(recorded.approvedAt) || "-"}`,
-    );
+    out.push(`  Recorded:      ${sanitize(recorded.name)} by ${sanitize(recorded.approver?.username ?? "<unknown>")} at ${formatTimestamp(recorded.approvedAt) || "-"}`);
   } else if (findCondition(s.conditions, "ApprovalRequired")?.status === "True") {
     out.push(`  Recorded:      none; waiting for an approval bound to ${sanitize(plan?.fingerprint ?? "the current plan")}`);
   } else {

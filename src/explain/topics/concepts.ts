@@ -5,22 +5,13 @@ import type { Concept } from "../vocabulary.ts";
 export const CONCEPT_TOPICS = {
   condition: {
     summary: "How to read a status condition: type, status, reason, message",
-    appliesTo: [
-      "PtahSchema",
-      "PtahSchemaPlan",
-      "PtahSchemaApproval",
-      "PtahMigration",
-      "PtahMigrationApproval",
-      "PtahMigrationRunAcknowledgment",
-    ],
+    appliesTo: ["PtahSchema", "PtahSchemaPlan", "PtahSchemaApproval", "PtahMigration", "PtahMigrationApproval", "PtahMigrationRunAcknowledgment"],
     aliases: ["conditions", "status condition", "true false unknown"],
     meaning:
       "A condition is one line of an object's status: a type (a question such as Ready), a status (True, False or Unknown), a reason (one CamelCase word saying why) and a message (free text for people). Decide on the type, status and reason together; the message may change wording between releases.",
     why: "The operator rewrites its conditions on every pass. A condition whose observedGeneration is lower than the object's metadata.generation describes an older spec and is not yet an answer about the current one.",
-    operatorNext:
-      "It keeps the conditions current as it works; reasons are never reused for a new meaning, but new reasons may appear.",
-    userAction:
-      "Read Ready first: when it is False its reason names what holds the object. Then explain that reason by name.",
+    operatorNext: "It keeps the conditions current as it works; reasons are never reused for a new meaning, but new reasons may appear.",
+    userAction: "Read Ready first: when it is False its reason names what holds the object. Then explain that reason by name.",
     next: [
       { command: "kubectl ptah status <schema>", purpose: "see every condition of a schema, Ready first" },
       { command: "kubectl ptah explain <schema>", purpose: "have the conditions explained for that schema" },
@@ -34,8 +25,7 @@ export const CONCEPT_TOPICS = {
     meaning:
       "A plan is what the operator computed to move the database from what it observed to what the artifact asks for. A schema plan (PtahSchemaPlan) stores the exact SQL in chunks; a migration plan (PtahMigrationPlan) lists the pending versions and checksums, never SQL. Plans are immutable: a change produces a new plan with a new name.",
     why: "The operator plans whenever the observed database differs from the desired state in the managed scope. status.plan on the schema (or migration) points at the current one.",
-    operatorNext:
-      "It applies the plan at once when policy allows, otherwise waits for an approval bound to it; any change of inputs retires the plan and a new one is computed.",
+    operatorNext: "It applies the plan at once when policy allows, otherwise waits for an approval bound to it; any change of inputs retires the plan and a new one is computed.",
     userAction: "Read the SQL of the current plan before approving it.",
     next: [
       { command: "kubectl ptah plan <schema>", purpose: "print the current plan after verifying every chunk" },
@@ -51,8 +41,7 @@ export const CONCEPT_TOPICS = {
     meaning:
       "A schema plan's bytes are split into at most 16 PtahSchemaPlanChunk objects of at most 512 KiB each, owned by the plan. The plan lists each chunk's name, size and sha256 digest, and records the UID of each chunk it verified before it became Ready.",
     why: "Kubernetes objects have a size limit, and a plan can be larger than one object may be. A chunk boundary may fall anywhere, even inside a statement or a character.",
-    operatorNext:
-      "Chunks are garbage-collected with their plan. At Apply time the operator copies them into ConfigMaps of the same names for the Job to mount.",
+    operatorNext: "Chunks are garbage-collected with their plan. At Apply time the operator copies them into ConfigMaps of the same names for the Job to mount.",
     userAction:
       "Nothing; kubectl ptah plan reassembles and verifies the chunks for you (names, UIDs, sizes, digests) and prints nothing if any check fails. Reading needs get on ptahschemaplanchunks.",
     next: [{ command: "kubectl ptah plan <schema> --verify", purpose: "check every chunk without printing SQL" }],
@@ -65,10 +54,8 @@ export const CONCEPT_TOPICS = {
     meaning:
       "A plan's fingerprint (spec.fingerprint, sha256:…) is a digest over the plan's content digest and every input it was computed from: artifact, observed and desired state, policy, verification policy, target, coordination realm, execution binding and the operator's reading of the plan (destructive, privilege kinds, statement count). Two plans with the same fingerprint are the same decision.",
     why: "An approval names a fingerprint, so it authorises exactly one set of inputs. If any of them changes, the next plan has a different fingerprint and the old approval no longer matches.",
-    operatorNext:
-      "It compares the fingerprint in an approval with the current plan's before reserving and again before dispatching.",
-    userAction:
-      "Compare the fingerprint you approve with status.plan.fingerprint of the schema; kubectl ptah plan recomputes it from the plan and refuses when it does not match.",
+    operatorNext: "It compares the fingerprint in an approval with the current plan's before reserving and again before dispatching.",
+    userAction: "Compare the fingerprint you approve with status.plan.fingerprint of the schema; kubectl ptah plan recomputes it from the plan and refuses when it does not match.",
     next: [
       { command: "kubectl ptah plan <schema>", purpose: "show the current plan and its verified fingerprint" },
       { command: "kubectl get ptahschema <schema> -o jsonpath='{.status.plan.fingerprint}{\"\\n\"}'", purpose: "print the fingerprint the schema records" },
@@ -84,8 +71,7 @@ export const CONCEPT_TOPICS = {
     why: "UIDs make a recreated object with the same name a different object, and the fingerprint makes a replanned change a different plan, so an approval can never drift onto something nobody read.",
     operatorNext:
       "Admission refuses an approval whose binding does not match the current plan; the controller checks the binding again before it reserves and before it dispatches.",
-    userAction:
-      "Let kubectl ptah approve write the binding from the live, verified plan rather than copying names and UIDs by hand.",
+    userAction: "Let kubectl ptah approve write the binding from the live, verified plan rather than copying names and UIDs by hand.",
     next: [{ command: "kubectl ptah approve <schema> | kubectl create -f -", purpose: "create an approval bound to the current plan" }],
     related: ["concept/fingerprint", "concept/approval", "approval-state/stale"],
   },
@@ -98,20 +84,13 @@ export const CONCEPT_TOPICS = {
     why: "Plans need an approval when spec.policy.apply is OnApproval (the default), when a plan is destructive, or when it changes privileges. You cannot approve ahead: admission accepts an approval only while the object is AwaitingApproval, with no operation running and (for a schema) no approval already recorded.",
     operatorNext:
       "It reserves the first matching approval, re-checks it, and consumes it when the Apply Job is dispatched. A consumed approval never authorises a second apply; any mismatching one is marked Stale.",
-    userAction:
-      "Read the plan, then create the approval as yourself; kubectl ptah only prints the manifest, so the approval is authenticated as you.",
+    userAction: "Read the plan, then create the approval as yourself; kubectl ptah only prints the manifest, so the approval is authenticated as you.",
     next: [
       { command: "kubectl ptah plan <schema>", purpose: "read the SQL you are about to approve" },
       { command: "kubectl ptah approve <schema> | kubectl create -f -", purpose: "create an approval bound to that plan" },
       { command: "kubectl ptah approvals <schema>", purpose: "see every approval of the schema and its state" },
     ],
-    related: [
-      "approval-state/pending",
-      "approval-state/reserved",
-      "approval-state/consumed",
-      "approval-state/stale",
-      "concept/binding",
-    ],
+    related: ["approval-state/pending", "approval-state/reserved", "approval-state/consumed", "approval-state/stale", "concept/binding"],
   },
   acknowledgment: {
     summary: "A person's statement that an unresolved migration run is accounted for",
@@ -122,8 +101,7 @@ export const CONCEPT_TOPICS = {
     why: "After a run whose effect is not known, the operator refuses to plan or apply again, because retrying could apply a migration twice. Only a history read showing nothing pending, or an acknowledgment, settles it.",
     operatorNext:
       "It marks the acknowledgment Consumed (RunAcknowledged), records the settlement in status.resolvedRun, reads the database history again and plans from there. An acknowledgment naming another run is marked Stale (RunNotUnresolved).",
-    userAction:
-      "First find out what the run did (the Job's logs, the revision table); then create the acknowledgment as yourself.",
+    userAction: "First find out what the run did (the Job's logs, the revision table); then create the acknowledgment as yourself.",
     next: [
       { command: "kubectl ptah migration <migration>", purpose: "see the unresolved run: outcome, operation ID, Job" },
       { command: "kubectl ptah acknowledge <migration> | kubectl create -f -", purpose: "acknowledge that run" },
@@ -143,7 +121,7 @@ export const CONCEPT_TOPICS = {
       "Read the plan. If the loss is intended, set spec.policy.allowDestructive to true and approve the new plan; otherwise change the desired schema so it keeps what would be dropped.",
     next: [
       { command: "kubectl ptah plan <schema>", purpose: "read the destructive statements" },
-      { command: "kubectl patch ptahschema <schema> --type merge -p '{\"spec\":{\"policy\":{\"allowDestructive\":true}}}'", purpose: "allow destructive plans (a new plan follows)" },
+      { command: 'kubectl patch ptahschema <schema> --type merge -p \'{"spec":{"policy":{"allowDestructive":true}}}\'', purpose: "allow destructive plans (a new plan follows)" },
     ],
     related: ["reason/destructive-changes-disabled", "reason/policy-blocked", "concept/approval"],
   },
@@ -154,8 +132,7 @@ export const CONCEPT_TOPICS = {
     meaning:
       "spec.privilegeChanges on a plan lists the kinds of privilege change it makes: Grant, Revoke, RoleMembership, Role, Ownership, RowSecurityPolicy, SecurityDefiner, Definer or FunctionReplacement. It is shown in the PRIVILEGES column.",
     why: "The desired schema declares roles, grants, ownership or security-definer functions that differ from the database.",
-    operatorNext:
-      "Any privilege change requires an approval, whatever spec.policy.apply says, including Always. The schema waits with ApprovalRequired=True (PrivilegeChanges).",
+    operatorNext: "Any privilege change requires an approval, whatever spec.policy.apply says, including Always. The schema waits with ApprovalRequired=True (PrivilegeChanges).",
     userAction: "Read the plan with the privilege kinds in mind, then approve it if the change is intended.",
     next: [
       { command: "kubectl ptah plan <schema>", purpose: "read the plan and its privilege changes" },
@@ -172,9 +149,7 @@ export const CONCEPT_TOPICS = {
     why: "It is the owner's choice of how much a change needs a person. The cluster may restrict who may set Always.",
     operatorNext: "Changing the policy changes the plan's inputs, so the current plan is retired and a new one computed.",
     userAction: "Choose the mode deliberately; approvals are bound to the policy, so approve again after changing it.",
-    next: [
-      { command: "kubectl get ptahschema <schema> -o jsonpath='{.spec.policy.apply}{\"\\n\"}'", purpose: "show the apply policy" },
-    ],
+    next: [{ command: "kubectl get ptahschema <schema> -o jsonpath='{.spec.policy.apply}{\"\\n\"}'", purpose: "show the apply policy" }],
     related: ["reason/apply-disabled", "reason/not-required", "reason/awaiting-approval", "concept/approval"],
   },
   drift: {
@@ -184,8 +159,7 @@ export const CONCEPT_TOPICS = {
     meaning:
       "Drift is the difference, inside the managed scope, between the observed database and the desired schema. The schema reports it as DriftDetected and as counts per category with a severity (safe, info, warning, error, destructive) in status.target; it never names objects or shows SQL.",
     why: "Either the desired schema changed, or someone changed the database outside the operator.",
-    operatorNext:
-      "It plans the difference; spec.policy.driftSeverity (all or destructive) decides which findings count as drift.",
+    operatorNext: "It plans the difference; spec.policy.driftSeverity (all or destructive) decides which findings count as drift.",
     userAction: "Read the plan to see the statements that would remove the drift.",
     next: [
       { command: "kubectl ptah status <schema>", purpose: "see drift severity and categories" },
@@ -197,13 +171,10 @@ export const CONCEPT_TOPICS = {
     summary: "spec.policy.protectedTables: tables no plan may change",
     appliesTo: ["PtahSchema"],
     aliases: ["protected"],
-    meaning:
-      "spec.policy.protectedTables lists tables (table or schema.table, matched case-insensitively) that no schema plan may touch. There is no override.",
+    meaning: "spec.policy.protectedTables lists tables (table or schema.table, matched case-insensitively) that no schema plan may touch. There is no override.",
     why: "Some tables are changed only by migrations or by people, never by declarative planning.",
-    operatorNext:
-      "If the desired change touches a protected table it publishes no plan and blocks the schema with ProtectedTable.",
-    userAction:
-      "Either remove the entry to let the operator plan the change, or make the change as a PtahMigration.",
+    operatorNext: "If the desired change touches a protected table it publishes no plan and blocks the schema with ProtectedTable.",
+    userAction: "Either remove the entry to let the operator plan the change, or make the change as a PtahMigration.",
     next: [{ command: "kubectl get ptahschema <schema> -o jsonpath='{.spec.policy.protectedTables}{\"\\n\"}'", purpose: "list the protected tables" }],
     related: ["reason/protected-table", "event/protected-table-refused", "phase/schema/blocked"],
   },
@@ -216,8 +187,7 @@ export const CONCEPT_TOPICS = {
     why: "Two resources writing one database without coordination would fight. The realm tells the operator who may.",
     operatorNext:
       "It refuses to run anything against a realm that does not admit the resource (RealmNotAuthorized) or that is contested (RealmConflict), and re-checks every interval.",
-    userAction:
-      "Ask an administrator to list your namespace in the realm, or make every claimant set spec.target.sharedRealm on a Shared realm.",
+    userAction: "Ask an administrator to list your namespace in the realm, or make every claimant set spec.target.sharedRealm on a Shared realm.",
     next: [{ command: "kubectl get ptahrealm <realm> -o yaml", purpose: "read the realm's engine, sharing and namespaces" }],
     related: ["reason/realm-conflict", "reason/realm-not-authorized", "phase/schema/blocked"],
   },
@@ -228,8 +198,7 @@ export const CONCEPT_TOPICS = {
     meaning:
       "status.executionBinding.epoch (v1-…) identifies what would run a plan: the controller state version, the Ptah version, the executor image and the runner protocol. Plans record it and fingerprints cover it.",
     why: "An operator upgrade that changes any of those parts rotates the epoch; a release that changes only its own image keeps it.",
-    operatorNext:
-      "Evidence and plans from a retired epoch are discarded (ExecutionBindingChanged) and the work is planned again under the new one.",
+    operatorNext: "Evidence and plans from a retired epoch are discarded (ExecutionBindingChanged) and the work is planned again under the new one.",
     userAction: "Approve the new plan once it appears; approvals for the old epoch cannot be used.",
     next: [{ command: "kubectl ptah status <schema>", purpose: "see whether a new plan is waiting" }],
     related: ["reason/execution-binding-changed", "event/execution-binding-changed", "concept/fingerprint"],
@@ -243,8 +212,7 @@ export const CONCEPT_TOPICS = {
     why: "The operator never retries such a run: applying the same migrations again could do them twice.",
     operatorNext:
       "Nothing is planned or applied while it is present (phase Blocked, ApplyOutcomeUnknown). It clears when a history read shows nothing pending or when a person acknowledges the run.",
-    userAction:
-      "Establish what the run did (Job logs, the revision table, Ptah's own tooling), repair if needed, then acknowledge it.",
+    userAction: "Establish what the run did (Job logs, the revision table, Ptah's own tooling), repair if needed, then acknowledge it.",
     next: [
       { command: "kubectl ptah migration <migration>", purpose: "see the run's outcome, operation ID and Job" },
       { command: "kubectl ptah acknowledge <migration> | kubectl create -f -", purpose: "settle it once accounted for" },

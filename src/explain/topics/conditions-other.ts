@@ -20,8 +20,7 @@ export const OTHER_CONDITION_TOPICS = {
   "schema-approval/Consumed": {
     summary: "Whether the approval was used for an Apply dispatch",
     aliases: [],
-    meaning:
-      "True (DispatchCommitted) when the approved plan was committed to one Apply Job. Consumed stays True for good; the approval can never authorise another apply.",
+    meaning: "True (DispatchCommitted) when the approved plan was committed to one Apply Job. Consumed stays True for good; the approval can never authorise another apply.",
     why: "The operator consumes an approval at the moment it dispatches the Apply it authorises.",
     operatorNext: "It applies and proves convergence; the approval is later also marked Stale when another plan becomes current.",
     userAction: "Nothing.",
@@ -136,8 +135,7 @@ export const OTHER_CONDITION_TOPICS = {
   "migration-plan/Executed": {
     summary: "Declared on migration plans but not written; see lastRun",
     aliases: [],
-    meaning:
-      "A condition type declared for PtahMigrationPlan that the operator does not publish. What ran is recorded in the migration's status.lastRun.",
+    meaning: "A condition type declared for PtahMigrationPlan that the operator does not publish. What ran is recorded in the migration's status.lastRun.",
     why: "Runs are reported on the migration.",
     operatorNext: "Nothing on the plan.",
     userAction: "Look at the migration's last run.",

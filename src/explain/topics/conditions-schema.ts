@@ -129,7 +129,7 @@ export const SCHEMA_CONDITION_TOPICS = {
     why: "Someone set spec.suspend to pause the operator for this schema.",
     operatorNext: "While suspended it starts no new operation; refreshes are stopped (RefreshSuspended).",
     userAction: "Set spec.suspend to false to resume.",
-    next: [{ command: "kubectl patch ptahschema <schema> --type merge -p '{\"spec\":{\"suspend\":false}}'", purpose: "resume reconciliation" }],
+    next: [{ command: 'kubectl patch ptahschema <schema> --type merge -p \'{"spec":{"suspend":false}}\'', purpose: "resume reconciliation" }],
     related: ["reason/requested", "reason/active", "phase/schema/suspended"],
   },
   ReconciliationFailed: {

@@ -14,7 +14,7 @@ export const EVENT_TOPICS = {
   AdmissionSnapshotRefreshed: {
     summary: "Normal: a Job's Pod template changed before dispatch",
     appliesTo: ["PtahSchema", "PtahMigration"],
-    meaning: "Normal Event: \"… Job Pod template changed before dispatch; resolving its admission snapshot again\".",
+    meaning: 'Normal Event: "… Job Pod template changed before dispatch; resolving its admission snapshot again".',
     why: "Something that shapes the operation's Pod (service account, LimitRanges, runtime or priority class, spec.execution) changed after the operator had recorded it.",
     operatorNext: "It records the Pod's admission inputs again before creating the Job.",
     userAction: "Nothing.",
@@ -34,7 +34,7 @@ export const EVENT_TOPICS = {
   ApprovalAccepted: {
     summary: "Normal: an approval was reserved for the current plan",
     appliesTo: ["PtahSchema"],
-    meaning: "Normal Event on the schema: \"An authenticated approval was accepted for the current immutable plan\". The schema now names it in status.plan.approval.",
+    meaning: 'Normal Event on the schema: "An authenticated approval was accepted for the current immutable plan". The schema now names it in status.plan.approval.',
     why: "An admitted approval matched the current plan.",
     operatorNext: "It re-validates and dispatches the Apply, consuming the approval.",
     userAction: "Nothing.",
@@ -44,7 +44,7 @@ export const EVENT_TOPICS = {
   ApprovalRequired: {
     summary: "Normal: the current plan requires approval",
     appliesTo: ["PtahSchema"],
-    meaning: "Normal Event on the schema: \"The current immutable plan requires approval\", sometimes naming privilege kinds.",
+    meaning: 'Normal Event on the schema: "The current immutable plan requires approval", sometimes naming privilege kinds.',
     why: "A plan was published that policy does not let run without a person.",
     operatorNext: "It waits for an approval.",
     userAction: "Read the plan and approve it.",
@@ -57,7 +57,7 @@ export const EVENT_TOPICS = {
   ApprovalRevoked: {
     summary: "Warning: the reserved approval became invalid before the Apply",
     appliesTo: ["PtahSchema"],
-    meaning: "Warning Event on the schema: \"The recorded approval became invalid before the Apply Job was created\".",
+    meaning: 'Warning Event on the schema: "The recorded approval became invalid before the Apply Job was created".',
     why: "The approval or the plan changed between reservation and dispatch.",
     operatorNext: "It clears the reservation and waits for a new approval; no Apply ran.",
     userAction: "Approve the current plan.",
@@ -142,7 +142,7 @@ export const EVENT_TOPICS = {
   OperationCompleted: {
     summary: "Normal: an operation completed",
     appliesTo: ["PtahSchema"],
-    meaning: "Normal Event: \"<operation> operation completed\" (Resolve, Verify, Observe, Plan or Apply).",
+    meaning: 'Normal Event: "<operation> operation completed" (Resolve, Verify, Observe, Plan or Apply).',
     why: "An operation Job finished successfully.",
     operatorNext: "It moves to the next step of the cycle.",
     userAction: "Nothing.",
@@ -162,7 +162,7 @@ export const EVENT_TOPICS = {
   OperationRetried: {
     summary: "Warning: a migration operation is being retried",
     appliesTo: ["PtahMigration"],
-    meaning: "Warning Event: \"<operation> attempt <n>: <failure>\".",
+    meaning: 'Warning Event: "<operation> attempt <n>: <failure>".',
     why: "The previous attempt failed.",
     operatorNext: "It tries again; Progressing stays True meanwhile.",
     userAction: "If the attempts keep failing, fix the cause the message names.",
@@ -182,8 +182,7 @@ export const EVENT_TOPICS = {
   PlanStale: {
     summary: "Warning: the plan became stale and will not be applied",
     appliesTo: ["PtahSchema"],
-    meaning:
-      "Warning Event: \"The immutable plan became stale and will not be applied\", or \"Database state changed while the plan was generated; observing again\".",
+    meaning: 'Warning Event: "The immutable plan became stale and will not be applied", or "Database state changed while the plan was generated; observing again".',
     why: "An input of the plan changed before it was applied, or the database moved during planning.",
     operatorNext: "It observes and plans again; an approval of the old plan becomes stale.",
     userAction: "Approve the new plan when it appears.",
@@ -243,7 +242,7 @@ export const EVENT_TOPICS = {
   UnresolvedRunAcknowledged: {
     summary: "Normal: someone acknowledged an unresolved migration run",
     appliesTo: ["PtahMigration"],
-    meaning: "Normal Event: \"<user> acknowledged the <outcome> run of operation <id> with <acknowledgment>\".",
+    meaning: 'Normal Event: "<user> acknowledged the <outcome> run of operation <id> with <acknowledgment>".',
     why: "A PtahMigrationRunAcknowledgment settled the run.",
     operatorNext: "It reads the history again and plans from there.",
     userAction: "Nothing.",
@@ -273,7 +272,7 @@ export const EVENT_TOPICS = {
   VerificationPolicyInvalidated: {
     summary: "Warning: the verification policy changed; verification restarts",
     appliesTo: ["PtahSchema"],
-    meaning: "Warning Event: \"Verification policy no longer matches the plan; artifact and plan verification were invalidated\".",
+    meaning: 'Warning Event: "Verification policy no longer matches the plan; artifact and plan verification were invalidated".',
     why: "The verification policy ConfigMap was replaced or edited.",
     operatorNext: "It verifies again and plans again; approvals of the old plan become stale.",
     userAction: "Approve the new plan when it appears.",

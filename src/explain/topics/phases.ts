@@ -65,8 +65,7 @@ export const SCHEMA_PHASE_TOPICS = {
   AwaitingApproval: {
     summary: "A plan is waiting for a person to approve it",
     aliases: ["awaiting-approval", "needs approving"],
-    meaning:
-      "The current plan changes the database and needs an approval bound to its fingerprint. Nothing is applied until someone creates it.",
+    meaning: "The current plan changes the database and needs an approval bound to its fingerprint. Nothing is applied until someone creates it.",
     why: "spec.policy.apply is OnApproval (the default), or the plan is destructive or changes privileges.",
     operatorNext:
       "It waits. It still re-resolves the source every interval, so a moved tag, database drift or a spec edit retires this plan and a new one (with a new fingerprint) takes its place.",
@@ -85,13 +84,7 @@ export const SCHEMA_PHASE_TOPICS = {
     operatorNext: "It re-resolves every interval and moves on as soon as the input changes.",
     userAction: "Explain Ready's reason and change the input it names.",
     next: [STATUS_SCHEMA, { command: "kubectl ptah explain <schema>", purpose: "have the block explained" }],
-    related: [
-      "reason/destructive-changes-disabled",
-      "reason/protected-table",
-      "reason/realm-conflict",
-      "reason/apply-disabled",
-      "reason/unsupported-engine",
-    ],
+    related: ["reason/destructive-changes-disabled", "reason/protected-table", "reason/realm-conflict", "reason/apply-disabled", "reason/unsupported-engine"],
   },
   Applying: {
     summary: "The exact approved plan is being applied",
@@ -126,7 +119,7 @@ export const SCHEMA_PHASE_TOPICS = {
     why: "Someone paused it.",
     operatorNext: "Nothing until spec.suspend is cleared.",
     userAction: "Clear spec.suspend to resume.",
-    next: [{ command: "kubectl patch ptahschema <schema> --type merge -p '{\"spec\":{\"suspend\":false}}'", purpose: "resume" }],
+    next: [{ command: 'kubectl patch ptahschema <schema> --type merge -p \'{"spec":{"suspend":false}}\'', purpose: "resume" }],
     related: ["condition/schema/suspended", "reason/requested"],
   },
   Failed: {
@@ -193,10 +186,7 @@ export const MIGRATION_PHASE_TOPICS = {
     why: "spec.policy.apply is OnApproval (the default).",
     operatorNext: "It waits; the oldest valid approval is used. Someone else's run moving the history retires the plan.",
     userAction: "Read the pending sequence, then approve it.",
-    next: [
-      SHOW_MIGRATION,
-      { command: "kubectl ptah approve migration <migration> | kubectl create -f -", purpose: "approve the plan" },
-    ],
+    next: [SHOW_MIGRATION, { command: "kubectl ptah approve migration <migration> | kubectl create -f -", purpose: "approve the plan" }],
     related: ["reason/awaiting-approval", "condition/migration/approval-required", "concept/approval"],
   },
   Blocked: {
@@ -242,7 +232,7 @@ export const MIGRATION_PHASE_TOPICS = {
     why: "Someone paused it.",
     operatorNext: "Nothing until spec.suspend is cleared.",
     userAction: "Clear spec.suspend to resume.",
-    next: [{ command: "kubectl patch ptahmigration <migration> --type merge -p '{\"spec\":{\"suspend\":false}}'", purpose: "resume" }],
+    next: [{ command: 'kubectl patch ptahmigration <migration> --type merge -p \'{"spec":{"suspend":false}}\'', purpose: "resume" }],
     related: ["reason/suspended", "phase/schema/suspended"],
   },
   Failed: {

@@ -26,7 +26,7 @@ export const INPUT_REASON_TOPICS = {
     why: "Someone paused the operator for this schema.",
     operatorNext: "It starts no new operation until the flag is cleared.",
     userAction: "Clear spec.suspend when you want reconciliation back.",
-    next: [{ command: "kubectl patch ptahschema <schema> --type merge -p '{\"spec\":{\"suspend\":false}}'", purpose: "resume" }],
+    next: [{ command: 'kubectl patch ptahschema <schema> --type merge -p \'{"spec":{"suspend":false}}\'', purpose: "resume" }],
     related: ["condition/schema/suspended", "reason/suspended", "phase/schema/suspended"],
   },
   Suspended: {
@@ -38,8 +38,8 @@ export const INPUT_REASON_TOPICS = {
     operatorNext: "Nothing runs; an operation that had not been dispatched is stopped.",
     userAction: "Unset spec.suspend to resume.",
     next: [
-      { command: "kubectl patch ptahschema <schema> --type merge -p '{\"spec\":{\"suspend\":false}}'", purpose: "resume a schema" },
-      { command: "kubectl patch ptahmigration <migration> --type merge -p '{\"spec\":{\"suspend\":false}}'", purpose: "resume a migration" },
+      { command: 'kubectl patch ptahschema <schema> --type merge -p \'{"spec":{"suspend":false}}\'', purpose: "resume a schema" },
+      { command: 'kubectl patch ptahmigration <migration> --type merge -p \'{"spec":{"suspend":false}}\'', purpose: "resume a migration" },
     ],
     related: ["phase/schema/suspended", "phase/migration/suspended", "reason/refresh-suspended"],
   },
@@ -238,8 +238,7 @@ export const INPUT_REASON_TOPICS = {
       "More than one resource claims the same database realm, and either the PtahRealm is Exclusive (one claimant at a time) or some claimant has not set spec.target.sharedRealm. The message says how many claimants there are.",
     why: "Two schemas or migrations point at the same realm or coordination key without agreeing to share it.",
     operatorNext: "Nothing runs against the database and no plan is approvable until the claim is resolved; it checks again every interval.",
-    userAction:
-      "Make the others stop claiming the realm, or, on a Shared realm, set spec.target.sharedRealm: true on every claimant.",
+    userAction: "Make the others stop claiming the realm, or, on a Shared realm, set spec.target.sharedRealm: true on every claimant.",
     next: [
       { command: "kubectl get ptahrealm <realm> -o yaml", purpose: "read the realm's sharing mode" },
       { command: "kubectl ptah status -A", purpose: "find the other claimants" },
@@ -251,8 +250,7 @@ export const INPUT_REASON_TOPICS = {
     summary: "The PtahRealm does not admit this resource",
     appliesTo: ["PtahSchema", "PtahMigration"],
     aliases: ["not authorized", "realm not authorized"],
-    meaning:
-      "The PtahRealm named by spec.target.realmRef does not exist, does not list this namespace, or names another engine. The resource is not counted as a claimant.",
+    meaning: "The PtahRealm named by spec.target.realmRef does not exist, does not list this namespace, or names another engine. The resource is not counted as a claimant.",
     why: "The realm was never created, the namespace was not added to it, or the engine differs.",
     operatorNext: "Nothing runs against the database until an administrator admits the namespace; it checks again every interval.",
     userAction: "Ask a cluster administrator to create or fix the PtahRealm (its namespaces and engine).",
@@ -296,8 +294,7 @@ export const INPUT_REASON_TOPICS = {
   PodAdmissionRefused: {
     summary: "The cluster refused the operation's Pod",
     appliesTo: ["PtahSchema", "PtahMigration"],
-    meaning:
-      "ReconciliationFailed=True: the Pod of an operation Job was refused by cluster admission. (Newest operator versions; the meaning is inferred from the name.)",
+    meaning: "ReconciliationFailed=True: the Pod of an operation Job was refused by cluster admission. (Newest operator versions; the meaning is inferred from the name.)",
     why: "A Pod Security level, quota, LimitRange, policy engine or admission webhook rejected the Pod the operator built from spec.execution.",
     operatorNext: "It retries after the failure retry interval.",
     userAction: "Read the message, then adjust spec.execution (resources, service account, runtime class) or the cluster policy.",
@@ -342,8 +339,7 @@ export const INPUT_REASON_TOPICS = {
     aliases: ["spec changed", "generation changed"],
     meaning: "The desired inputs changed while an operation was in flight, so its result no longer applies.",
     why: "The spec was edited (a new generation), or another bound input changed.",
-    operatorNext:
-      "It discards in-flight claims, clears status.plan, marks a recorded approval stale and restarts from Resolve (phase Pending).",
+    operatorNext: "It discards in-flight claims, clears status.plan, marks a recorded approval stale and restarts from Resolve (phase Pending).",
     userAction: "Nothing; approve the new plan when it appears.",
     next: [STATUS_SCHEMA, SHOW_MIGRATION],
     related: ["phase/schema/pending", "reason/plan-no-longer-current", "approval-state/stale"],
@@ -353,7 +349,7 @@ export const INPUT_REASON_TOPICS = {
     appliesTo: ["PtahSchema", "PtahMigration", "PtahSchemaApproval"],
     aliases: ["execution binding changed"],
     meaning:
-      "Evidence, a plan or an approval was made under an execution binding (epoch) the operator no longer runs. On an approval it is a stale reason: \"The approved plan uses an execution binding that is no longer configured\".",
+      'Evidence, a plan or an approval was made under an execution binding (epoch) the operator no longer runs. On an approval it is a stale reason: "The approved plan uses an execution binding that is no longer configured".',
     why: "The operator was upgraded or reconfigured in a way that changed the controller state version, Ptah version, executor image or runner protocol.",
     operatorNext: "It discards the old work, records an ExecutionBindingChanged Event, and plans again under the new binding.",
     userAction: "Approve the new plan when it appears.",

@@ -76,7 +76,7 @@ export const MIGRATION_REASON_TOPICS = {
     appliesTo: ["PtahMigration", "PtahMigrationRunAcknowledgment"],
     aliases: ["acknowledged"],
     meaning:
-      "On the migration, Blocked=False: \"<user> acknowledged the <outcome> run; the database is read again before anything is planned\". On the acknowledgment, Consumed=True.",
+      'On the migration, Blocked=False: "<user> acknowledged the <outcome> run; the database is read again before anything is planned". On the acknowledgment, Consumed=True.',
     why: "A person created a PtahMigrationRunAcknowledgment naming the run's operationID.",
     operatorNext: "It records status.resolvedRun, removes the unresolved-run record, reads the history again and plans from there.",
     userAction: "Nothing.",

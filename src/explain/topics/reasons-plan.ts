@@ -59,8 +59,7 @@ export const PLAN_REASON_TOPICS = {
   Published: {
     summary: "The exact plan bytes are committed to immutable storage",
     appliesTo: ["PtahSchema", "PtahSchemaPlan"],
-    meaning:
-      "PlanReady=True on the schema (\"Exact plan bytes are stored in immutable chunks\") and Ready=True on the PtahSchemaPlan (\"Verified N immutable plan chunks\").",
+    meaning: 'PlanReady=True on the schema ("Exact plan bytes are stored in immutable chunks") and Ready=True on the PtahSchemaPlan ("Verified N immutable plan chunks").',
     why: "The operator computed a plan and stored and verified its chunks.",
     operatorNext: "It applies the plan or waits for an approval, as policy says.",
     userAction: "Read the plan if it waits for you.",
@@ -92,16 +91,14 @@ export const PLAN_REASON_TOPICS = {
     summary: "The plan is destructive and policy disallows destructive changes",
     appliesTo: ["PtahSchema"],
     aliases: ["destructive disabled"],
-    meaning:
-      "Ready=False: the current plan contains destructive changes and spec.policy.allowDestructive is false, so the plan cannot be approved or applied (phase Blocked).",
+    meaning: "Ready=False: the current plan contains destructive changes and spec.policy.allowDestructive is false, so the plan cannot be approved or applied (phase Blocked).",
     why: "The desired schema drops something the database has (a table, a column, an index…).",
     operatorNext: "It waits for an input to change; a new plan is computed when the schema or policy changes.",
-    userAction:
-      "Read the plan. Either narrow the desired schema so nothing is dropped, or set spec.policy.allowDestructive to true and then approve the new plan.",
+    userAction: "Read the plan. Either narrow the desired schema so nothing is dropped, or set spec.policy.allowDestructive to true and then approve the new plan.",
     next: [
       { command: "kubectl ptah plan <schema>", purpose: "read the destructive statements" },
       {
-        command: "kubectl patch ptahschema <schema> --type merge -p '{\"spec\":{\"policy\":{\"allowDestructive\":true}}}'",
+        command: 'kubectl patch ptahschema <schema> --type merge -p \'{"spec":{"policy":{"allowDestructive":true}}}\'',
         purpose: "allow destructive plans, if intended",
       },
     ],
@@ -121,15 +118,11 @@ export const PLAN_REASON_TOPICS = {
     summary: "Policy records plans but does not apply them (apply: Never)",
     appliesTo: ["PtahSchema", "PtahMigration"],
     aliases: ["apply never", "apply disabled"],
-    meaning:
-      "spec.policy.apply is Never: plans are computed and published, but nothing is applied and no approval is consulted (schema phase Blocked).",
+    meaning: "spec.policy.apply is Never: plans are computed and published, but nothing is applied and no approval is consulted (schema phase Blocked).",
     why: "The owner chose to review plans only, or to apply them by other means.",
     operatorNext: "It keeps planning on every interval and never applies.",
     userAction: "Set spec.policy.apply to OnApproval (or Always) if you want plans applied.",
-    next: [
-      READ_PLAN,
-      { command: "kubectl patch ptahschema <schema> --type merge -p '{\"spec\":{\"policy\":{\"apply\":\"OnApproval\"}}}'", purpose: "apply plans after approval" },
-    ],
+    next: [READ_PLAN, { command: 'kubectl patch ptahschema <schema> --type merge -p \'{"spec":{"policy":{"apply":"OnApproval"}}}\'', purpose: "apply plans after approval" }],
     related: ["concept/apply-policy", "reason/not-required", "phase/schema/blocked"],
   },
   PrivilegeChanges: {
@@ -146,7 +139,7 @@ export const PLAN_REASON_TOPICS = {
     summary: "Waiting for an approval bound to the current plan",
     appliesTo: ["PtahSchema"],
     aliases: ["waiting for approval"],
-    meaning: "ApprovalRequired=True: \"Create an approval bound to the current plan fingerprint\".",
+    meaning: 'ApprovalRequired=True: "Create an approval bound to the current plan fingerprint".',
     why: "A plan is published and policy requires a person to approve it.",
     operatorNext: "It waits, re-resolving the source each interval; a change of inputs retires the plan.",
     userAction: "Read the plan, then create the approval.",
@@ -157,7 +150,7 @@ export const PLAN_REASON_TOPICS = {
     summary: "The current plan needs a new, exact approval",
     appliesTo: ["PtahSchema", "PtahMigration"],
     meaning:
-      "Ready=False (schema: \"The current plan requires a new approval\"); on a migration also ApprovalRequired=True and Progressing=False (\"Nothing runs until a person writes the approval\").",
+      'Ready=False (schema: "The current plan requires a new approval"); on a migration also ApprovalRequired=True and Progressing=False ("Nothing runs until a person writes the approval").',
     why: "A plan is published under apply: OnApproval, or a schema plan is destructive or changes privileges, and no valid approval exists for it yet. An earlier approval does not carry over to a new plan.",
     operatorNext: "It waits for an approval whose binding matches the current plan.",
     userAction: "Read the plan, then approve it.",
@@ -190,7 +183,7 @@ export const PLAN_REASON_TOPICS = {
     appliesTo: ["PtahSchema"],
     aliases: ["revoked", "approval revoked"],
     meaning:
-      "ApprovalRequired=True (\"The recorded approval is missing, replaced, or no longer matches the current plan\") and Applying=False (\"No Apply Job was started with the invalid approval\").",
+      'ApprovalRequired=True ("The recorded approval is missing, replaced, or no longer matches the current plan") and Applying=False ("No Apply Job was started with the invalid approval").',
     why: "Between reservation and dispatch the approval was deleted or replaced, or the plan or one of its inputs changed.",
     operatorNext: "It clears the reservation, records a Warning Event ApprovalRevoked, and waits for a new approval.",
     userAction: "Read the current plan and create a new approval for it.",
@@ -223,9 +216,8 @@ export const PLAN_REASON_TOPICS = {
     appliesTo: ["PtahSchemaApproval", "PtahMigration"],
     aliases: ["no longer current", "plan changed"],
     meaning:
-      "On an approval: Stale=True and Accepted=False, with \"The approval does not match the current immutable plan\" or \"The approved plan no longer matches the current database state\". On a migration: ApprovalRequired=False and Ready=False, the message naming what changed after the plan was published.",
-    why:
-      "Something the plan was bound to changed: the desired schema or artifact, the database state (including the approved apply itself), spec.policy, the verification policy, the target or realm, or the execution binding. A new plan with a new fingerprint replaces it.",
+      'On an approval: Stale=True and Accepted=False, with "The approval does not match the current immutable plan" or "The approved plan no longer matches the current database state". On a migration: ApprovalRequired=False and Ready=False, the message naming what changed after the plan was published.',
+    why: "Something the plan was bound to changed: the desired schema or artifact, the database state (including the approved apply itself), spec.policy, the verification policy, the target or realm, or the execution binding. A new plan with a new fingerprint replaces it.",
     operatorNext: "It ignores the stale approval (Event ApprovalStale), discards the old plan, and computes a new one that will need its own approval.",
     userAction: "Read the new plan and create a new approval for it. Do not try to reuse the old approval.",
     next: [READ_PLAN, APPROVE, APPROVE_MIGRATION],
@@ -234,7 +226,7 @@ export const PLAN_REASON_TOPICS = {
   SupersededApproval: {
     summary: "A duplicate approval lost to another for the same plan",
     appliesTo: ["PtahSchemaApproval"],
-    meaning: "Stale=True: \"Another approval already reserves this exact immutable plan\".",
+    meaning: 'Stale=True: "Another approval already reserves this exact immutable plan".',
     why: "Two approvals for the same plan slipped past admission at the same time.",
     operatorNext: "It uses the other approval.",
     userAction: "Nothing; the other approval counts.",
@@ -266,8 +258,7 @@ export const PLAN_REASON_TOPICS = {
   ApplyPending: {
     summary: "The plan is eligible for automatic Apply",
     appliesTo: ["PtahSchema", "PtahMigration"],
-    meaning:
-      "Applying=True on a schema; on a migration Ready=False (\"N migrations are planned\") and Progressing=True (\"An Apply of N planned migrations is what happens next\").",
+    meaning: 'Applying=True on a schema; on a migration Ready=False ("N migrations are planned") and Progressing=True ("An Apply of N planned migrations is what happens next").',
     why: "spec.policy.apply is Always and the plan needs no approval.",
     operatorNext: "It dispatches the Apply.",
     userAction: "Nothing.",
@@ -277,7 +268,7 @@ export const PLAN_REASON_TOPICS = {
   ApprovedPlan: {
     summary: "The exact approved plan is applying",
     appliesTo: ["PtahSchema", "PtahMigration"],
-    meaning: "Applying=True (schema) or Progressing=True \"Applying N planned migrations\" (migration).",
+    meaning: 'Applying=True (schema) or Progressing=True "Applying N planned migrations" (migration).',
     why: "An approval (or apply: Always) authorised the plan and the Apply was dispatched.",
     operatorNext: "When the Job ends it proves the result with a read-only pass.",
     userAction: "Nothing.",
@@ -287,7 +278,7 @@ export const PLAN_REASON_TOPICS = {
   JobCompleted: {
     summary: "The Apply Job finished; proof of convergence is pending",
     appliesTo: ["PtahSchema"],
-    meaning: "Applying=False: \"Apply Job completed; convergence observation is pending\" (phase VerifyingConvergence).",
+    meaning: 'Applying=False: "Apply Job completed; convergence observation is pending" (phase VerifyingConvergence).',
     why: "The Apply Job exited.",
     operatorNext: "It plans again read-only; only a fresh plan with no changes proves InSync.",
     userAction: "Nothing.",
@@ -309,23 +300,18 @@ export const PLAN_REASON_TOPICS = {
     appliesTo: ["PtahSchema", "PtahMigration"],
     aliases: ["apply outcome unknown"],
     meaning:
-      "On a schema, Applying=False until a read-only proof shows the result. On a migration, Blocked=True and Ready=False: \"A … run nobody accounted for is recorded against this database; establish what it did before another Apply\".",
+      'On a schema, Applying=False until a read-only proof shows the result. On a migration, Blocked=True and Ready=False: "A … run nobody accounted for is recorded against this database; establish what it did before another Apply".',
     why: "The Apply Job ended but its outcome could not be read, or a migration run was Partial or Unknown.",
     operatorNext:
       "Schema: it proves convergence read-only and carries on. Migration: it never retries the run; it waits for a history read showing nothing pending or an acknowledgment.",
-    userAction:
-      "Schema: wait. Migration: establish what the run did, then acknowledge it.",
-    next: [
-      STATUS_SCHEMA,
-      SHOW_MIGRATION,
-      { command: "kubectl ptah acknowledge <migration> | kubectl create -f -", purpose: "acknowledge the run once accounted for" },
-    ],
+    userAction: "Schema: wait. Migration: establish what the run did, then acknowledge it.",
+    next: [STATUS_SCHEMA, SHOW_MIGRATION, { command: "kubectl ptah acknowledge <migration> | kubectl create -f -", purpose: "acknowledge the run once accounted for" }],
     related: ["concept/unresolved-run", "concept/acknowledgment", "outcome/unknown", "event/apply-outcome-unknown"],
   },
   VerifyingConvergence: {
     summary: "The Apply completed; independent proof is still pending",
     appliesTo: ["PtahSchema"],
-    meaning: "Ready=False: \"Apply completion has not yet been independently observed\".",
+    meaning: 'Ready=False: "Apply completion has not yet been independently observed".',
     why: "The operator does not trust the Apply Job's own report.",
     operatorNext: "It observes and plans again read-only; no changes means InSync and a status.applied record.",
     userAction: "Nothing.",
@@ -335,7 +321,7 @@ export const PLAN_REASON_TOPICS = {
   ProofInputsChanged: {
     summary: "The post-apply proof restarts from its durable binding",
     appliesTo: ["PtahSchema"],
-    meaning: "Ready=False and InSync=Unknown: \"Post-apply observation will restart from its durable binding\".",
+    meaning: 'Ready=False and InSync=Unknown: "Post-apply observation will restart from its durable binding".',
     why: "An input of the proof changed while it was running.",
     operatorNext: "It restarts the proof with the inputs recorded when the Apply was dispatched.",
     userAction: "Nothing.",

@@ -42,8 +42,7 @@ export const APPROVAL_STATE_TOPICS = {
     why: "The operator consumes an approval at the moment it dispatches the Apply Job it authorises.",
     operatorNext:
       "It runs the Apply and proves convergence. Once a different plan becomes current, the consumed approval is also marked Stale; Consumed=True stays, which is normal.",
-    userAction:
-      "Nothing for this approval. A later change produces a new plan, and that plan needs a new approval.",
+    userAction: "Nothing for this approval. A later change produces a new plan, and that plan needs a new approval.",
     next: [
       { command: "kubectl ptah status <schema>", purpose: "see whether the apply converged" },
       { command: "kubectl ptah history <schema>", purpose: "see when it was consumed and what followed" },
@@ -132,13 +131,10 @@ export const OUTCOME_TOPICS = {
     summary: "Some migrations committed before the run stopped; it blocks",
     appliesTo: ["PtahMigration"],
     aliases: ["partial run", "partially applied"],
-    meaning:
-      "status.lastRun.outcome Partial: part of the run committed and part did not. The run is recorded in status.unresolvedRun and is never retried automatically.",
+    meaning: "status.lastRun.outcome Partial: part of the run committed and part did not. The run is recorded in status.unresolvedRun and is never retried automatically.",
     why: "A migration without a transaction, or a later one in a sequence, failed after earlier work committed.",
-    operatorNext:
-      "It blocks the migration (Blocked=True, ApplyOutcomeUnknown) and plans nothing until a history read shows nothing pending or a person acknowledges the run.",
-    userAction:
-      "Find out what committed (Job logs, the revision table), repair with Ptah's tooling if needed, then acknowledge the run.",
+    operatorNext: "It blocks the migration (Blocked=True, ApplyOutcomeUnknown) and plans nothing until a history read shows nothing pending or a person acknowledges the run.",
+    userAction: "Find out what committed (Job logs, the revision table), repair with Ptah's tooling if needed, then acknowledge the run.",
     next: [
       { command: "kubectl ptah migration <migration>", purpose: "see the unresolved run" },
       { command: "kubectl ptah acknowledge <migration> | kubectl create -f -", purpose: "acknowledge it once accounted for" },
@@ -152,8 +148,7 @@ export const OUTCOME_TOPICS = {
     meaning:
       "status.lastRun.outcome Unknown: the evidence of the run could not be read, so the operator cannot tell whether it changed the database. It is recorded in status.unresolvedRun.",
     why: "The Job or its Pod vanished, its result could not be read, or the lock was lost mid-run.",
-    operatorNext:
-      "Same as Partial: nothing is planned or run until a history read shows nothing pending or a person acknowledges the run.",
+    operatorNext: "Same as Partial: nothing is planned or run until a history read shows nothing pending or a person acknowledges the run.",
     userAction: "Establish what happened in the database, then acknowledge the run.",
     next: [
       { command: "kubectl ptah migration <migration>", purpose: "see the unresolved run" },

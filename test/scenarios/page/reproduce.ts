@@ -31,7 +31,8 @@ export function reproduceScript(r: RunRecord): string {
   ];
   // PGHOST/PGPORT/PGUSER come from the lab's start line above; the simulator names each owner's
   // database <namespace>/<name> (test/sim/database.ts).
-  if (r.database && r.variables.some((v) => v.name === "PGDATABASE")) out.push(`export PGDATABASE="$NAMESPACE/${r.database}"            # ${r.database}'s database in the lab's PostgreSQL`);
+  if (r.database && r.variables.some((v) => v.name === "PGDATABASE"))
+    out.push(`export PGDATABASE="$NAMESPACE/${r.database}"            # ${r.database}'s database in the lab's PostgreSQL`);
   let current = "";
   const as = (who: string): void => {
     if (who !== current) out.push(kubeconfig(who));
