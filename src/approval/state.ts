@@ -1,11 +1,11 @@
 // Derived approval states (operator-api §3.2, §4.3): an approval's conditions alone do not
 // say whether it is reserved — a freshly accepted approval has no conditions yet, and the
 // reservation is recorded on the schema as status.plan.approval.
-import { findCondition, isTrue } from "../model/meta.ts";
+import { findCondition, isTrue } from "../model/conditions.ts";
 import type { PtahMigration, PtahMigrationApproval, PtahMigrationRunAcknowledgment, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 
 // The condition lookups live in model/ (views use them too); approval/ users keep reaching them here.
-export { findCondition, isTrue } from "../model/meta.ts";
+export { findCondition, isTrue } from "../model/conditions.ts";
 
 export type ApprovalState = "Consumed" | "Stale" | "Superseded" | "Reserved" | "Pending";
 

@@ -43,15 +43,6 @@ export const Conditions = z
   .optional()
   .transform((c) => c ?? []);
 
-/** The condition of that type, if the object reports one. */
-export function findCondition(conditions: readonly Condition[], type: string): Condition | undefined {
-  return conditions.find((c) => c.type === type);
-}
-
-export function isTrue(conditions: readonly Condition[], type: string): boolean {
-  return findCondition(conditions, type)?.status === "True";
-}
-
 /** ImmutableObjectReference (operator-api §2.0): a name plus the UID as of writing. */
 export const ObjectRef = z.object({
   name: z.string().optional(),

@@ -1,6 +1,6 @@
 // The `Next:` line: the exact command a person should run, from the schema's state.
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { findCondition, isTrue } from "../model/meta.ts";
+import { findCondition, isTrue } from "../model/conditions.ts";
 import { sanitize } from "../errors.ts";
 
 /** ` -n <ns>` when the command must name the namespace, else "". */
