@@ -4,9 +4,9 @@
 // the path of postgres.json (PTAH_LAB_POSTGRES) and the PG* connection variables.
 import path from "node:path";
 import type { LabContext } from "./config.ts";
-import { LabError, say } from "./errors.ts";
+import { say } from "./errors.ts";
 import { freePorts } from "./net.ts";
-import { ownsPostgres, postgresExports, postgresPaths, PostgresError, postgresStatusLine, startPostgres, stopPostgres, wipePostgres } from "./postgres.ts";
+import { ownsPostgres, postgresExports, postgresPaths, postgresStatusLine, startPostgres, stopPostgres, wipePostgres } from "./postgres.ts";
 import { processDown, type LabService } from "./service.ts";
 import type { LabState } from "./state.ts";
 
@@ -15,10 +15,7 @@ export const postgres: LabService = {
 
   async start(lab, state) {
     const [port] = (await freePorts(1)) as [number];
-    const info = await startPostgres(lab.paths.dir, port, say).catch((err: unknown) => {
-      if (err instanceof PostgresError) throw new LabError(err.step, err.message, err.logFile, err.code);
-      throw err;
-    });
+    const info = await startPostgres(lab.paths.dir, port, say);
     state.ports.postgres = info.port;
     state.pids.postgres = info.pid;
     state.commands.postgres = path.join(info.bin, "postgres");

@@ -12,7 +12,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sleep } from "./errors.ts";
+import { LabError, sleep } from "./errors.ts";
 import { alive as aliveAs, tail } from "./processes.ts";
 
 export interface PostgresInfo {
@@ -29,19 +29,6 @@ export interface PostgresInfo {
   pid: number;
   /** The server's bin folder (its psql is the client the simulator runs). */
   bin: string;
-}
-
-/** A failed step, in the lab's terms (lab.mjs turns it into its LabError). */
-export class PostgresError extends Error {
-  readonly step: string;
-  readonly logFile: string | undefined;
-  readonly code: number;
-  constructor(step: string, message: string, logFile?: string, code = 1) {
-    super(message);
-    this.step = step;
-    this.logFile = logFile;
-    this.code = code;
-  }
 }
 
 const SUPERUSER = "postgres";
@@ -102,7 +89,7 @@ function clusterUser(): OsUser | undefined {
   });
   const created = lookupUser(FALLBACK_OS_USER);
   if (!created)
-    throw new PostgresError("postgres (user)", `PostgreSQL refuses to run as root and no unprivileged user could be created: useradd: ${r.stderr.trim() || `exit ${r.status}`}`);
+    throw new LabError("postgres (user)", `PostgreSQL refuses to run as root and no unprivileged user could be created: useradd: ${r.stderr.trim() || `exit ${r.status}`}`);
   return created;
 }
 
@@ -151,7 +138,7 @@ export function readPostgresInfo(labDir: string): PostgresInfo | undefined {
 /** initdb (fresh), start on 127.0.0.1:port as the unprivileged user, wait until it answers, write postgres.json. */
 export async function startPostgres(labDir: string, port: number, say: (m: string) => void = () => {}): Promise<PostgresInfo> {
   const bin = findBinDir();
-  if (!bin) throw new PostgresError("postgres (binaries)", `PostgreSQL's server binaries (initdb, postgres, psql) were not found; ${INSTALL_HINT}`, undefined, 4);
+  if (!bin) throw new LabError("postgres (binaries)", `PostgreSQL's server binaries (initdb, postgres, psql) were not found; ${INSTALL_HINT}`, undefined, 4);
   await stopPostgres(labDir);
   const p = postgresPaths(labDir);
   const u = clusterUser();
@@ -160,7 +147,7 @@ export async function startPostgres(labDir: string, port: number, say: (m: strin
   const [initCmd, initArgs] = run("initdb", ["-D", dataDir, `--username=${SUPERUSER}`, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"]);
   const init = spawnSync(initCmd, initArgs, { encoding: "utf8", cwd: "/", timeout: 60_000 });
   fs.writeFileSync(p.initdbLog, `${init.stdout ?? ""}${init.stderr ?? ""}`);
-  if (init.status !== 0) throw new PostgresError("postgres (initdb)", `initdb exited with ${init.status ?? init.signal}\n${tail(p.initdbLog, 10)}`, p.initdbLog);
+  if (init.status !== 0) throw new LabError("postgres (initdb)", `initdb exited with ${init.status ?? init.signal}\n${tail(p.initdbLog, 10)}`, p.initdbLog);
 
   say(`starting PostgreSQL on 127.0.0.1:${port} as ${u?.name ?? os.userInfo().username}`);
   const settings = {
@@ -182,19 +169,19 @@ export async function startPostgres(labDir: string, port: number, say: (m: strin
   child.on("error", () => {});
   child.unref();
   const pid = child.pid;
-  if (!pid) throw new PostgresError("postgres (start)", `could not spawn ${cmd}`, p.log);
+  if (!pid) throw new LabError("postgres (start)", `could not spawn ${cmd}`, p.log);
 
   const info: PostgresInfo = { host: "127.0.0.1", port, user: SUPERUSER, database: "postgres", version: "", dataDir, pid, bin };
   const env = { ...process.env, ...clientEnv(info) };
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (!alive(pid)) throw new PostgresError("postgres (start)", `the server exited before it was ready\n${tail(p.log, 15)}`, p.log);
+    if (!alive(pid)) throw new LabError("postgres (start)", `the server exited before it was ready\n${tail(p.log, 15)}`, p.log);
     const r = spawnSync(path.join(bin, "psql"), ["-X", "-At", "-w", "-c", "SHOW server_version"], { env, encoding: "utf8", timeout: 10_000 });
     if (r.status === 0 && r.stdout.trim()) {
       info.version = r.stdout.trim();
       break;
     }
-    if (Date.now() > deadline) throw new PostgresError("postgres (ready)", `not answering on 127.0.0.1:${port} after 30s: ${r.stderr.trim()}\n${tail(p.log, 15)}`, p.log);
+    if (Date.now() > deadline) throw new LabError("postgres (ready)", `not answering on 127.0.0.1:${port} after 30s: ${r.stderr.trim()}\n${tail(p.log, 15)}`, p.log);
     await sleep(200);
   }
   fs.writeFileSync(p.json, `${JSON.stringify(info, null, 2)}\n`);
@@ -241,7 +228,7 @@ export async function stopPostgres(labDir: string, say: (m: string) => void = ()
       } catch {
         /* gone */
       }
-      if (!(await waitGone(pid, 5_000))) throw new PostgresError("stop", `postgres (pid ${pid}) did not exit after SIGKILL`);
+      if (!(await waitGone(pid, 5_000))) throw new LabError("stop", `postgres (pid ${pid}) did not exit after SIGKILL`);
     }
   }
   wipePostgres(labDir);
