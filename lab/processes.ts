@@ -137,6 +137,9 @@ export function run(cmd: string, args: readonly string[], opts: { cwd: string; t
       clearTimeout(timer);
       resolve({ code: code ?? 1, stdout, stderr });
     });
+    // A child that exits without reading its stdin (openssl does) closes the pipe first: EPIPE
+    // there is not the command's failure, its exit status says how it went.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(opts.input ?? "");
   });
 }
