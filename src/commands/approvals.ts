@@ -12,6 +12,7 @@ import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts
 import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "./options/output.ts";
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./options/printing.ts";
 import type { ListResult } from "../kube/types.ts";
+import { readAll } from "./reads/read.ts";
 import { rejectedWarnings, servedObjects } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, RunContext } from "./types.ts";
@@ -59,7 +60,7 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
     // Only machine output prints the served approvals; schemas and migrations are never printed.
     const keepRaw = output.kind !== "human" || needsRaw(print);
     const fieldSelector = print.fieldSelector;
-    const [sApprovals, schemas, mApprovals, migrations] = await Promise.all([
+    const [sApprovals, schemas, mApprovals, migrations] = await readAll([
       wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector, fieldSelector, keepRaw, tolerant: true }) : none,
       wantSchemas ? reader.list("PtahSchema", { namespace, keepRaw: false, tolerant: true }) : none,
       wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector, fieldSelector, keepRaw, tolerant: true }) : none,

@@ -9,7 +9,7 @@ import { formatJson, formatYaml } from "../render/formats.ts";
 import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "./render/ledger.ts";
 import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
 import { noResources } from "./options/output.ts";
-import { getOrNotFound, noSuchMigration, noSuchSchema } from "./reads/read.ts";
+import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "./reads/read.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Connection } from "./types.ts";
 
@@ -26,7 +26,7 @@ async function objects<K extends KindName>(c: Connection, kind: K, namespace: st
 
 async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | undefined, selector: string | undefined): Promise<LedgerEntry[]> {
   if (t.kind === "schema") {
-    const [schema, approvals] = await Promise.all([
+    const [schema, approvals] = await readAll([
       getOrNotFound(c.reader, "PtahSchema", c.namespace, t.name, noSuchSchema(c.namespace, t.name)),
       objects(c, "PtahSchemaApproval", c.namespace, selector),
     ]);
@@ -36,7 +36,7 @@ async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | 
     );
   }
   if (t.kind === "migration") {
-    const [migration, approvals, acks] = await Promise.all([
+    const [migration, approvals, acks] = await readAll([
       getOrNotFound(c.reader, "PtahMigration", c.namespace, t.name, noSuchMigration(c.namespace, t.name)),
       objects(c, "PtahMigrationApproval", c.namespace, selector),
       objects(c, "PtahMigrationRunAcknowledgment", c.namespace, selector),
@@ -44,7 +44,7 @@ async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | 
     const mine = <T extends { spec: { migrationRef?: { name?: string } } }>(xs: T[]): T[] => xs.filter((x) => x.spec.migrationRef?.name === t.name);
     return migrationLedger(mine(approvals), mine(acks), [migration.object]);
   }
-  const [schemas, sApprovals, migrations, mApprovals, acks] = await Promise.all([
+  const [schemas, sApprovals, migrations, mApprovals, acks] = await readAll([
     objects(c, "PtahSchema", namespace),
     objects(c, "PtahSchemaApproval", namespace, selector),
     objects(c, "PtahMigration", namespace),

@@ -11,7 +11,7 @@ import { renderSchemaDetail } from "./render/schema-detail.ts";
 import { renderStatusList } from "./render/status-list.ts";
 import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "./options/output.ts";
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./options/printing.ts";
-import { getOrNotFound, noSuchSchema } from "./reads/read.ts";
+import { getOrNotFound, noSuchSchema, readAll } from "./reads/read.ts";
 import { gapWarning, readSecondary, rejectedWarnings, servedObjects, type Secondary } from "./reads/tolerance.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
@@ -33,7 +33,7 @@ export function loadSchema(connection: Connection, name: string): Promise<Parsed
 async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, connection: Connection): Promise<Printed> {
   // Machine output is the schema alone: no need to list the namespace's approvals.
   if (output.kind !== "human") return { kind: "printed", stdout: renderMachine(output, [(await loadSchema(connection, name)).raw], true, { noHeaders: ctx.global.noHeaders }) };
-  const [schema, approvals] = await Promise.all([
+  const [schema, approvals] = await readAll([
     loadSchema(connection, name),
     // Only the approvals naming this schema are parsed (the namespace may hold thousands).
     readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, tolerant: true, select: (raw) => mayBindSchema(raw, name) })),
@@ -57,7 +57,7 @@ async function runList(options: StatusOptions, output: ResolvedOutput, ctx: RunC
   const fieldSelector = print.fieldSelector;
   // Only machine output (and --sort-by) reads the served objects (schemas and migrations, never approvals).
   const keepRaw = output.kind !== "human" || needsRaw(print);
-  const [schemas, migrations, approvals] = await Promise.all([
+  const [schemas, migrations, approvals] = await readAll([
     connection.reader.list("PtahSchema", { namespace, labelSelector, fieldSelector, keepRaw, tolerant: true }),
     connection.reader.list("PtahMigration", { namespace, labelSelector, fieldSelector, keepRaw, tolerant: true }),
     // Approvals only fill the APPROVAL column: without them it still says waiting/reserved.

@@ -184,6 +184,18 @@ describe("fault matrix: HTTP answers", () => {
     expectFailure(r, 3, "error: the server doesn't have a resource type \"ptahschemas\": is the Ptah operator's CRD installed? (kubectl ptah doctor explains what is missing)");
   });
 
+  it("404 on every list names the first kind the command reads, whichever answer comes first", async () => {
+    // status lists schemas and migrations at once: the migrations' 404 arriving first must not
+    // change the line (it once did, a flake of the doctor e2e's no-CRDs test).
+    server.reset((req, res) => {
+      const reply = (): void => sendJson(res, 404, statusBody(404, "NotFound", "the server could not find the requested resource"));
+      if (pathOf(req.url ?? "").endsWith("/ptahschemas")) setTimeout(reply, 100);
+      else reply();
+    });
+    const r = await run(["status"]);
+    expectFailure(r, 3, "error: the server doesn't have a resource type \"ptahschemas\": is the Ptah operator's CRD installed? (kubectl ptah doctor explains what is missing)");
+  });
+
   it("404 on a named schema whose CRD is missing names the CRD, not a missing schema (exit 1)", async () => {
     server.reset((_req, res) => {
       res.writeHead(404, { "content-type": "text/plain" });

@@ -22,6 +22,25 @@ function lines(stdout: string, status: string): string[] {
   return stdout.split("\n").filter((l) => l.startsWith(`  ${status} `));
 }
 
+/** Polls `done` every 500 ms until `ms` have passed; then fails with `why()`, what was seen. */
+async function until(ms: number, done: () => boolean, why: () => string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(why());
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** A CRD's deletion state in one phrase: name, deletion time, finalizers, the Terminating condition. */
+function crdState(crd: KubeObject): string {
+  const meta = crd.metadata as { name: string; deletionTimestamp?: string; finalizers?: string[] };
+  const terminating = ((crd.status as { conditions?: { type: string; status: string; reason?: string; message?: string }[] } | undefined)?.conditions ?? []).find(
+    (c) => c.type === "Terminating",
+  );
+  const cond = terminating ? `Terminating=${terminating.status} ${terminating.reason ?? ""}: ${terminating.message ?? ""}` : "no Terminating condition";
+  return `${meta.name} (deletionTimestamp ${meta.deletionTimestamp ?? "none"}, finalizers [${(meta.finalizers ?? []).join(", ")}], ${cond})`;
+}
+
 describe.skipIf(skip)("doctor on the lab, as each identity", { timeout: 180_000 }, () => {
   it("admin: every check ok or skipped with why, exit 0", () => {
     const r = ptah(["doctor"], "admin");
@@ -169,15 +188,35 @@ describe.skipIf(skip)("doctor on a control plane without the operator", { timeou
   });
 
   it("no CRDs: the API check is a problem naming every kind and its CRD", async () => {
-    // Not --wait: finalising the CRDs (their objects deleted first) can outlast kubectl's 60 s on
-    // a loaded machine; discovery dropping the group is what the test waits for.
+    // Not --wait: finalising the CRDs can outlast kubectl's 60 s on a loaded machine. The API
+    // server serves a group while any of its CRDs exists, terminating ones included (its
+    // discovery controller lists CRDs from its informer), and a CRD is only removed once its
+    // cleanup finalizer has deleted every instance. So the test waits in two steps, each
+    // failing with what it saw: first the CRDs are gone, then discovery has dropped the group.
     lab.kubectl(["delete", "crd", "-l", "app.kubernetes.io/part-of=ptah-lab", "--wait=false"]);
-    // Discovery drops the group once the CRDs are gone.
-    const deadline = Date.now() + 150_000;
-    while (lab.kubectl(["api-resources", "--api-group=operator.ptah.run", "-o", "name"]).trim() !== "") {
-      if (Date.now() > deadline) throw new Error("the Ptah group is still served after deleting its CRDs");
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await until(
+      150_000,
+      () => lab.kubectl(["get", "crd", "-l", "app.kubernetes.io/part-of=ptah-lab", "-o", "name"]).trim() === "",
+      () => {
+        const crds = JSON.parse(lab.kubectl(["get", "crd", "-l", "app.kubernetes.io/part-of=ptah-lab", "-o", "json"])) as { items: KubeObject[] };
+        return `the Ptah CRDs are not deleted after 150 s: ${crds.items.map(crdState).join("; ")}`;
+      },
+    );
+    await until(
+      60_000,
+      () => lab.kubectl(["api-resources", "--api-group=operator.ptah.run", "-o", "name"]).trim() === "",
+      () => {
+        const served = lab.kubectl(["api-resources", "--api-group=operator.ptah.run", "-o", "name"]).trim().split("\n").join(", ");
+        return `the CRDs are gone but discovery still serves operator.ptah.run after 60 s: ${served}; APIServices: ${
+          lab
+            .kubectl(["get", "apiservices", "-o", "name"])
+            .trim()
+            .split("\n")
+            .filter((n) => n.includes("ptah"))
+            .join(", ") || "none for the group"
+        }`;
+      },
+    );
     const r = doctor();
     expect(r.status, r.stdout).toBe(1);
     expect(r.stdout).toMatch(

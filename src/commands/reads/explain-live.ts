@@ -7,14 +7,14 @@ import { isDnsSubdomain } from "../../model/names.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../render/diagnose.ts";
 import { namespaceFlag } from "../options/output.ts";
-import { getOptional, noSuchMigration } from "./read.ts";
+import { getOptional, noSuchMigration, readAll } from "./read.ts";
 import type { Printed, Connection, RunContext } from "../types.ts";
 
 async function explainApproval(c: Connection, ctx: RunContext, name: string): Promise<Printed> {
   const approval = await getOptional(c.reader, "PtahSchemaApproval", c.namespace, name);
   if (!approval) throw new NotFoundError(`no such approval: ${c.namespace}/${name}`);
   const a = approval.object as PtahSchemaApproval;
-  const [schema, events] = await Promise.all([
+  const [schema, events] = await readAll([
     a.spec.schemaRef?.name ? getOptional(c.reader, "PtahSchema", c.namespace, a.spec.schemaRef.name) : Promise.resolve(undefined),
     c.reader.list("Event", { namespace: c.namespace, fieldSelector: `involvedObject.name=${name}` }).catch((err: unknown) => {
       // Events are diagnostic only: a reader without access still gets the diagnosis.
@@ -35,7 +35,7 @@ async function explainApproval(c: Connection, ctx: RunContext, name: string): Pr
 }
 
 async function explainMigration(c: Connection, ctx: RunContext, name: string): Promise<Printed> {
-  const [migration, approvals] = await Promise.all([getOptional(c.reader, "PtahMigration", c.namespace, name), c.reader.list("PtahMigrationApproval", { namespace: c.namespace })]);
+  const [migration, approvals] = await readAll([getOptional(c.reader, "PtahMigration", c.namespace, name), c.reader.list("PtahMigrationApproval", { namespace: c.namespace })]);
   if (!migration) throw new NotFoundError(noSuchMigration(c.namespace, name));
   return {
     kind: "printed",
@@ -64,7 +64,7 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
     if (err instanceof ReadError && !/^no kubeconfig found/u.test(err.message)) throw err;
     return undefined;
   }
-  const [schema, approvals] = await Promise.all([getOptional(c.reader, "PtahSchema", c.namespace, schemaName), c.reader.list("PtahSchemaApproval", { namespace: c.namespace })]);
+  const [schema, approvals] = await readAll([getOptional(c.reader, "PtahSchema", c.namespace, schemaName), c.reader.list("PtahSchemaApproval", { namespace: c.namespace })]);
   if (!schema) return undefined;
   return {
     kind: "printed",

@@ -35,3 +35,15 @@ export async function getOptional<K extends KindName>(reader: ClusterReader, kin
     throw err;
   }
 }
+
+/**
+ * Several reads at once, as Promise.all, but when some fail the error is the first one in the
+ * order written, not the first to arrive: the same cluster gives the same error line every run
+ * (a missing CRD is named as `ptahschemas` by `status`, never `ptahmigrations` by chance).
+ */
+export async function readAll<T extends readonly unknown[]>(reads: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(reads);
+  const failed = settled.find((s) => s.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}
