@@ -66,10 +66,15 @@ export default class NotRunReporter implements Reporter {
 
   onTestRunEnd(testModules: readonly TestModule[]): void {
     const tests = testModules.flatMap((m) => [...m.children.allTests()].map(outcome));
-    const lines = notRunLines(tests, process.env, Boolean(this.vitest?.config.testNamePattern));
     if (tests.length === 0) return; // nothing was collected (a setup failed, or no file matched): vitest says why
-    const out = lines.length > 0 ? lines : ["", `Every test of this run ran (${tests.length} tests, none skipped).`];
-    if (this.vitest) this.vitest.logger.log(out.join("\n"));
-    else console.log(out.join("\n"));
+    const filtered = Boolean(this.vitest?.config.testNamePattern);
+    const lines = notRunLines(tests, process.env, filtered);
+    const all = filtered ? "Every test this -t filter selected ran" : `Every test of this run ran (${tests.length} tests, none skipped)`;
+    const block = `${(lines.length > 0 ? lines : ["", `${all}.`]).join("\n")}\n`;
+    // Last of all: the other reporters end concurrently with this one (the read-only proof waits
+    // for the audit log) and the global teardowns print after them, so the block is written when
+    // vitest exits (stdout is synchronous on Linux), or at once in watch mode.
+    if (this.vitest?.config.watch) process.stdout.write(block);
+    else process.once("exit", () => process.stdout.write(block));
   }
 }
