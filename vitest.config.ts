@@ -11,8 +11,9 @@ export default defineConfig({
     env: { TZ: "UTC", NO_COLOR: "1" },
     restoreMocks: true,
     update: "none",
-    // The read-only proof fails the run from a reporter (see test/e2e/read-only-reporter.ts).
-    reporters: ["default", "./test/e2e/read-only-reporter.ts"],
+    // The read-only proof fails the run from a reporter (see test/e2e/read-only-reporter.ts); the
+    // last one prints what did not run, why, and how to make it run (test/support/not-run-reporter.ts).
+    reporters: ["default", "./test/e2e/read-only-reporter.ts", "./test/support/not-run-reporter.ts"],
     projects: [
       {
         extends: true,

@@ -12,18 +12,21 @@
 // its own CPU and flags; a target of another architecture or OS rejects or mis-reads it (Node's
 // SEA documentation says cross-platform blobs must not use it; measured here: see the README),
 // so only linux/amd64, whose blob node is the target build itself, gets one.
-// macOS binaries are signed ad hoc after injection with rcodesign (apple-codesign, from crates.io,
-// built once into $HOME/.cache), since macOS on arm64 runs no unsigned code.
+// macOS binaries are signed ad hoc after injection with krew/adhoc-sign (our Go program over
+// github.com/blacktop/go-macho, built once into $HOME/.cache), since macOS on arm64 runs no
+// unsigned code; the build then reads each signature back twice (adhoc-sign show, and
+// krew/inspect-binary.mjs's own verifyAdHocSignature) and fails unless both hold.
 //
 // Options: --only os/arch[,os/arch…] builds a subset (its manifest lists only those).
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BLOB_NODES, NODE_BUILDS, NODE_VERSION, fetchNodeBuild } from "./node-builds.mjs";
 import { PLATFORMS, binaryName, releaseVersion } from "./platforms.mjs";
 import { renderManifestFile } from "./render-manifest.mjs";
-import { findRcodesign } from "./release-tools.mjs";
+import { verifyAdHocSignature } from "./inspect-binary.mjs";
+import { findAdhocSign } from "./release-tools.mjs";
 import { BuildError, injectBlob, prepareBlob, removePeSignature, writeReleaseArchive } from "./sea.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -57,9 +60,15 @@ function blobNodeFor(build) {
 }
 
 function signAdHoc(binary) {
-  const rcodesign = findRcodesign({ build: true, log });
-  const r = spawnSync(rcodesign, ["sign", binary], { encoding: "utf8" });
-  if (r.status !== 0) throw new BuildError(`rcodesign sign ${binary}: ${r.stderr.trim()}`);
+  const signer = findAdhocSign({ build: true, log });
+  const signed = `${binary}.signed`;
+  const r = spawnSync(signer, ["sign", binary, signed], { encoding: "utf8" });
+  if (r.status !== 0) throw new BuildError(`adhoc-sign sign ${binary}: ${r.stderr.trim()}`);
+  renameSync(signed, binary);
+  const show = spawnSync(signer, ["show", binary], { encoding: "utf8" });
+  if (show.status !== 0) throw new BuildError(`adhoc-sign show ${binary}: ${show.stderr.trim()}`);
+  const problems = verifyAdHocSignature(readFileSync(binary));
+  if (problems.length > 0) throw new BuildError(`${binary}: ${problems.join("; ")}`);
 }
 
 function main() {

@@ -49,8 +49,8 @@ const HASHES = { 1: "sha1", 2: "sha256" };
 /**
  * The ad-hoc signature macOS checks on arm64: the embedded signature's CodeDirectory (no CMS
  * content, flag adhoc) and, for every page up to its codeLimit, the page's hash in the
- * directory equal to the file's bytes. rcodesign's own `verify` cannot read an ad-hoc CMS slot
- * (it stops at the empty blob), so the check is made here.
+ * directory equal to the file's bytes. Our own reading, independent of the signer
+ * (krew/adhoc-sign, over go-macho), whose `show` is the second reading.
  */
 export function verifyAdHocSignature(buf) {
   const m = readMachO(buf);

@@ -1,53 +1,65 @@
-// The tools the six-platform build and its checks use beyond Node: rcodesign (apple-codesign from
-// crates.io, to sign and verify macOS binaries ad hoc), qemu-user for linux/arm64 and wine for
-// windows/amd64 (Debian's packages). rcodesign is built once with cargo into
-// $HOME/.cache/kubectl-ptah/rcodesign-<version>/ (as the lab builds its binaries from the Go
-// module proxy); the Debian tools are installed by .ci/run when missing.
+// The tools the six-platform build needs beyond Node: the pinned Node builds (krew/node-builds.mjs)
+// and krew/adhoc-sign, our small Go program over github.com/blacktop/go-macho that signs the macOS
+// binaries ad hoc and reads a signature back. adhoc-sign is built with the Go toolchain the lab
+// already needs (from the Go module proxy, about a minute of CPU) into
+// $HOME/.cache/kubectl-ptah/adhoc-sign/adhoc-sign-<sha256 of its sources>, so an edited source is
+// rebuilt and an unchanged one costs nothing. (Until 2026-12 this was rcodesign, built with cargo:
+// 8 minutes idle, an hour under load; README "Installation" has the measurements.)
+import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-export const RCODESIGN_VERSION = "0.29.0";
+const SOURCES = path.join(path.dirname(fileURLToPath(import.meta.url)), "adhoc-sign");
 
 function cacheRoot() {
   return process.env.PTAH_CACHE_DIR ?? path.join(os.homedir(), ".cache", "kubectl-ptah");
 }
 
-function onPath(name) {
-  const r = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
-  return r.status === 0 ? r.stdout.trim() : undefined;
+/** Where adhoc-sign built from the current sources lives (whether or not it is built yet). */
+export function adhocSignPath() {
+  const hash = createHash("sha256");
+  for (const f of readdirSync(SOURCES)
+    .filter((f) => f.endsWith(".go") || f === "go.mod" || f === "go.sum")
+    .sort()) {
+    hash
+      .update(f)
+      .update("\0")
+      .update(readFileSync(path.join(SOURCES, f)))
+      .update("\0");
+  }
+  return path.join(cacheRoot(), "adhoc-sign", `adhoc-sign-${hash.digest("hex").slice(0, 16)}`);
 }
 
-/** rcodesign's path; with `build`, builds it with cargo when it is not there yet. */
-export function findRcodesign({ build = false, log = () => undefined } = {}) {
-  const cached = path.join(cacheRoot(), `rcodesign-${RCODESIGN_VERSION}`, "bin", "rcodesign");
-  if (existsSync(cached)) return cached;
-  const found = onPath("rcodesign");
-  if (found || !build) return found;
-  const cargo = onPath("cargo") ?? [path.join(os.homedir(), ".cargo", "bin", "cargo")].find((c) => existsSync(c));
-  if (!cargo) throw new Error("rcodesign is not built and cargo is not on PATH (install Rust, or rcodesign itself)");
-  log(`building rcodesign ${RCODESIGN_VERSION} with cargo (first time: many minutes)`);
-  const root = path.dirname(path.dirname(cached));
-  const r = spawnSync(cargo, ["install", "apple-codesign", "--version", RCODESIGN_VERSION, "--locked", "--root", root], { stdio: ["ignore", "inherit", "inherit"] });
-  if (r.status !== 0 || !existsSync(cached)) throw new Error(`cargo install apple-codesign ${RCODESIGN_VERSION} failed`);
-  return cached;
+export function hasGo() {
+  return spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
 }
 
-/** qemu-aarch64 (user mode) and the arm64 sysroot it needs for node's shared libraries. */
-export function findQemuArm64() {
-  const qemu = onPath("qemu-aarch64-static") ?? onPath("qemu-aarch64");
-  const sysroot = "/usr/aarch64-linux-gnu";
-  return qemu && existsSync(path.join(sysroot, "lib", "ld-linux-aarch64.so.1")) ? { qemu, sysroot } : undefined;
+/** adhoc-sign's path; with `build`, builds it when it is not there yet (throws without Go). */
+export function findAdhocSign({ build = false, log = () => undefined } = {}) {
+  const bin = adhocSignPath();
+  if (existsSync(bin) || !build) return existsSync(bin) ? bin : undefined;
+  if (!hasGo()) throw new Error("krew/adhoc-sign is not built and there is no Go toolchain on PATH (Go >= 1.26, as the lab needs)");
+  log("building krew/adhoc-sign with Go (first time: about a minute)");
+  mkdirSync(path.dirname(bin), { recursive: true });
+  const tmp = `${bin}.${process.pid}.tmp`;
+  const r = spawnSync("go", ["build", "-trimpath", "-o", tmp, "."], {
+    cwd: SOURCES,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, GOWORK: "off", GOFLAGS: "-mod=readonly", CGO_ENABLED: "0" },
+  });
+  if (r.status !== 0 || !existsSync(tmp)) throw new Error(`go build of krew/adhoc-sign failed${r.error ? `: ${r.error.message}` : ""}`);
+  renameSync(tmp, bin);
+  return bin;
 }
 
-/** Debian's wine64 loader (the package installs it outside PATH). */
-export function findWine64() {
-  for (const candidate of ["/usr/lib/wine/wine64", onPath("wine64")]) if (candidate && existsSync(candidate)) return candidate;
-  return undefined;
-}
-
-// `node krew/release-tools.mjs --build`: build rcodesign now (.ci/run does, before the tests).
-if (process.argv[1]?.endsWith("release-tools.mjs") && process.argv[2] === "--build") {
-  process.stdout.write(`${findRcodesign({ build: true, log: (l) => process.stderr.write(`[release-tools] ${l}\n`) })}\n`);
+// `node krew/release-tools.mjs --build`: build adhoc-sign and fetch the pinned Node builds now
+// (.ci/run does, before the tests, so their time is a step of its own).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === "--build") {
+  const log = (l) => process.stderr.write(`[release-tools] ${l}\n`);
+  const { BLOB_NODES, NODE_BUILDS, fetchNodeBuild } = await import("./node-builds.mjs");
+  for (const build of [...Object.values(NODE_BUILDS), ...Object.values(BLOB_NODES)]) log(fetchNodeBuild(build));
+  process.stdout.write(`${findAdhocSign({ build: true, log })}\n`);
 }

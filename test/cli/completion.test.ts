@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { COMPLETION_REQUEST_TIMEOUT_MS, outputFormats } from "../../src/cli/complete.ts";
 import { findCommand } from "../../src/commands/index.ts";
 import { completionScript, KUBECTL_COMPLETE_SCRIPT } from "../../src/commands/completion.ts";
@@ -14,6 +14,7 @@ import { ReadError } from "../../src/errors.ts";
 import { aMigration, anApproval, awaitingSchema, CONSUMED_AND_STALE, inSyncSchema } from "../support/builders.ts";
 import { REAL_CONNECTION, runCliWith } from "../support/cli.ts";
 import { FakeReader } from "../support/fake-reader.ts";
+import { needTool } from "../support/machine-tools.ts";
 
 function reader(): FakeReader {
   return new FakeReader([
@@ -369,8 +370,8 @@ function stub(dir: string, answer: string): void {
   fs.writeFileSync(path.join(dir, "kubectl-ptah"), `#!/bin/sh\nprintf '%s\\n' "$@" > ${dir}/args\nprintf '${answer}'\n`, { mode: 0o755 });
 }
 
-const zsh = spawnSync("zsh", ["--version"]).status === 0;
-describe.skipIf(!zsh)("the zsh script", () => {
+describe("the zsh script", () => {
+  beforeEach((ctx) => void needTool(ctx, "zsh"));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-zsh-"));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   // zsh's completion system stubbed: _describe prints its options and the candidates it got.
@@ -411,8 +412,8 @@ describe.skipIf(!zsh)("the zsh script", () => {
   });
 });
 
-const fish = spawnSync("fish", ["--version"]).status === 0;
-describe.skipIf(!fish)("the fish script", () => {
+describe("the fish script", () => {
+  beforeEach((ctx) => void needTool(ctx, "fish"));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-fish-"));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -1,6 +1,7 @@
 // The e2e tier's setup and teardown. Setup: build the plugin, put `kubectl-ptah` on a PATH
 // folder (PTAH_BIN_DIR) so the real `kubectl` runs it as `kubectl ptah`, start the lab (built
-// once from the Go module proxy). Without Go the tier is skipped with one line, unless
+// once from the Go module proxy). Without Go the tier is skipped with its reason (PTAH_E2E_SKIP, listed
+// at the end of the run by test/support/not-run-reporter.ts), unless
 // PTAH_E2E=required (CI), where that is a failure. It names the audit log and the offset the tier
 // starts at (PTAH_E2E_AUDIT_LOG, PTAH_E2E_AUDIT_START) for the read-only proof, which runs in
 // test/e2e/read-only-reporter.ts and not in the teardown here: vitest only logs a teardown's error.
@@ -39,7 +40,8 @@ export default function setup(project: TestProject): () => void {
   const labJson = labLayout(labDirOf(REPO)).state;
   const labBin = binCacheRoot();
   if (!hasGo() && !fs.existsSync(labJson) && !fs.existsSync(labBin)) {
-    const why = "no Go toolchain on PATH, so the lab's kube-apiserver cannot be built (needs Go >= 1.26 and the Go module proxy)";
+    const why =
+      "no Go toolchain on PATH, so the lab's kube-apiserver cannot be built; to run it: install Go >= 1.26 (https://go.dev/dl/; the first start builds from the Go module proxy)";
     if (required) throw new Error(`PTAH_E2E=required but ${why}`);
     log(`skipping the end-to-end tier: ${why}`);
     process.env.PTAH_E2E_SKIP = why;
@@ -61,7 +63,10 @@ export default function setup(project: TestProject): () => void {
   log("starting the lab (the first start builds kube-apiserver and etcd: many minutes)");
   const lab = spawnSync(process.execPath, [LAB], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", timeout: 60 * 60_000 });
   if (lab.status !== 0) {
-    const why = `the lab did not start (exit ${String(lab.status)}); see the lines above and .lab/*.log`;
+    const why =
+      lab.status === 4
+        ? "the lab is missing a prerequisite (exit 4, named in its line above); to run it: install it (Go >= 1.26 for the first build; PostgreSQL: apt-get install postgresql)"
+        : `the lab did not start (exit ${String(lab.status)}); see the lines above and .lab/*.log`;
     if (required || lab.status !== 4) throw new Error(why);
     log(`skipping the end-to-end tier: ${why}`);
     process.env.PTAH_E2E_SKIP = why;

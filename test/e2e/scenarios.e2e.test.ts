@@ -4,13 +4,16 @@
 // as lab-viewer, and fails naming each claim that did not, with what was observed instead.
 // Each run is recorded as the demo records it (test/scenarios/page/recorder.ts) into
 // .cache/e2e-pages/, and that page is checked in headless Chromium (./replay-page.ts), so the
-// pages are tested on the runs this tier makes anyway rather than on a second replay.
+// pages are tested on the runs this tier makes anyway rather than on a second replay. The page
+// checks are tests of their own, after the scenarios: without chromium they are skipped with
+// their reason (test/support/machine-tools.ts; required under CI) and the scenarios still run.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, chromiumPath } from "../support/chromium.ts";
+import { Browser } from "../support/chromium.ts";
 import { kubectl, labEnv } from "../support/lab.ts";
+import { needTool } from "../support/machine-tools.ts";
 import { ptah } from "../support/plugin.ts";
 import { formatChecks, formatFailures, listScenarioFiles } from "../scenarios/runner.ts";
 import { labSecrets, recordScenario, writePages } from "../scenarios/page/recorder.ts";
@@ -90,22 +93,17 @@ const skip = process.env.PTAH_E2E_SKIP;
 const files = listScenarioFiles();
 const PAGES = path.join(import.meta.dirname, "..", "..", ".cache", "e2e-pages");
 
-let browser: Browser | undefined;
+/** Each scenario's recorded page and run, by scenario id, for the Chromium checks below. */
+const recorded = new Map<string, { page: string; result: Awaited<ReturnType<typeof recordScenario>>["result"] }>();
 
-describe.skipIf(Boolean(skip))("scenarios against the lab, recorded and shown in Chromium", () => {
-  beforeAll(async () => {
+describe.skipIf(Boolean(skip))("scenarios against the lab, recorded", () => {
+  beforeAll(() => {
     fs.rmSync(PAGES, { recursive: true, force: true });
-    const binary = chromiumPath();
-    if (!binary) throw new Error("no chromium on PATH (Debian: apt-get install chromium; or set PTAH_CHROMIUM)");
-    browser = await Browser.launch(binary);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it.each(files.map((f) => [path.basename(f, ".yaml"), f]))(
-    "%s: every claim holds, read-only steps hold as lab-viewer, and its page shows the run",
-    async (_id, file) => {
+    "%s: every claim holds, read-only steps hold as lab-viewer, and its page is recorded",
+    async (id, file) => {
       const { result, record } = await recordScenario(file, { binDir: process.env.PTAH_BIN_DIR! });
       const scenario = result.scenario;
       const failed = result.checks.filter((c) => !c.held);
@@ -117,7 +115,7 @@ describe.skipIf(Boolean(skip))("scenarios against the lab, recorded and shown in
       ).toEqual([]);
       expect(result.steps.some((s) => s.viewer)).toBe(true);
       const [page] = writePages(PAGES, [record]);
-      await checkReplayPage(browser!, page!, result, PAGES);
+      recorded.set(id!, { page: page!, result });
       if (scenario.id === "stale-approval") {
         const step7 = result.steps.find((st) => st.index === 7);
         expect(step7?.step.run.trim()).toBe('psql -c "\\d customers"');
@@ -137,12 +135,33 @@ describe.skipIf(Boolean(skip))("scenarios against the lab, recorded and shown in
     },
     180_000,
   );
+});
 
-  it("index.html lists every recorded run", async () => {
-    const recorded = fs.readdirSync(PAGES).filter((f) => f.endsWith(".html") && f !== "index.html");
-    expect(recorded.length, "no scenario page was recorded (did the tests above fail?)").toBe(files.length);
+describe.skipIf(Boolean(skip))("the recorded pages in headless Chromium", () => {
+  let browser: Browser | undefined;
+  /** The browser, launched by the first test that has chromium. */
+  async function open(ctx: Parameters<typeof needTool>[0]): Promise<Browser> {
+    const binary = needTool(ctx, "chromium");
+    browser ??= await Browser.launch(binary);
+    return browser;
+  }
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.for(files.map((f) => path.basename(f, ".yaml")))("%s: its page shows the run", async (id, ctx) => {
+    const b = await open(ctx);
+    const run = recorded.get(id);
+    expect(run, `scenario ${id} recorded no page (did its test above fail?)`).toBeDefined();
+    await checkReplayPage(b, run!.page, run!.result, PAGES);
+  });
+
+  it("index.html lists every recorded run", async (ctx) => {
+    const b = await open(ctx);
+    const pages = fs.readdirSync(PAGES).filter((f) => f.endsWith(".html") && f !== "index.html");
+    expect(pages.length, "no scenario page was recorded (did the tests above fail?)").toBe(files.length);
     await checkIndexPage(
-      browser!,
+      b,
       path.join(PAGES, "index.html"),
       files.map((f) => path.basename(f, ".yaml")),
     );

@@ -1,0 +1,68 @@
+// The machine tools some tests need and the project does not install itself (Debian packages:
+// a browser, emulators, other shells). A test that needs one calls needTool() first: with the tool
+// there it runs; without it, it is skipped with vitest's own skip and a note saying what is missing
+// and the command that installs it (test/support/not-run-reporter.ts lists those notes at the end
+// of the run); under CI (CI=true or PTAH_E2E=required, both set by .ci/run) every tool is
+// required and a missing one fails the test instead.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { chromiumPath } from "./chromium.ts";
+
+function onPath(name: string): string | undefined {
+  const r = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
+  return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : undefined;
+}
+
+/** The arm64 sysroot qemu-user needs for node's shared libraries (Debian's libc6-arm64-cross). */
+export const ARM64_SYSROOT = "/usr/aarch64-linux-gnu";
+
+interface MachineTool {
+  /** What is missing, as the skip note says it. */
+  readonly missing: string;
+  /** The command that installs it (Debian). */
+  readonly install: string;
+  readonly find: () => string | undefined;
+}
+
+export const MACHINE_TOOLS = {
+  chromium: { missing: "no chromium on PATH (or PTAH_CHROMIUM)", install: "apt-get install chromium fonts-dejavu-core", find: chromiumPath },
+  "qemu-user": {
+    missing: "no qemu-aarch64-static with the arm64 sysroot",
+    install: "apt-get install qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross",
+    find: () => {
+      const qemu = onPath("qemu-aarch64-static") ?? onPath("qemu-aarch64");
+      return qemu && fs.existsSync(`${ARM64_SYSROOT}/lib/ld-linux-aarch64.so.1`) ? qemu : undefined;
+    },
+  },
+  // Debian's wine64 package installs its loader outside PATH.
+  wine64: { missing: "no wine64", install: "apt-get install wine64", find: () => ["/usr/lib/wine/wine64", onPath("wine64")].find((c) => c !== undefined && fs.existsSync(c)) },
+  zsh: { missing: "no zsh on PATH", install: "apt-get install zsh", find: () => onPath("zsh") },
+  fish: { missing: "no fish on PATH", install: "apt-get install fish", find: () => onPath("fish") },
+} satisfies Record<string, MachineTool>;
+
+export type ToolName = keyof typeof MACHINE_TOOLS;
+
+/** Whether this run must have every machine tool: CI (`CI=true`, or `PTAH_E2E=required` as .ci/run sets). */
+export function toolsRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CI === "true" || env.PTAH_E2E === "required";
+}
+
+/** The skip note of a missing tool: what is missing and how to install it. */
+export function skipNote(name: ToolName): string {
+  const t = MACHINE_TOOLS[name];
+  return `needs ${name}: ${t.missing}; to run it: ${t.install}`;
+}
+
+const found = new Map<ToolName, string | undefined>();
+
+/**
+ * The tool's path. Without it the running test is skipped with skipNote(name) — or, under CI,
+ * fails with the same words — so nothing after this call runs without the tool.
+ */
+export function needTool(ctx: { skip(note: string): never }, name: ToolName): string {
+  if (!found.has(name)) found.set(name, MACHINE_TOOLS[name].find());
+  const path = found.get(name);
+  if (path) return path;
+  if (toolsRequired()) throw new Error(`${skipNote(name)} (required under CI=true / PTAH_E2E=required)`);
+  return ctx.skip(skipNote(name));
+}
