@@ -3,6 +3,7 @@
 // cheaply (test/architecture.test.ts proves the layer graph itself). Formatting is Prettier's.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import readOnly from "./eslint.read-only.js";
 
 const IO = ["node:fs", "node:fs/promises", "node:http", "node:https", "node:net", "node:tls", "node:child_process"];
 const owned = (name, owner) => ({ name, message: `only ${owner} imports ${name} (architecture §8.4)` });
@@ -94,4 +95,6 @@ export default tseslint.config(
     files: ["src/kube/**/*.ts"],
     rules: { "no-restricted-imports": ["error", { paths: [owned("yargs", "cli/"), owned("cli-table3", "render/"), owned("jsonpath-plus", "render/")] }] },
   },
+  // The read-only proof by meaning (issue 27).
+  ...readOnly,
 );

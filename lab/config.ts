@@ -29,6 +29,16 @@ export interface LabUserSpec {
   readonly clusterRole?: string;
 }
 
+/**
+ * The group of the plugin's own certificates (issue 27): each identity has a twin, the same user
+ * name with this group as well (.lab/pki/<name>.plugin.crt, .lab/kubeconfigs/plugin/<name>.yaml).
+ * The e2e tier runs the plugin under test only with those and never writes with them, and the
+ * read-only proof judges every request they make, whatever its user agent.
+ */
+export const PLUGIN_GROUP = "ptah:plugin-under-test";
+/** The read-only proof's own probes: a plugin identity (PLUGIN_GROUP) that the real verdict leaves out. */
+export const SENTINEL_USER = { name: "lab-sentinel", clusterRole: "ptah-approver" } as const;
+
 export type LabUser = (typeof USERS)[number]["key"];
 export const LAB_USERS: readonly LabUser[] = USERS.map((u) => u.key);
 /** The context of the lab's main kubeconfig. */

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ADMIN_CONTEXT, FIELD_MANAGER, GROUP, USERS, VERSION, type LabContext } from "./config.ts";
+import { ADMIN_CONTEXT, FIELD_MANAGER, GROUP, SENTINEL_USER, USERS, VERSION, type LabContext } from "./config.ts";
 import { LabError, say } from "./errors.ts";
 import { httpGet } from "./net.ts";
 import { clientTls } from "./pki.ts";
@@ -24,9 +24,9 @@ export function manifestFiles(lab: LabContext): { crds: string[]; rbac: string[]
   return { crds: yamls(lab.repo.crds), rbac: yamls(lab.repo.rbac) };
 }
 
-/** One ClusterRoleBinding per identity that has a ClusterRole. */
+/** One ClusterRoleBinding per identity that has a ClusterRole, and the read-only proof's sentinel. */
 export function bindingsYaml(): string {
-  return USERS.flatMap((u) => ("clusterRole" in u ? [{ name: u.name, role: u.clusterRole }] : []))
+  return [...USERS.flatMap((u) => ("clusterRole" in u ? [{ name: u.name, role: u.clusterRole }] : [])), { name: SENTINEL_USER.name, role: SENTINEL_USER.clusterRole }]
     .map(({ name, role }) =>
       [
         "apiVersion: rbac.authorization.k8s.io/v1",

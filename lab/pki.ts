@@ -3,7 +3,7 @@
 // (.lab/pki/): the CA is not state, and reusing it keeps restarts fast.
 import fs from "node:fs";
 import path from "node:path";
-import { USERS, type LabContext, type LabUser } from "./config.ts";
+import { PLUGIN_GROUP, SENTINEL_USER, USERS, type LabContext, type LabUser } from "./config.ts";
 import { LabError, say } from "./errors.ts";
 import type { ClientTls } from "./net.ts";
 import { run } from "./processes.ts";
@@ -13,7 +13,8 @@ const DAYS = "3650";
 
 export async function ensurePki(lab: LabContext): Promise<void> {
   const dir = lab.paths.pki;
-  const want = ["ca.crt", "apiserver.crt", "sa.key", "sa.pub", ...USERS.flatMap((u) => [`${u.name}.crt`, `${u.name}.key`])];
+  const leaves = [...USERS.flatMap((u) => [u.name, `${u.name}.plugin`]), SENTINEL_USER.name];
+  const want = ["ca.crt", "apiserver.crt", "sa.key", "sa.pub", ...leaves.flatMap((name) => [`${name}.crt`, `${name}.key`])];
   if (want.every((f) => fs.existsSync(path.join(dir, f)))) return;
   say("generating a CA and certificates with openssl");
   fs.rmSync(dir, { recursive: true, force: true });
@@ -33,8 +34,12 @@ export async function ensurePki(lab: LabContext): Promise<void> {
   };
   await leaf("apiserver", "/CN=kube-apiserver", "serving.ext");
   for (const u of USERS) {
-    await leaf(u.name, "org" in u ? `/O=${u.org}/CN=${u.name}` : `/CN=${u.name}`, "client.ext");
+    const org = "org" in u ? `/O=${u.org}` : "";
+    await leaf(u.name, `${org}/CN=${u.name}`, "client.ext");
+    // The twin the e2e tier runs the plugin with: the same user, and the plugin's group.
+    await leaf(`${u.name}.plugin`, `${org}/O=${PLUGIN_GROUP}/CN=${u.name}`, "client.ext");
   }
+  await leaf(SENTINEL_USER.name, `/O=${PLUGIN_GROUP}/CN=${SENTINEL_USER.name}`, "client.ext");
   await o("genrsa", "-out", "sa.key", "2048");
   await o("rsa", "-in", "sa.key", "-pubout", "-out", "sa.pub");
   for (const f of fs.readdirSync(dir)) {

@@ -3,7 +3,7 @@
 // commands wait for each other.
 import fs from "node:fs";
 import path from "node:path";
-import { USERS, type LabContext, type LabUser } from "./config.ts";
+import { PLUGIN_GROUP, SENTINEL_USER, USERS, type LabContext, type LabUser } from "./config.ts";
 import { LabError, say, sleep } from "./errors.ts";
 import { alive } from "./processes.ts";
 
@@ -29,6 +29,11 @@ export interface LabState {
   contexts: Record<LabUser, string>;
   /** Client certificate files and the groups each identity has. */
   users: Record<LabUser, { name: string; groups: string[]; cert: string; key: string }>;
+  /** The plugin's twins (lab/config.ts PLUGIN_GROUP): the same kubeconfigs with the twin certificates. */
+  pluginKubeconfigs: Record<LabUser, string>;
+  pluginUsers: Record<LabUser, { name: string; groups: string[]; cert: string; key: string }>;
+  /** The read-only proof's probes (a plugin identity the real verdict leaves out). */
+  sentinel: { name: string; groups: string[]; cert: string; key: string };
   binDir: string;
   versions: { kubernetes: string; etcd: string; postgres?: string };
   startedAt: string;
@@ -58,6 +63,14 @@ export function newState(lab: LabContext, binDir: string, ports: { etcd: number;
     commands: {},
     contexts: byUser((u) => u.name),
     users: byUser((u) => ({ name: u.name, groups: "org" in u ? [u.org] : [], cert: path.join(p.pki, `${u.name}.crt`), key: path.join(p.pki, `${u.name}.key`) })),
+    pluginKubeconfigs: byUser((u) => path.join(p.kubeconfigs, "plugin", `${u.name}.yaml`)),
+    pluginUsers: byUser((u) => ({
+      name: u.name,
+      groups: ["org" in u ? [u.org] : [], PLUGIN_GROUP].flat(),
+      cert: path.join(p.pki, `${u.name}.plugin.crt`),
+      key: path.join(p.pki, `${u.name}.plugin.key`),
+    })),
+    sentinel: { name: SENTINEL_USER.name, groups: [PLUGIN_GROUP], cert: path.join(p.pki, `${SENTINEL_USER.name}.crt`), key: path.join(p.pki, `${SENTINEL_USER.name}.key`) },
     binDir,
     versions: { ...lab.versions },
     startedAt: new Date().toISOString(),

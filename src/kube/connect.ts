@@ -2,7 +2,7 @@
 // line's overrides (kube/overrides.ts), resolve the context, namespace, TLS, credentials
 // (kube/credentials.ts), impersonation and proxy, and build the reader.
 import fs from "node:fs";
-import net from "node:net";
+import { BlockList, isIP, isIPv4 } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type tls from "node:tls";
@@ -61,19 +61,19 @@ function unbracket(host: string): string {
 function noProxyMatches(server: URL, noProxy: string | undefined): boolean {
   const host = unbracket(server.hostname.toLowerCase());
   // Go never proxies localhost or a loopback address, whatever the environment says.
-  if (host === "localhost" || (net.isIPv4(host) && host.startsWith("127.")) || host === "::1") return true;
+  if (host === "localhost" || (isIPv4(host) && host.startsWith("127.")) || host === "::1") return true;
   if (!noProxy) return false;
   const port = server.port || "443";
-  const hostIp = net.isIP(host);
+  const hostIp = isIP(host);
   for (const raw of noProxy.split(",")) {
     const entry = raw.trim().toLowerCase();
     if (entry === "") continue;
     if (entry === "*") return true;
     const cidr = /^([^/]+)\/(\d{1,3})$/u.exec(entry);
     if (cidr) {
-      const family = net.isIP(cidr[1]!);
+      const family = isIP(cidr[1]!);
       if (family !== 0 && family === hostIp) {
-        const block = new net.BlockList();
+        const block = new BlockList();
         try {
           block.addSubnet(cidr[1]!, Number(cidr[2]), family === 4 ? "ipv4" : "ipv6");
         } catch {
@@ -87,7 +87,7 @@ function noProxyMatches(server: URL, noProxy: string | undefined): boolean {
     const withPort = /^(\[[^\]]+\]|[^:]+):(\d+)$/u.exec(entry);
     const entryHost = unbracket(withPort ? withPort[1]! : entry);
     if (withPort && withPort[2] !== port) continue;
-    if (net.isIP(entryHost)) {
+    if (isIP(entryHost)) {
       if (entryHost === host) return true;
       continue;
     }

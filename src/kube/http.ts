@@ -47,19 +47,19 @@ export interface RequestOptions {
 }
 
 /**
- * The kinds the plugin may create, and how (developers' guide "Read-only", issue 18): the three
- * approval kinds only as a dry run (the transport adds dryRun=All itself), and the two
- * self-reviews of the caller's own permissions, which store nothing.
+ * The kinds the plugin may create, and how (developers' guide "Read-only", issues 18 and 27): the
+ * three approval kinds only as a dry run (the transport adds dryRun=All itself), and the reviews
+ * it sends, which store nothing — exactly those the code sends (test/read-only.test.ts). Another
+ * review is one line here (its kind and path), one in test/support/transport-proof.ts's
+ * REVIEW_KINDS and one in test/support/audit.ts's REVIEW_RESOURCES.
  */
+const REVIEW_PATHS = {
+  SelfSubjectAccessReview: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+} as const;
 export type DryRunKind = "PtahSchemaApproval" | "PtahMigrationApproval" | "PtahMigrationRunAcknowledgment";
-export type ReviewKind = "SelfSubjectAccessReview" | "SelfSubjectRulesReview";
+export type ReviewKind = keyof typeof REVIEW_PATHS;
 export type CreateRequest =
   { readonly kind: DryRunKind; readonly namespace: string; readonly body: Record<string, unknown> } | { readonly kind: ReviewKind; readonly body: Record<string, unknown> };
-
-const REVIEW_PATHS: Record<ReviewKind, string> = {
-  SelfSubjectAccessReview: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
-  SelfSubjectRulesReview: "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
-};
 
 function createPath(r: CreateRequest): string {
   if (!("namespace" in r)) return REVIEW_PATHS[r.kind];

@@ -5,14 +5,14 @@
 //   -v=9  the response body in full
 // Authorization is always masked (`Bearer <masked>`, `Basic <masked>`); client keys and
 // certificates are never logged; only requests are logged, so stdout is unaffected.
-import http from "node:http";
+import { STATUS_CODES, type IncomingHttpHeaders, type OutgoingHttpHeaders } from "node:http";
 import { sanitize } from "../errors.ts";
 
 export const BODY_LIMIT_AT_8 = 1024;
 
 interface Logged {
   readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
+  readonly headers: IncomingHttpHeaders;
   /** undefined for a stream (a watch: its events are not logged). */
   readonly body: Buffer | undefined;
 }
@@ -43,7 +43,7 @@ function canonical(name: string): string {
   return name.replace(/(^|-)([a-z])/gu, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
-function headerBlock(headers: http.OutgoingHttpHeaders | http.IncomingHttpHeaders): string {
+function headerBlock(headers: OutgoingHttpHeaders | IncomingHttpHeaders): string {
   const lines: string[] = [];
   for (const name of Object.keys(headers).sort()) {
     const value = headers[name];
@@ -54,7 +54,7 @@ function headerBlock(headers: http.OutgoingHttpHeaders | http.IncomingHttpHeader
 }
 
 function statusText(status: number): string {
-  return `${status} ${http.STATUS_CODES[status] ?? ""}`.trimEnd();
+  return `${status} ${STATUS_CODES[status] ?? ""}`.trimEnd();
 }
 
 export class RequestLog {
@@ -67,7 +67,7 @@ export class RequestLog {
   }
 
   /** Before a request; returns its start time. */
-  request(method: string, url: URL, headers: http.OutgoingHttpHeaders): number {
+  request(method: string, url: URL, headers: OutgoingHttpHeaders): number {
     if (this.level >= 7) this.write(`${prefix(new Date())} "Request" verb=${quote(method)} url=${quote(url.toString())} ${headerBlock(headers)}`);
     return Date.now();
   }

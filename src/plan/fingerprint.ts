@@ -3,6 +3,7 @@
 import { VerificationError } from "../errors.ts";
 import type { PtahSchemaPlan } from "../model/kinds.ts";
 import { digestCanonicalJSON, struct, type CanonicalValue } from "./canonical.ts";
+import { trimSpace } from "./trim-space.ts";
 
 /** The newest operator's `CurrentPlanContractVersion` ("Version 1 is the only one"). */
 export const CURRENT_PLAN_CONTRACT_VERSION = 1;
@@ -39,17 +40,11 @@ export interface SchemaPlanBinding {
   readonly statementCount: number;
 }
 
-/**
- * Go's strings.TrimSpace (unicode.IsSpace), which the operator trims with: unlike String#trim it
- * strips U+0085 and keeps U+FEFF. Found by the Go oracle (test/properties/fingerprint-oracle.test.ts).
- */
-const GO_SPACE_AT_ENDS = /^[\t\n\v\f\r\u0085\p{Z}]+|[\t\n\v\f\r\u0085\p{Z}]+$/gu;
-
 /** Trimmed (as Go trims), empties dropped, de-duplicated, sorted by bytes; `[]` when empty (never null). */
 export function normalizePrivilegeChanges(kinds: readonly string[] | undefined): string[] {
   const set = new Set<string>();
   for (const k of kinds ?? []) {
-    const t = k.replace(GO_SPACE_AT_ENDS, "");
+    const t = trimSpace(k);
     if (t) set.add(t);
   }
   return [...set].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
@@ -108,9 +103,9 @@ export function validateSchemaPlanBinding(binding: SchemaPlanBinding, contractVe
     problems.push(`contract version ${binding.contractVersion} is not supported`);
   }
   for (const [field, wire] of STRING_FIELDS) {
-    if (String(binding[field]).trim() === "") problems.push(`${wire} is empty`);
+    if (trimSpace(String(binding[field])) === "") problems.push(`${wire} is empty`);
   }
-  if (binding.executionBindingID.trim() !== "" && !EXECUTION_BINDING_ID.test(binding.executionBindingID)) {
+  if (trimSpace(binding.executionBindingID) !== "" && !EXECUTION_BINDING_ID.test(binding.executionBindingID)) {
     problems.push(`execution_binding_id is not v1- and 32 lowercase hex digits`);
   }
   if (!isPositiveInteger(binding.controllerStateVersion)) problems.push("controller_state_version is below 1");
@@ -123,10 +118,16 @@ function isPositiveInteger(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 1;
 }
 
+/**
+ * An integer field as Go's int64 holds it: JSON's `-0` decodes to 0, where a JavaScript number
+ * keeps the sign and canonical JSON (Go's float64 form) would write `-0`. Found by the Go oracle.
+ */
+const int64 = (n: number): number => (Object.is(n, -0) ? 0 : n);
+
 /** The hashed object: the fields in the contract's order (canonicalJSON of it is what is hashed). */
 export function schemaPlanBindingStruct(b: SchemaPlanBinding): CanonicalValue {
   return struct([
-    ["contract_version", b.contractVersion],
+    ["contract_version", int64(b.contractVersion)],
     ["schema_uid", b.schemaUID],
     ["plan_content_digest", b.planContentDigest],
     ["artifact_digest", b.artifactDigest],
@@ -138,13 +139,13 @@ export function schemaPlanBindingStruct(b: SchemaPlanBinding): CanonicalValue {
     ["verification_policy_uid", b.verificationPolicyUID],
     ["verification_policy_digest", b.verificationPolicyDigest],
     ["execution_binding_id", b.executionBindingID],
-    ["controller_state_version", b.controllerStateVersion],
+    ["controller_state_version", int64(b.controllerStateVersion)],
     ["ptah_version", b.ptahVersion],
     ["executor_image", b.executorImage],
-    ["runner_protocol_version", b.runnerProtocolVersion],
+    ["runner_protocol_version", int64(b.runnerProtocolVersion)],
     ["destructive", b.destructive],
     ["privilege_changes", normalizePrivilegeChanges(b.privilegeChanges)],
-    ["statement_count", b.statementCount],
+    ["statement_count", int64(b.statementCount)],
   ]);
 }
 

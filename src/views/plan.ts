@@ -4,6 +4,7 @@
 // check held.
 import type { PlanDocument } from "../plan/document.ts";
 import { statementText } from "../plan/sql-text.ts";
+import { trimSpace } from "../plan/trim-space.ts";
 import { sanitize } from "../errors.ts";
 
 const LABEL_WIDTH = 16;
@@ -53,7 +54,7 @@ export function sanitizeSqlForTerminal(sql: string): string {
  * in the SQL that the plan does not record, marked as such; `none` when there are neither.
  */
 export function formatPrivileges(recorded: readonly string[], read: readonly string[]): string {
-  const own = [...new Set(recorded.map((k) => k.trim()).filter((k) => k !== ""))];
+  const own = [...new Set(recorded.map(trimSpace).filter((k) => k !== ""))];
   const extra = read.filter((k) => !own.includes(k));
   const parts: string[] = [];
   if (own.length > 0) parts.push(own.join(", "));

@@ -37,12 +37,16 @@ export function parseOptions(text: string): KubectlFlag[] {
 
 const text = kubectlOptions();
 const kubectlFlags = text ? parseOptions(text) : [];
+/** Why the table below is empty: said as a skip, never passed by iterating nothing (issue 27). */
+const noKubectl = text ? undefined : "no kubectl on this machine answers `kubectl options`";
 
 describe("kubectl options", () => {
-  it("kubectl is on this machine and lists its flags (CI needs it)", () => {
-    if (!text && process.env.CI !== "true") return;
+  it("kubectl is on this machine and lists its flags (CI needs it)", (ctx) => {
+    if (noKubectl && process.env.CI !== "true") ctx.skip(noKubectl);
     expect(kubectlFlags.length).toBeGreaterThan(20);
   });
+
+  if (noKubectl) it.skip(`every flag of kubectl options is accepted: ${noKubectl}`, () => {});
 
   it.each(kubectlFlags.map((f) => [f.name, f] as const))("--%s is accepted with kubectl's shorthand and kind", (_name, f) => {
     const ours = GLOBAL_FLAGS.find((g) => g.name === f.name);

@@ -269,13 +269,14 @@ describe.skipIf(!hasTool("kubectl-krew"))("kubectl krew install --manifest --arc
 // The real thing, when `npm run build:binary` ran here and krew is built: install the archive
 // with krew, then run the plugin and its completion through kubectl from krew's folders.
 describe.skipIf(!fs.existsSync(built) || !hasTool("kubectl-krew"))("the built archive installed by krew", () => {
-  it("runs as `kubectl ptah` and completes through kubectl_complete-ptah", () => {
+  it("runs as `kubectl ptah` and completes through kubectl_complete-ptah", (ctx) => {
     const doc = yaml.load(fs.readFileSync(built, "utf8")) as Doc;
     const host = doc.spec.platforms.find((p) => {
       const l = (p.selector as { matchLabels: Platform }).matchLabels;
       return l.os === "linux" && l.arch === "amd64";
     });
-    if (!host || process.platform !== "linux" || process.arch !== "x64") return;
+    if (!host) ctx.skip("the built manifest has no linux/amd64 platform");
+    if (process.platform !== "linux" || process.arch !== "x64") ctx.skip(`krew's archive for linux/amd64 cannot run on ${process.platform}/${process.arch}`);
     const root = fs.mkdtempSync(path.join(dir, "krew-real-"));
     const archive = path.join(ROOT, "dist", "release", path.basename(host.uri));
     const env = { ...process.env, PATH: toolPath, KREW_ROOT: root };

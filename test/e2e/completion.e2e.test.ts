@@ -66,8 +66,10 @@ describe.skipIf(skip)("completion through kubectl's plugin completion against th
 
   it("takes the namespace from the kubeconfig context when -n is not typed", () => {
     const lab = labEnv();
-    const config = path.join(path.dirname(lab.kubeconfigs.viewer), `viewer-in-${ns}.yaml`);
-    const r = spawnSync("kubectl", ["--kubeconfig", lab.kubeconfigs.viewer, "config", "view", "--raw", "--flatten", "-o", "json"], { encoding: "utf8" });
+    // Only the plugin reads this kubeconfig: made from the viewer's plugin twin (lab/config.ts
+    // PLUGIN_GROUP), so the read-only proof sees its requests as the plugin's.
+    const config = path.join(path.dirname(lab.pluginKubeconfigs.viewer), `viewer-in-${ns}.yaml`);
+    const r = spawnSync("kubectl", ["--kubeconfig", lab.pluginKubeconfigs.viewer, "config", "view", "--raw", "--flatten", "-o", "json"], { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { contexts: Array<{ context: Record<string, unknown> }> };
     for (const c of doc.contexts) c.context.namespace = ns;

@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { TestProject } from "vitest/node";
 import { binCacheRoot, labDirOf, labLayout, repoLayout } from "../../lab/config.ts";
 import type { LabState } from "../../lab/state.ts";
@@ -28,6 +29,38 @@ function hasGo(): boolean {
 /** True when the run has the read-only proof's reporter (vitest.config.ts or a --reporter flag). */
 function proofRegistered(project: TestProject): boolean {
   return project.vitest.config.reporters.some((r) => Array.isArray(r) && typeof r[0] === "string" && r[0].includes("read-only-reporter"));
+}
+
+/**
+ * `kubectl-ptah` on PTAH_BIN_DIR: the plugin under test, always with the lab's plugin certificates
+ * (lab/config.ts PLUGIN_GROUP, issue 27). A kubeconfig of the lab, in KUBECONFIG or --kubeconfig,
+ * is swapped for its plugin twin (same contexts and user names, the twin certificates), so the
+ * tier's kubectl acts as the person and `kubectl ptah` in the same shell as the plugin's own
+ * identity, which the read-only proof judges whatever the user agent. Any other kubeconfig (a
+ * private lab's, a missing one) is left as it is. A node script that imports the bundle, so that
+ * the kubectl-ptah kubectl finds is this process (doctor's "plugin on PATH"); the single binary
+ * (PTAH_TEST_BIN) is started by a shell script instead.
+ */
+function writePluginEntry(entry: string, bin: string, state: LabState): void {
+  const twins: Record<string, string> = { [state.kubeconfig]: state.pluginKubeconfigs.admin };
+  for (const [user, file] of Object.entries(state.kubeconfigs)) twins[file] = state.pluginKubeconfigs[user as keyof LabState["kubeconfigs"]];
+  const swap = `const twins = ${JSON.stringify(twins)};
+const swap = (v) => twins[v] ?? v;
+if (process.env.KUBECONFIG) process.env.KUBECONFIG = process.env.KUBECONFIG.split(":").map(swap).join(":");
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a.startsWith("--kubeconfig=")) process.argv[i] = "--kubeconfig=" + swap(a.slice(13));
+  else if (process.argv[i - 1] === "--kubeconfig") process.argv[i] = swap(a);
+}`;
+  const cases = Object.entries(twins).map(([from, to]) => `  ${shellQuote(from)}) KUBECONFIG=${shellQuote(to)} ;;`);
+  const text = bin.endsWith(".js")
+    ? `#!/usr/bin/env node\n// Written by test/e2e/global-setup.ts (writePluginEntry).\n${swap}\nimport(${JSON.stringify(pathToFileURL(bin).href)});\n`
+    : `#!/bin/sh\n# Written by test/e2e/global-setup.ts (writePluginEntry); KUBECONFIG only.\ncase "$KUBECONFIG" in\n${cases.join("\n")}\nesac\nexport KUBECONFIG\nexec ${shellQuote(bin)} "$@"\n`;
+  fs.writeFileSync(entry, text, { mode: 0o755 });
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", "'\\''")}'`;
 }
 
 export default function setup(project: TestProject): () => void {
@@ -54,7 +87,6 @@ export default function setup(project: TestProject): () => void {
   const bin = process.env.PTAH_TEST_BIN && process.env.PTAH_TEST_BIN !== "skip" ? path.resolve(REPO, process.env.PTAH_TEST_BIN) : path.join(REPO, "bin", "kubectl-ptah.js");
   if (!fs.existsSync(bin)) throw new Error(`PTAH_TEST_BIN names ${bin}, which does not exist (npm run build:binary)`);
   log(`the plugin under test: ${path.relative(REPO, bin)}`);
-  fs.symlinkSync(bin, path.join(binDir, "kubectl-ptah"));
   process.env.PTAH_BIN_DIR = binDir;
 
   // A lab that was already running (a developer's) is reused and left running; one this
@@ -73,6 +105,7 @@ export default function setup(project: TestProject): () => void {
     return () => undefined;
   }
   const state = JSON.parse(fs.readFileSync(labJson, "utf8")) as LabState;
+  writePluginEntry(path.join(binDir, "kubectl-ptah"), bin, state);
   process.env.PTAH_E2E_AUDIT_LOG = state.auditLog;
   process.env.PTAH_E2E_AUDIT_START = String(auditLogSize(state.auditLog));
 

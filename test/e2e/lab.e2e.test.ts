@@ -337,7 +337,7 @@ describe("lab control plane", { timeout: 120_000 }, () => {
     const events = auditEventsSince(mark).filter((e) => e.userAgent?.startsWith("kubectl-ptah/0.0.0-e2e"));
     expect(events.map((e) => e.verb)).toEqual(["list", "create", "delete"]);
     expect(events[1] && isDryRun(events[1])).toBe(true);
-    expect(events.every((e) => e.user.username === "lab-approver")).toBe(true);
+    expect(events.every((e) => e.user.username === "lab-sentinel")).toBe(true);
 
     const strict = pluginWrites(events);
     expect(
@@ -346,6 +346,6 @@ describe("lab control plane", { timeout: 120_000 }, () => {
     ).toEqual(["create", "delete"]);
     const lenient = pluginWrites(events, { allowDryRunCreate: true });
     expect(lenient.map((e) => e.verb)).toEqual(["delete"]);
-    expect(formatAuditEvent(lenient[0]!)).toContain("user=lab-approver");
+    expect(formatAuditEvent(lenient[0]!)).toContain("user=lab-sentinel");
   });
 });

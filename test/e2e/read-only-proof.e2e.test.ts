@@ -1,9 +1,11 @@
 // Proves the read-only proof (test/e2e/read-only-reporter.ts) can fail: requests the plugin must
-// never send go to the lab under the plugin's user agent, and the verdict must name each one.
-// They carry the sentinel agent kubectl-ptah/0.0.0-e2e, which the real verdict leaves out, so
-// they do not fail the run they are part of.
+// never send go to the lab with a plugin certificate (group ptah:plugin-under-test), most under
+// the plugin's user agent and some under other agents (Go's, curl's, a spawned kubectl's), and
+// the verdict must name each one — by identity, whatever the agent. They are sent as
+// lab-sentinel, whose requests the real verdict leaves out, so they do not fail the run they are
+// part of; judged here as if a plugin identity had sent them.
 import { beforeAll, describe, expect, it } from "vitest";
-import { SENTINEL_AGENT, formatAuditEvent, readOnlyVerdict, verdictFailures } from "../support/audit.ts";
+import { PLUGIN_GROUP, SENTINEL_AGENT, SENTINEL_USER, formatAuditEvent, readOnlyVerdict, verdictFailures, type AuditEvent } from "../support/audit.ts";
 import { API_VERSION, auditEventsSince, auditMark, createNamespace, sendAsSentinel } from "../support/lab.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
@@ -31,6 +33,9 @@ describe.skipIf(skip)("the read-only proof names every request the plugin must n
     await sendAsSentinel("POST", `${ptah}/ptahschemaapprovals`, approval);
     await sendAsSentinel("POST", `/api/v1/namespaces/${ns}/configmaps?dryRun=All`, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" } });
     await sendAsSentinel("GET", `/api/v1/namespaces/${ns}/secrets`);
+    // forbidden, under agents that are not the plugin's: only the identity tells
+    await sendAsSentinel("DELETE", `${ptah}/ptahschemas/storefront`, undefined, "kubectl/v1.33.0 (linux/amd64) kubernetes/abcdef");
+    await sendAsSentinel("PATCH", `${ptah}/ptahschemas/storefront`, { metadata: { labels: { fetched: "yes" } } }, "node");
     // allowed
     await sendAsSentinel("GET", `${ptah}/ptahschemas`);
     await sendAsSentinel("POST", `${ptah}/ptahschemaapprovals?dryRun=All`, approval);
@@ -40,38 +45,53 @@ describe.skipIf(skip)("the read-only proof names every request the plugin must n
       spec: { resourceAttributes: { group: "operator.ptah.run", resource: "ptahschemaapprovals", verb: "create", namespace: ns } },
     });
 
+    const sentinel = (e: AuditEvent) => e.user?.username === SENTINEL_USER;
     let events = auditEventsSince(mark);
-    for (let i = 0; i < 20 && events.filter((e) => e.userAgent?.startsWith(SENTINEL_AGENT)).length < 7; i++) {
+    for (let i = 0; i < 20 && events.filter(sentinel).length < 9; i++) {
       await new Promise((r) => setTimeout(r, 250)); // audit events are written asynchronously
       events = auditEventsSince(mark);
     }
-    const probes = events.filter((e) => e.userAgent?.startsWith(SENTINEL_AGENT));
+    const probes = events.filter(sentinel);
     expect(probes.map((e) => `${e.verb} ${e.objectRef?.resource}`)).toEqual([
       "patch ptahschemas",
       "create ptahschemaapprovals",
       "create configmaps",
       "list secrets",
+      "delete ptahschemas",
+      "patch ptahschemas",
       "list ptahschemas",
       "create ptahschemaapprovals",
       "create selfsubjectaccessreviews",
     ]);
+    expect(probes.every((e) => e.user.groups?.includes(PLUGIN_GROUP))).toBe(true);
 
-    // The checker, judging the probes as if the plugin had sent them.
-    const verdict = readOnlyVerdict(probes);
+    // The checker, judging the probes as if a plugin identity had sent them.
+    const verdict = readOnlyVerdict(probes, { exemptUser: null });
     const failures = verdictFailures(verdict);
-    expect(verdict.offending.map((o) => o.event.auditID)).toEqual(probes.slice(0, 4).map((e) => e.auditID));
-    expect(failures).toHaveLength(4);
+    expect(verdict.offending.map((o) => o.event.auditID)).toEqual(probes.slice(0, 6).map((e) => e.auditID));
+    expect(failures).toHaveLength(6);
     expect(failures[0]).toContain(`patch ${ptah}/ptahschemas/storefront`);
     expect(failures[0]).toContain(`ua=${SENTINEL_AGENT}`);
     expect(failures[1]).toContain("a create of ptahschemaapprovals without dryRun=All");
     expect(failures[2]).toContain("a dry-run create of configmaps, which is not an approval kind");
     expect(failures[3]).toContain("a list of secrets");
+    expect(failures[4]).toContain("a delete of ptahschemas");
+    expect(failures[4]).toContain("ua=kubectl/v1.33.0");
+    expect(failures[5]).toContain("ua=node");
     expect(verdict.dryRunCreates).toBe(1);
     expect(verdict.reviews).toBe(1);
-    console.log(`read-only proof, proved: it names ${failures.length} forbidden sentinel requests:\n${verdict.offending.map((o) => formatAuditEvent(o.event)).join("\n")}`);
+    // The user-agent rule alone (a person's identity) sees the first four only.
+    const byAgent = readOnlyVerdict(
+      probes.map((e) => ({ ...e, user: { username: "someone", groups: [] } })),
+      { exemptUser: null },
+    );
+    expect(byAgent.offending).toHaveLength(4);
+    console.log(
+      `read-only proof, proved: it names ${failures.length} forbidden sentinel requests, 2 of them by identity alone:\n${verdict.offending.map((o) => formatAuditEvent(o.event)).join("\n")}`,
+    );
 
     // The real verdict leaves the sentinel out, so these probes do not fail the run.
-    const real = readOnlyVerdict(events, { sentinel: SENTINEL_AGENT });
-    expect(real.requests.some((e) => e.userAgent?.startsWith(SENTINEL_AGENT))).toBe(false);
+    const real = readOnlyVerdict(events);
+    expect(real.requests.some(sentinel)).toBe(false);
   });
 });

@@ -1,7 +1,10 @@
 // The read-only proof, as a vitest reporter: after the run, the audit log the e2e tier wrote
 // (test/e2e/global-setup.ts names it in PTAH_E2E_AUDIT_LOG and the offset it started at in
-// PTAH_E2E_AUDIT_START) is judged by readOnlyVerdict (test/support/audit.ts), and a failed
-// verdict prints every offending request and sets process.exitCode = 1.
+// PTAH_E2E_AUDIT_START) is judged by readOnlyVerdict (test/support/audit.ts): every request by
+// the plugin's own identities (the lab's certificates of group ptah:plugin-under-test, which the
+// tier runs the plugin with and never writes with, and system:anonymous) whatever its user agent,
+// and every request with the plugin's user agent. A failed verdict prints every offending request
+// and sets process.exitCode = 1.
 //
 // Why a reporter: an error thrown in a globalSetup teardown is only logged by vitest 4.1
 // ("error during close") and the process still exits 0, so a proof there cannot fail the run.
@@ -14,10 +17,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Reporter, TestModule, Vitest } from "vitest/node";
-import { SENTINEL_AGENT, readAuditLog, readOnlyVerdict, verdictFailures, verdictSummary } from "../support/audit.ts";
-
-/** The user-agent prefix of test/e2e/read-only-proof.e2e.test.ts's deliberate violations. */
-export { SENTINEL_AGENT };
+import { readAuditLog, readOnlyVerdict, verdictFailures, verdictSummary } from "../support/audit.ts";
 
 /**
  * The whole tier sent 132 plugin requests on 2026-12-01 (125 the run before). The floor is under a
@@ -42,7 +42,7 @@ export default class ReadOnlyProof implements Reporter {
     // The apiserver writes audit events asynchronously: give it a moment.
     await new Promise((r) => setTimeout(r, 2000));
     const events = readAuditLog(file, Number(process.env.PTAH_E2E_AUDIT_START ?? "0"));
-    const verdict = readOnlyVerdict(events, { sentinel: SENTINEL_AGENT, floor: this.wholeTier(testModules) ? REQUEST_FLOOR : 0 });
+    const verdict = readOnlyVerdict(events, { floor: this.wholeTier(testModules) ? REQUEST_FLOOR : 0 });
     const failures = verdictFailures(verdict);
     process.stderr.write(`${verdictSummary(verdict)}${failures.length ? "" : ": held"}\n`);
     if (failures.length === 0) return;

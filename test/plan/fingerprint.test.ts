@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { computeSchemaPlanFingerprint, normalizePrivilegeChanges, validateSchemaPlanBinding, bindingOfPlanSpec, type SchemaPlanBinding } from "../../src/plan/fingerprint.ts";
+import {
+  computeSchemaPlanFingerprint,
+  digestSchemaPlanBinding,
+  normalizePrivilegeChanges,
+  validateSchemaPlanBinding,
+  bindingOfPlanSpec,
+  type SchemaPlanBinding,
+} from "../../src/plan/fingerprint.ts";
 import { parseObject } from "../../src/model/parse.ts";
 import { publishCurrent } from "./fixtures.ts";
+import { statementText } from "../../src/plan/sql-text.ts";
+import { trimSpace } from "../../src/plan/trim-space.ts";
 
 /** operator-api §5.2, from upstream's fingerprint_test.go. */
 const VECTOR: SchemaPlanBinding = {
@@ -66,5 +75,31 @@ describe("computeSchemaPlanFingerprint", () => {
     const plan = parseObject("PtahSchemaPlan", published.plan).object;
     expect(computeSchemaPlanFingerprint(bindingOfPlanSpec(plan.spec))).toBe(published.fingerprint);
     expect(published.name).toBe(`ptah-plan-${published.fingerprint.slice(7, 31)}`);
+  });
+});
+
+describe("one TrimSpace, Go's (issue 27)", () => {
+  // unicode.IsSpace: U+0085 and U+00A0 are space, U+FEFF and U+200B are not.
+  it.each([
+    ["\ufeff", "\ufeff"],
+    ["\u0085x\u0085", "x"],
+    ["\u00a0\u3000x\u2028\u2029", "x"],
+    ["\u200bx", "\u200bx"],
+    [" \t\n\v\f\rx ", "x"],
+  ])("trimSpace(%j) is %j", (input, want) => {
+    expect(trimSpace(input)).toBe(want);
+    expect(statementText(`${input};`).replace(/;$/u, "")).toBe(trimSpace(`${input};`).replace(/;$/u, ""));
+  });
+
+  it("validation trims as the fingerprint does: a field of only U+FEFF is not blank, one of only U+0085 is", () => {
+    expect(validateSchemaPlanBinding({ ...VECTOR, ptahVersion: "\ufeff" })).toEqual([]);
+    expect(validateSchemaPlanBinding({ ...VECTOR, ptahVersion: "\u0085" })).toEqual(["ptah_version is empty"]);
+    expect(normalizePrivilegeChanges(["\u0085", "\ufeff"])).toEqual(["\ufeff"]);
+  });
+});
+
+describe("integers hash as Go's int64 (issue 27)", () => {
+  it("-0 in an integer field hashes as 0, as Go decodes it (found by the Go oracle)", () => {
+    expect(digestSchemaPlanBinding({ ...VECTOR, controllerStateVersion: -0 })).toBe(digestSchemaPlanBinding({ ...VECTOR, controllerStateVersion: 0 }));
   });
 });

@@ -7,7 +7,16 @@ import { parseAuditLog, readOnlyVerdict, readOnlyViolation, verdictFailures, typ
 let n = 0;
 function ev(verb: string, uri: string, ref: AuditEvent["objectRef"], userAgent = "kubectl-ptah/0.1.0 (linux/amd64)"): AuditEvent {
   n++;
-  return { level: "Metadata", auditID: `id-${n}`, stage: "ResponseComplete", requestURI: uri, verb, user: { username: "u" }, userAgent, objectRef: ref };
+  return {
+    level: "Metadata",
+    auditID: `id-${n}`,
+    stage: "ResponseComplete",
+    requestURI: uri,
+    verb,
+    user: { username: "lab-viewer", groups: ["ptah:plugin-under-test", "system:authenticated"] },
+    userAgent,
+    objectRef: ref,
+  };
 }
 const ptah = (resource: string, extra: Partial<NonNullable<AuditEvent["objectRef"]>> = {}) => ({
   apiGroup: "operator.ptah.run",
@@ -28,7 +37,6 @@ describe("readOnlyViolation", () => {
     ["create", `${P}/ptahmigrationapprovals?dryRun=All`, ptah("ptahmigrationapprovals")],
     ["create", `${P}/ptahmigrationrunacknowledgments?dryRun=All&fieldManager=x`, ptah("ptahmigrationrunacknowledgments")],
     ["create", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "selfsubjectaccessreviews" }],
-    ["create", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "selfsubjectrulesreviews" }],
   ])("passes %s %s", (verb, uri, ref) => {
     expect(readOnlyViolation(ev(verb, uri, ref))).toBeUndefined();
   });
@@ -47,6 +55,12 @@ describe("readOnlyViolation", () => {
       `${P}/ptahschemaapprovals?dryRun=All`,
       { apiGroup: "other.example", apiVersion: "v1", resource: "ptahschemaapprovals" },
       "a dry-run create of ptahschemaapprovals, which is not an approval kind",
+    ],
+    [
+      "create",
+      "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+      { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "selfsubjectrulesreviews" },
+      "a create of selfsubjectrulesreviews",
     ],
     [
       "create",
@@ -71,14 +85,33 @@ describe("readOnlyViolation", () => {
 describe("readOnlyVerdict", () => {
   const reads = Array.from({ length: 5 }, () => ev("get", `${P}/ptahschemas/s`, ptah("ptahschemas")));
 
-  it("judges only plugin requests, the sentinel's left out, and prints each offending one", () => {
-    const patch = ev("patch", `${P}/ptahschemas/s`, ptah("ptahschemas"));
-    const sentinel = ev("patch", `${P}/ptahschemas/t`, ptah("ptahschemas"), "kubectl-ptah/0.0.0-e2e (linux/amd64)");
-    const kubectl = ev("patch", `${P}/ptahschemas/u`, ptah("ptahschemas"), "kubectl/v1.32.0 (linux/amd64)");
-    const v = readOnlyVerdict([...reads, patch, sentinel, kubectl], { sentinel: "kubectl-ptah/0.0.0-e2e" });
-    expect(v.requests).toHaveLength(6);
-    expect(verdictFailures(v)).toEqual([`read-only proof: forbidden plugin request (a patch of ptahschemas): patch ${P}/ptahschemas/s user=u ua=kubectl-ptah/0.1.0 (linux/amd64)`]);
-    expect(readOnlyVerdict([sentinel]).offending).toHaveLength(1);
+  it("judges the plugin's identities whatever the agent, and the plugin's agent whoever sent it; the sentinel left out", () => {
+    const as = (e: AuditEvent, username: string, groups: string[]): AuditEvent => ({ ...e, user: { username, groups } });
+    const plugin = (e: AuditEvent) => as(e, "lab-viewer", ["ptah:plugin-under-test", "system:authenticated"]);
+    const patch = plugin(ev("patch", `${P}/ptahschemas/s`, ptah("ptahschemas")));
+    const spawned = plugin(ev("delete", `${P}/ptahschemas/s`, ptah("ptahschemas"), "kubectl/v1.33.0 (linux/amd64)"));
+    const fetched = plugin(ev("patch", `${P}/ptahschemas/s`, ptah("ptahschemas"), "node"));
+    const anonymous = as(ev("delete", `${P}/ptahschemas/s`, ptah("ptahschemas"), "curl/8"), "system:anonymous", ["system:unauthenticated"]);
+    const sentinel = as(ev("patch", `${P}/ptahschemas/t`, ptah("ptahschemas"), "kubectl-ptah/0.0.0-e2e (linux/amd64)"), "lab-sentinel", ["ptah:plugin-under-test"]);
+    const person = as(ev("patch", `${P}/ptahschemas/u`, ptah("ptahschemas"), "kubectl/v1.32.0 (linux/amd64)"), "lab-approver", ["system:authenticated"]);
+    const v = readOnlyVerdict([...reads.map(plugin), patch, spawned, fetched, anonymous, sentinel, person]);
+    expect(v.requests).toHaveLength(9);
+    expect(v.byAgent).toBe(6);
+    expect(verdictFailures(v)).toEqual([
+      `read-only proof: forbidden plugin request (a patch of ptahschemas): patch ${P}/ptahschemas/s user=lab-viewer ua=kubectl-ptah/0.1.0 (linux/amd64)`,
+      `read-only proof: forbidden plugin request (a delete of ptahschemas): delete ${P}/ptahschemas/s user=lab-viewer ua=kubectl/v1.33.0 (linux/amd64)`,
+      `read-only proof: forbidden plugin request (a patch of ptahschemas): patch ${P}/ptahschemas/s user=lab-viewer ua=node`,
+      `read-only proof: forbidden plugin request (a delete of ptahschemas): delete ${P}/ptahschemas/s user=system:anonymous ua=curl/8`,
+    ]);
+    expect(readOnlyVerdict([sentinel], { exemptUser: null }).offending).toHaveLength(1);
+  });
+
+  it("names a plugin user agent from an identity not reserved for the plugin: the tier ran it as a person", () => {
+    const v = readOnlyVerdict(reads.map((e) => ({ ...e, user: { username: "u", groups: ["system:authenticated"] } })));
+    expect(v.offending).toEqual([]);
+    expect(verdictFailures(v)).toEqual([
+      `read-only proof: 5 requests with the plugin's user agent came from identities not reserved for it (the tier ran the plugin as a person), e.g. get ${P}/ptahschemas/s user=u ua=kubectl-ptah/0.1.0 (linux/amd64)`,
+    ]);
   });
 
   it("fails a run that sent fewer plugin requests than the floor, and passes one that sent enough", () => {

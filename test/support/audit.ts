@@ -1,10 +1,12 @@
 // Reading the lab's kube-apiserver audit log (JSON lines, level Metadata; see lab/audit-policy.yaml).
 //
 // The e2e tier uses this to prove the plugin is read-only (readOnlyVerdict, applied after the tier
-// by test/e2e/read-only-reporter.ts): every request whose user agent starts with `kubectl-ptah/`
-// must be a get, list or watch of anything but Secrets and PtahResultRecords; the only other
+// by test/e2e/read-only-reporter.ts): every request by the plugin's identities (the lab's
+// certificates of PLUGIN_GROUP, and system:anonymous), whatever its user agent, and every request
+// whose user agent starts with `kubectl-ptah/` (the second check), must be a get, list or watch
+// of anything but Secrets and PtahResultRecords; the only other
 // requests allowed are a `dryRun=All` create of one of the three approval kinds and a create of
-// a SelfSubjectAccessReview or SelfSubjectRulesReview (which the API server never stores).
+// a SelfSubjectAccessReview (which the API server never stores).
 import fs from "node:fs";
 
 export const PLUGIN_USER_AGENT_PREFIX = "kubectl-ptah/";
@@ -142,8 +144,18 @@ export function formatAuditEvent(ev: AuditEvent): string {
 
 /** The approval kinds `approve`/`acknowledge --dry-run=server` may create with dryRun=All. */
 export const DRY_RUN_CREATE_RESOURCES: ReadonlySet<string> = new Set(["ptahschemaapprovals", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments"]);
-/** Reviews the API server answers without storing anything (authorization.k8s.io). */
-export const REVIEW_RESOURCES: ReadonlySet<string> = new Set(["selfsubjectaccessreviews", "selfsubjectrulesreviews"]);
+/**
+ * The reviews the plugin sends, as `group/resource` (the API server answers them without storing
+ * anything): exactly what the code sends. Allowing another (say SelfSubjectReview) is one line here.
+ */
+export const REVIEW_RESOURCES: ReadonlySet<string> = new Set([
+  "authorization.k8s.io/selfsubjectaccessreviews", // inbox, doctor
+]);
+
+/** A create of one of REVIEW_RESOURCES. */
+export function isReview(ev: AuditEvent): boolean {
+  return ev.verb === "create" && !ev.objectRef?.subresource && REVIEW_RESOURCES.has(`${ev.objectRef?.apiGroup ?? ""}/${ev.objectRef?.resource ?? ""}`);
+}
 /** Never read, not even listed: they may hold credentials, SQL or key material. */
 export const FORBIDDEN_READ_RESOURCES: ReadonlySet<string> = new Set(["secrets", "ptahresultrecords"]);
 
@@ -158,48 +170,76 @@ export function readOnlyViolation(ev: AuditEvent): string | undefined {
     if (ref.apiGroup === "operator.ptah.run" && DRY_RUN_CREATE_RESOURCES.has(resource)) {
       return isDryRun(ev) ? undefined : `a create of ${resource} without dryRun=All`;
     }
-    if (ref.apiGroup === "authorization.k8s.io" && REVIEW_RESOURCES.has(resource)) return undefined;
+    if (isReview(ev)) return undefined;
     return isDryRun(ev) ? `a dry-run create of ${resource || ev.requestURI}, which is not an approval kind` : `a create of ${resource || ev.requestURI}`;
   }
   return `a ${ev.verb}${resource ? ` of ${resource}${ref.subresource ? `/${ref.subresource}` : ""}` : ""}`;
 }
 
+/** The group the lab's plugin certificates carry (lab/config.ts PLUGIN_GROUP). */
+export const PLUGIN_GROUP = "ptah:plugin-under-test";
+/** The user the read-only proof's own probes are sent as (lab/config.ts SENTINEL_USER). */
+export const SENTINEL_USER = "lab-sentinel";
+export const ANONYMOUS = "system:anonymous";
+
+/** Sent by one of the plugin's own identities: a certificate of PLUGIN_GROUP, or nobody (system:anonymous). */
+export function isPluginIdentity(ev: AuditEvent): boolean {
+  const user = ev.user ?? {};
+  return user.username === ANONYMOUS || (user.groups ?? []).includes(PLUGIN_GROUP);
+}
+
 export interface ReadOnlyVerdict {
-  /** The plugin requests judged (user agent `kubectl-ptah/`, the sentinel excluded). */
+  /**
+   * The requests judged: every one by the plugin's identities (isPluginIdentity) whatever its
+   * user agent, and every one with the plugin's user agent whoever sent it; the sentinel's left out.
+   */
   readonly requests: readonly AuditEvent[];
+  /** Of those, how many carried the plugin's user agent. */
+  readonly byAgent: number;
   readonly offending: readonly { readonly event: AuditEvent; readonly why: string }[];
   readonly dryRunCreates: number;
   readonly reviews: number;
-  /** Problems with the run as a whole (too few requests); empty when none. */
+  /** Problems with the run as a whole (too few requests, the plugin run as a person); empty when none. */
   readonly problems: readonly string[];
 }
 
 export interface VerdictOptions {
-  /** Requests whose user agent starts with this are the proof's own probes: left out. */
-  readonly sentinel?: string;
   /** The tier must have sent at least this many plugin requests (0: no floor). */
   readonly floor?: number;
+  /**
+   * The user whose requests are left out (default SENTINEL_USER, the proof's own probes); null
+   * leaves out nobody, to judge the probes as if the plugin had sent them.
+   */
+  readonly exemptUser?: string | null;
 }
 
 /**
- * The read-only proof over a stretch of the audit log: every plugin request judged by
- * readOnlyViolation, and the floor on their number (a tier whose plugin sent nothing proves nothing).
+ * The read-only proof over a stretch of the audit log: every request by the plugin's identities
+ * or with its user agent judged by readOnlyViolation; a plugin user agent from another identity
+ * (the tier ran the plugin as a person, so the identity rule could not see it); the floor on
+ * their number (a tier whose plugin sent nothing proves nothing).
  */
 export function readOnlyVerdict(events: readonly AuditEvent[], opts: VerdictOptions = {}): ReadOnlyVerdict {
-  const sentinel = opts.sentinel;
-  const requests = events.filter((e) => isPluginRequest(e) && !(sentinel && (e.userAgent ?? "").startsWith(sentinel)));
+  const exempt = opts.exemptUser === undefined ? SENTINEL_USER : opts.exemptUser;
+  const requests = events.filter((e) => e.user?.username !== exempt && (isPluginIdentity(e) || isPluginRequest(e)));
   const offending = requests.flatMap((event) => {
     const why = readOnlyViolation(event);
     return why ? [{ event, why }] : [];
   });
   const problems: string[] = [];
+  const asPerson = requests.filter((e) => isPluginRequest(e) && !isPluginIdentity(e));
+  if (asPerson.length > 0) {
+    problems.push(
+      `${asPerson.length} requests with the plugin's user agent came from identities not reserved for it (the tier ran the plugin as a person), e.g. ${formatAuditEvent(asPerson[0]!)}`,
+    );
+  }
   const floor = opts.floor ?? 0;
   if (requests.length < floor) {
     problems.push(`the plugin sent ${requests.length} requests, fewer than the ${floor} the end-to-end tier is known to send: the tier did not exercise the plugin`);
   }
   const dryRunCreates = requests.filter((e) => e.verb === "create" && DRY_RUN_CREATE_RESOURCES.has(e.objectRef?.resource ?? "") && isDryRun(e)).length;
-  const reviews = requests.filter((e) => e.verb === "create" && REVIEW_RESOURCES.has(e.objectRef?.resource ?? "")).length;
-  return { requests, offending, dryRunCreates, reviews, problems };
+  const reviews = requests.filter(isReview).length;
+  return { requests, byAgent: requests.filter((e) => isPluginRequest(e)).length, offending, dryRunCreates, reviews, problems };
 }
 
 /** The lines a failed proof prints: one per offending request, then the run's problems. */
@@ -209,11 +249,12 @@ export function verdictFailures(v: ReadOnlyVerdict): string[] {
 
 /** The one summary line of a verdict. */
 export function verdictSummary(v: ReadOnlyVerdict): string {
-  return `read-only proof: ${v.requests.length} plugin requests in the audit log, ${v.offending.length} forbidden, ${v.dryRunCreates} dry-run approval creates, ${v.reviews} access reviews`;
+  return `read-only proof: ${v.requests.length} requests by the plugin's identities in the audit log (${v.byAgent} with its user agent), ${v.offending.length} forbidden, ${v.dryRunCreates} dry-run approval creates, ${v.reviews} access reviews`;
 }
 
 /**
  * The user agent of requests that prove the checker itself (test/e2e/read-only-proof.e2e.test.ts,
- * lab.e2e.test.ts): it starts like the plugin's, and the real verdict leaves it out.
+ * lab.e2e.test.ts), sent as SENTINEL_USER, which the real verdict leaves out: it starts like the
+ * plugin's, so the user-agent rule sees them too.
  */
 export const SENTINEL_AGENT = "kubectl-ptah/0.0.0-e2e";

@@ -201,13 +201,14 @@ export function auditEventsSince(mark = 0): AuditEvent[] {
 }
 
 /**
- * Sends one raw request to the lab as lab-approver under the sentinel user agent (the plugin's,
- * left out of the real read-only verdict), to prove the audit checker names what it must;
- * resolves with the HTTP status.
+ * Sends one raw request to the lab as the read-only proof's sentinel (lab-sentinel: a plugin
+ * certificate, group ptah:plugin-under-test, bound to ptah-approver; the real verdict leaves its
+ * requests out), under the sentinel user agent (the plugin's) or `userAgent`, to prove the audit
+ * checker names what it must; resolves with the HTTP status.
  */
-export function sendAsSentinel(method: string, requestPath: string, body?: unknown): Promise<number> {
+export function sendAsSentinel(method: string, requestPath: string, body?: unknown, userAgent = `${SENTINEL_AGENT} (linux/amd64)`): Promise<number> {
   const env = labEnv();
-  const user = env.users.approver;
+  const user = env.sentinel;
   return new Promise((resolve, reject) => {
     const req = https.request(
       {
@@ -218,7 +219,7 @@ export function sendAsSentinel(method: string, requestPath: string, body?: unkno
         ca: fs.readFileSync(env.caFile),
         cert: fs.readFileSync(user.cert),
         key: fs.readFileSync(user.key),
-        headers: { "User-Agent": `${SENTINEL_AGENT} (linux/amd64)`, "Content-Type": method === "PATCH" ? "application/merge-patch+json" : "application/json" },
+        headers: { "User-Agent": userAgent, "Content-Type": method === "PATCH" ? "application/merge-patch+json" : "application/json" },
       },
       (res) => {
         res.resume();

@@ -3,7 +3,7 @@
 import type { PlanDocument } from "../../plan/document.ts";
 import type { VerifiedPlan } from "../../plan/load.ts";
 import type { PlanRecord } from "../../plan/select.ts";
-import { trimSpace } from "../../plan/sql-text.ts";
+import { trimSpace } from "../../plan/trim-space.ts";
 import type { CheckResult } from "../../plan/verify.ts";
 import { formatTimestamp } from "../../render/age.ts";
 import { sanitize } from "../../errors.ts";

@@ -1,0 +1,161 @@
+// The read-only proof by meaning (issue 27): which modules of src/ may reach the network or start
+// a process, stated as lint rules over what the code refers to, not over names it happens to use.
+// The rules are ESLint's own no-restricted-imports/-globals/-properties/-syntax, registered again
+// under the plugin name `read-only` so that they apply next to the architecture's rules of the
+// same kind (a flat config replaces a rule's options per file; two names never collide).
+//
+// - No module of src/ imports a network or process module (node: prefixed or not), nor any
+//   package but the named dependencies, nor a builtin module through a dynamic import(); no
+//   dynamic import() takes anything but a string literal.
+// - No module uses a network global (fetch, WebSocket, XMLHttpRequest, EventSource) or a way to
+//   reach one by another name: globalThis/global/self/window, eval, Function, require,
+//   `.constructor`, process.binding/_linkedBinding/dlopen/getBuiltinModule/mainModule.
+// - The exceptions, each named and limited:
+//   TRANSPORT  src/kube/http.ts and src/kube/proxy-tunnel.ts, the transport (http, https, tls,
+//              net: the API server and the proxy in front of it);
+//   DOCTOR     src/cli/local.ts may call execFile, imported by that name, only as
+//              execFile("kubectl", ["version", "--client", "-o", "json"], …);
+//   EXEC_AUTH  src/kube/credentials.ts may call spawn, imported by that name, only inside
+//              runExecPlugin: the kubeconfig's exec credential plugin, as kubectl runs it;
+//   and src/kube/connect.ts and src/kube/request-log.ts use node:net's and node:http's pure
+//   helpers (isIP, BlockList, STATUS_CODES) and types, which open nothing.
+// test/read-only-static.test.ts applies each known bypass to a copy of a module and shows these
+// rules failing it.
+import { builtinRules } from "eslint/use-at-your-own-risk";
+import tseslint from "typescript-eslint";
+
+export const TRANSPORT = ["src/kube/http.ts", "src/kube/proxy-tunnel.ts"];
+export const DOCTOR = "src/cli/local.ts";
+export const EXEC_AUTH = "src/kube/credentials.ts";
+
+/** Modules that reach the network or run code outside this process. */
+const NETWORK = ["http", "https", "http2", "net", "tls", "dgram", "dns", "dns/promises"];
+const PROCESS = ["child_process", "worker_threads", "cluster", "module", "vm", "inspector", "inspector/promises", "repl", "wasi"];
+const BANNED = [...NETWORK, ...PROCESS];
+/** The packages src/ may import (package.json's dependencies); anything else is refused. */
+const DEPENDENCIES = ["@kubernetes/client-node", "cli-table3", "js-yaml", "jsonpath-plus", "zod"];
+
+const why = (name) => `${name} reaches the network or runs a process: only the transport (${TRANSPORT.join(", ")}) and the named exceptions may (eslint.read-only.js)`;
+
+/** The banned modules, minus `allow` (module → the import names allowed, or true for all). */
+function imports(allow = {}) {
+  const paths = BANNED.flatMap((m) => [m, `node:${m}`]).flatMap((name) => {
+    const bare = name.replace(/^node:/u, "");
+    const allowed = allow[bare];
+    if (allowed === true) return [];
+    return [{ name, message: why(name), allowTypeImports: true, ...(allowed ? { allowImportNames: allowed } : {}) }];
+  });
+  const escaped = DEPENDENCIES.map((d) => d.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&")).join("|");
+  return [
+    "error",
+    {
+      paths,
+      patterns: [
+        {
+          regex: `^(?!\\.{1,2}/|node:)(?!(?:${escaped})(?:/|$))`,
+          message: "src/ imports only its named dependencies and node:-prefixed builtins (eslint.read-only.js)",
+        },
+      ],
+    },
+  ];
+}
+
+const dynamicImports = [
+  { selector: "ImportExpression:not([source.type='Literal'])", message: "a dynamic import() names its module as a string literal (eslint.read-only.js)" },
+  {
+    selector: `ImportExpression[source.value=/^(node:)?(${BANNED.map((m) => m.replace("/", "\\/")).join("|")})$/]`,
+    message: "no dynamic import() of a network or process module (eslint.read-only.js)",
+  },
+  {
+    selector: `ImportExpression[source.type='Literal']:not([source.value=/^(\\.{1,2}\\/|node:(crypto|fs|os|path|stream|tty|v8)$|(${DEPENDENCIES.join("|").replaceAll("/", "\\/")})$)/])`,
+    message: "a dynamic import() loads a module of src/, a named dependency or a harmless builtin (eslint.read-only.js)",
+  },
+];
+
+const GLOBALS = ["fetch", "WebSocket", "XMLHttpRequest", "EventSource", "globalThis", "global", "self", "window", "eval", "Function", "require", "module"].map((name) => ({
+  name,
+  message: `${name}: a network global, or a way to reach one by another name (eslint.read-only.js)`,
+}));
+
+const PROPERTIES = [
+  ...["binding", "_linkedBinding", "dlopen", "getBuiltinModule", "mainModule"].map((property) => ({
+    object: "process",
+    property,
+    message: `process.${property} loads native or builtin modules around the imports (eslint.read-only.js)`,
+  })),
+  { property: "constructor", message: "`.constructor` reaches Function, and through it any global (eslint.read-only.js)" },
+];
+
+const plugin = {
+  rules: {
+    imports: tseslint.plugin.rules["no-restricted-imports"],
+    globals: builtinRules.get("no-restricted-globals"),
+    properties: builtinRules.get("no-restricted-properties"),
+    syntax: builtinRules.get("no-restricted-syntax"),
+  },
+};
+
+/** The one call of a process-starting function a file may make, and nothing else with it. */
+function onlyCall(fn, where, message) {
+  return [
+    { selector: `CallExpression[callee.name='${fn}']${where}`, message },
+    {
+      selector: `Identifier[name='${fn}']:not(ImportSpecifier > Identifier, CallExpression > Identifier.callee)`,
+      message: `${fn} is only called, never passed on (eslint.read-only.js)`,
+    },
+    { selector: `ImportSpecifier[imported.name='${fn}'][local.name!='${fn}']`, message: `${fn} is imported under its own name (eslint.read-only.js)` },
+  ];
+}
+
+const KUBECTL_VERSION = [
+  "[arguments.0.value='kubectl']",
+  "[arguments.1.type='ArrayExpression'][arguments.1.elements.length=4]",
+  "[arguments.1.elements.0.value='version'][arguments.1.elements.1.value='--client']",
+  "[arguments.1.elements.2.value='-o'][arguments.1.elements.3.value='json']",
+].join("");
+
+export default [
+  {
+    files: ["src/**/*.ts"],
+    plugins: { "read-only": plugin },
+    rules: {
+      "read-only/imports": imports(),
+      "read-only/globals": ["error", ...GLOBALS],
+      "read-only/properties": ["error", ...PROPERTIES],
+      "read-only/syntax": ["error", ...dynamicImports],
+    },
+  },
+  { files: TRANSPORT, rules: { "read-only/imports": imports({ http: true, https: true, tls: true, net: true }) } },
+  { files: ["src/kube/connect.ts"], rules: { "read-only/imports": imports({ net: ["isIP", "isIPv4", "isIPv6", "BlockList"] }) } },
+  { files: ["src/kube/request-log.ts"], rules: { "read-only/imports": imports({ http: ["STATUS_CODES"] }) } },
+  {
+    files: [DOCTOR],
+    rules: {
+      "read-only/imports": imports({ child_process: ["execFile"] }),
+      "read-only/syntax": [
+        "error",
+        ...dynamicImports,
+        ...onlyCall(
+          "execFile",
+          `:not(${KUBECTL_VERSION})`,
+          'doctor runs only `kubectl version --client -o json`: execFile("kubectl", ["version", "--client", "-o", "json"], …) (eslint.read-only.js)',
+        ),
+      ],
+    },
+  },
+  {
+    files: [EXEC_AUTH],
+    rules: {
+      "read-only/imports": imports({ child_process: ["spawn"] }),
+      "read-only/syntax": [
+        "error",
+        ...dynamicImports,
+        ...onlyCall(
+          "spawn",
+          ":not(FunctionDeclaration[id.name='runExecPlugin'] CallExpression)",
+          "spawn runs only the kubeconfig's exec credential plugin, in runExecPlugin (eslint.read-only.js)",
+        ),
+      ],
+    },
+  },
+];
