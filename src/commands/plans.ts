@@ -2,12 +2,12 @@
 // stored PtahSchemaPlan and PtahMigrationPlan, and every reference that pins it (contract
 // upstream-2026-12 "Plan retention"). It deletes nothing: `-o name` is for a person's own
 // `kubectl delete`. Reads: LIST both plan kinds, both owner kinds and both approval kinds.
-import { NotFoundError, UsageError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { storedPlans, type StoredPlan } from "../plan/pins.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { plansDocument, renderPlanNames, renderPlansTable } from "./render/plans.ts";
 import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
-import { noResources } from "./options/output.ts";
+import { noResources, parseFixedOutput } from "./options/output.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Connection } from "./types.ts";
@@ -59,10 +59,7 @@ export const plansCommand: Command<PlansOptions> = {
   ],
   flags: [{ name: "unpinned", type: "boolean", describe: "Only the plans no schema, migration or approval references" }],
   toOptions(args) {
-    const o = args.global.output;
-    if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml" && o !== "name")
-      throw new UsageError(`unknown output format "${o}"; it is one of [json yaml name]`, "plans");
-    const output = o === "json" || o === "yaml" || o === "name" ? o : "table";
+    const output = parseFixedOutput(args.global.output, ["json", "yaml", "name"] as const, "plans");
     return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "plans"), output, unpinned: args.flags.unpinned === true };
   },
   async run(options, ctx) {

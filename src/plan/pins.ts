@@ -89,34 +89,21 @@ const order = (a: StoredPlan, b: StoredPlan): number =>
 /** Each stored plan with its pins: schema plans first, then migration plans; oldest first within an owner. */
 export function storedPlans(schemaPlans: readonly PtahSchemaPlan[], migrationPlans: readonly PtahMigrationPlan[], inputs: PinInputs): StoredPlan[] {
   const pins = collectPins(inputs);
-  const pinsOf = (family: PlanFamily, namespace: string, name: string): readonly PlanPin[] => pins.get(key(family, namespace, name)) ?? [];
-  const schema = schemaPlans.map((p): StoredPlan => {
+  const row = (kind: PlanFamily, p: PtahSchemaPlan | PtahMigrationPlan, owner: string | undefined, fingerprint: string | undefined, statements: number | undefined): StoredPlan => {
     const namespace = p.metadata.namespace ?? "";
     return {
-      kind: "PtahSchemaPlan",
+      kind,
       namespace,
       name: p.metadata.name,
       uid: p.metadata.uid ?? "",
-      owner: p.spec.schemaRef?.name ?? "",
-      fingerprint: p.spec.fingerprint ?? "",
-      statements: p.spec.statementCount,
+      owner: owner ?? "",
+      fingerprint: fingerprint ?? "",
+      statements,
       createdAt: p.metadata.creationTimestamp,
-      pinnedBy: pinsOf("PtahSchemaPlan", namespace, p.metadata.name),
+      pinnedBy: pins.get(key(kind, namespace, p.metadata.name)) ?? [],
     };
-  });
-  const migration = migrationPlans.map((p): StoredPlan => {
-    const namespace = p.metadata.namespace ?? "";
-    return {
-      kind: "PtahMigrationPlan",
-      namespace,
-      name: p.metadata.name,
-      uid: p.metadata.uid ?? "",
-      owner: p.spec.migrationRef?.name ?? "",
-      fingerprint: p.spec.fingerprint ?? "",
-      statements: p.spec.migrations?.length,
-      createdAt: p.metadata.creationTimestamp,
-      pinnedBy: pinsOf("PtahMigrationPlan", namespace, p.metadata.name),
-    };
-  });
+  };
+  const schema = schemaPlans.map((p) => row("PtahSchemaPlan", p, p.spec.schemaRef?.name, p.spec.fingerprint, p.spec.statementCount));
+  const migration = migrationPlans.map((p) => row("PtahMigrationPlan", p, p.spec.migrationRef?.name, p.spec.fingerprint, p.spec.migrations?.length));
   return [...schema.sort(order), ...migration.sort(order)];
 }

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kubectl, kubectlJson } from "../support/lab.ts";
 import { ptah } from "../support/plugin.ts";
-import { formatFailures, loadScenario, runScenario, SCENARIO_DIR } from "../scenarios/runner.ts";
+import { createScenarioNamespace, formatFailures, loadScenario, runScenario, SCENARIO_DIR } from "../scenarios/runner.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 
@@ -62,7 +62,13 @@ describe.skipIf(Boolean(skip))("plans, exports and the dispatching manager, afte
     // The story ends with v2 waiting. One more desired change publishes v3, and v2's plan is then
     // named by nothing: the plan a person would prune.
     const before = kubectlJson<Raw>(["get", "ptahschema", "storefront"], { namespace: ns }).status.plan.name as string;
-    kubectl(["patch", "ptahschema", "storefront", "--type=merge", "-p", '{"spec":{"desired":{"ociRef":"oci://registry.lab/schemas/demo:v3"}}}'], { namespace: ns });
+    // v3 drops a column: allowed, so that it waits for an approval rather than being Blocked.
+    kubectl(
+      ["patch", "ptahschema", "storefront", "--type=merge", "-p", '{"spec":{"desired":{"ociRef":"oci://registry.lab/schemas/demo:v3"},"policy":{"allowDestructive":true}}}'],
+      {
+        namespace: ns,
+      },
+    );
     await until("a new current plan", () => {
       const name = kubectlJson<Raw>(["get", "ptahschema", "storefront"], { namespace: ns }).status?.plan?.name as string | undefined;
       return name && name !== before ? name : undefined;
@@ -147,5 +153,42 @@ describe.skipIf(Boolean(skip))("plans, exports and the dispatching manager, afte
       const run = ptah([...args, "-n", ns, "--as", "chart-approver"], "admin");
       expect(run.status, `${args.join(" ")}: ${run.stderr}`).toBe(0);
     }
+  });
+});
+
+describe.skipIf(Boolean(skip))("Ptah v0.13's drift categories in the lab's CRD", { timeout: 180_000 }, () => {
+  it("a schema whose artifact declares a database schema reports schemas_added, and the CRD stores it", async () => {
+    const where = createScenarioNamespace("drift-categories");
+    kubectl(["apply", "-f", "-"], {
+      namespace: where,
+      input: [
+        "apiVersion: v1",
+        "kind: ConfigMap",
+        "metadata: {name: verification-policy}",
+        "immutable: true",
+        "data: {policy.json: '{}'}",
+        "---",
+        "apiVersion: v1",
+        "kind: Secret",
+        "metadata: {name: reporting-db}",
+        "stringData: {url: 'postgres://reporting@db.lab:5432/reporting'}",
+        "---",
+        "apiVersion: operator.ptah.run/v1alpha1",
+        "kind: PtahSchema",
+        "metadata: {name: reporting}",
+        "spec:",
+        "  target: {engine: PostgreSQL, coordinationKey: reporting, urlFrom: {name: reporting-db, key: url}}",
+        "  desired: {ociRef: 'oci://registry.lab/schemas/reporting:v1', verificationPolicyFrom: {name: verification-policy, key: policy.json}}",
+        "",
+      ].join("\n"),
+    });
+    const findings = await until("drift findings", () => {
+      const f = kubectlJson<Raw>(["get", "ptahschema", "reporting"], { namespace: where }).status?.target?.driftFindings as Raw[] | undefined;
+      return f && f.length > 0 ? f : undefined;
+    });
+    expect(findings).toEqual([{ category: "schemas_added", count: 1, severity: "safe" }]);
+    const view = ptah(["schema", "reporting", "-n", where]);
+    expect(view.status, view.stderr).toBe(0);
+    expect(view.stdout).toMatch(/schemas_added/u);
   });
 });
