@@ -3,7 +3,7 @@
 // status.plan.approval and status.applied, the migration's resolvedRun), never from Events,
 // which the API server forgets after its event TTL (an hour by default).
 import type { Condition } from "../model/meta.ts";
-import type { PtahMigration, PtahMigrationApproval, PtahMigrationRunAcknowledgment, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+import type { ManagerRecord, PtahMigration, PtahMigrationApproval, PtahMigrationRunAcknowledgment, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import { migrationApprovalRows, ownerIndex, schemaApprovalRows, type ApprovalRow } from "./rows.ts";
 import { deriveAcknowledgmentState, findCondition, type ApprovalState } from "./state.ts";
 
@@ -29,6 +29,12 @@ export interface LedgerEntry {
   readonly consumedAt: string | undefined;
   /** status.applied.completedAt when its planFingerprint is this approval's; for an acknowledgment, when the run was settled. */
   readonly appliedAt: string | undefined;
+  /**
+   * Which manager built and dispatched the Apply this approval authorized, and its runner (the
+   * owner's dispatchedBy: status.applied, or status.pendingObservation while proof is owed; a
+   * migration's unresolvedRun). Undefined when no durable record names the dispatch.
+   */
+  readonly dispatchedBy?: ManagerRecord | undefined;
   /** Stale=True: its reason (SupersededApproval for a superseded one) and lastTransitionTime. */
   readonly staleReason: string | undefined;
   readonly staleAt: string | undefined;
@@ -72,9 +78,14 @@ function sameRef(ref: { name?: string; uid?: string } | undefined, name: string,
 export function schemaLedger(approvals: readonly PtahSchemaApproval[], schemas: readonly PtahSchema[]): LedgerEntry[] {
   return schemaApprovalRows(approvals, schemas).map((row) => {
     const applied = row.bound?.status.applied;
+    const pending = row.bound?.status.pendingObservation;
     const fingerprint = row.approval.spec.planFingerprint;
     const entry = common(row);
+    const ran = entry.consumedAt !== undefined && fingerprint !== undefined && fingerprint !== "";
+    const dispatchedBy =
+      ran && applied?.planFingerprint === fingerprint ? applied.dispatchedBy : ran && pending?.plan?.fingerprint === fingerprint ? pending.dispatchedBy : undefined;
     return {
+      dispatchedBy,
       ...entry,
       kind: "PtahSchemaApproval",
       ownerKind: "PtahSchema",
@@ -89,6 +100,10 @@ export function schemaLedger(approvals: readonly PtahSchemaApproval[], schemas: 
 export function migrationLedger(approvals: readonly PtahMigrationApproval[], acks: readonly PtahMigrationRunAcknowledgment[], migrations: readonly PtahMigration[]): LedgerEntry[] {
   const fromApprovals: LedgerEntry[] = migrationApprovalRows(approvals, migrations).map((row) => ({
     ...common(row),
+    // An unresolved run records its dispatcher; a run that finished keeps none.
+    dispatchedBy: sameRef(row.bound?.status.unresolvedRun?.planRef, row.approval.spec.planRef?.name ?? "", row.approval.spec.planRef?.uid)
+      ? row.bound?.status.unresolvedRun?.dispatchedBy
+      : undefined,
     kind: "PtahMigrationApproval",
     ownerKind: "PtahMigration",
     reserved: sameRef(row.bound?.status.activeOperation?.approvalRef, row.name, row.approval.metadata.uid),

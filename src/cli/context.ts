@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import type { Connection, GlobalOptions, LocalFacts, Registry, RunContext } from "../commands/types.ts";
 import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/options/candidates.ts";
-import { UsageError } from "../errors.ts";
+import { RefusalError, UsageError } from "../errors.ts";
 
 export interface Environment {
   readonly argv: readonly string[];
@@ -38,6 +38,26 @@ function readFile(file: string): string {
   }
 }
 
+/** A file named by -f, byte for byte, with kubectl's wording when it is not there. */
+function readBytes(file: string): Uint8Array {
+  try {
+    return fs.readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UsageError(`the path "${file}" does not exist`);
+    throw new UsageError(`error reading ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** Creates `file` (exclusive create: an existing file, perhaps an earlier export, is never replaced). */
+function writeNewFile(file: string, text: string): void {
+  try {
+    fs.writeFileSync(file, text, { flag: "wx", mode: 0o644 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new RefusalError(`${file} already exists; an export never replaces a file`);
+    throw new RefusalError(`cannot write ${file}: ${(err as Error).message}`);
+  }
+}
+
 /** The context a command runs in; it connects at most once, and only when asked. */
 export function shellContext(environment: Environment, global: GlobalOptions): RunContext {
   let connection: Promise<Connection> | undefined;
@@ -52,6 +72,8 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
     clock: environment.clock,
     version: environment.version,
     readFile,
+    readBytes,
+    writeNewFile,
     machine: environment.machine ?? (() => import("./local.ts").then((m) => m.inspectMachine(environment.env))),
     connect: () => {
       connection ??= environment.connect

@@ -15,6 +15,7 @@ import { inboxCommand } from "./inbox.ts";
 import { ledgerCommand } from "./ledger.ts";
 import { migrationCommand } from "./migration.ts";
 import { planCommand } from "./plan.ts";
+import { plansCommand } from "./plans.ts";
 import { schemaCommand } from "./schema.ts";
 import { statusCommand } from "./status.ts";
 import { versionCommand } from "./version.ts";
@@ -24,6 +25,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   statusCommand,
   schemaCommand,
   planCommand,
+  plansCommand,
   diffCommand,
   migrationCommand,
   approveCommand,

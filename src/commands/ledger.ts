@@ -3,12 +3,11 @@
 // durable fields only. Reads: GET the named owner (or LIST the owners) and LIST each approval kind.
 import { migrationLedger, schemaLedger, sortLedger, type LedgerEntry } from "../approval/ledger.ts";
 import { bindsSchema } from "../approval/state.ts";
-import { UsageError } from "../errors.ts";
 import type { KindName, ObjectOf } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "./render/ledger.ts";
 import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
-import { noResources } from "./options/output.ts";
+import { noResources, parseFixedOutput } from "./options/output.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "./reads/read.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Connection } from "./types.ts";
@@ -68,10 +67,7 @@ export const ledgerCommand: Command<LedgerOptions> = {
   ],
   flags: [{ name: "relative", type: "boolean", describe: "Print ages instead of RFC 3339 timestamps" }],
   toOptions(args) {
-    const o = args.global.output;
-    if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml" && o !== "csv")
-      throw new UsageError(`unknown output format "${o}"; it is one of [json yaml csv]`, "ledger");
-    const output = o === "json" || o === "yaml" || o === "csv" ? o : "table";
+    const output = parseFixedOutput(args.global.output, ["json", "yaml", "csv"] as const, "ledger");
     return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "ledger"), output, relative: args.flags.relative === true };
   },
   async run(options, ctx) {

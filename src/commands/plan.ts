@@ -1,10 +1,12 @@
 // `kubectl ptah plan <schema>`: upstream's plan command (go-client §1.3), verified before
-// anything is printed, plus -o yaml, --statements and --verify. Reads: get schema → get plan →
-// get each chunk (no list, except for an older applied record without planRef).
+// anything is printed, plus -o yaml, --statements, --verify, --plan NAME (any retained plan) and
+// --export FILE, and `--verify -f FILE` (an export, offline). Reads: get schema → get plan → get
+// each chunk (no list, except for an older applied record without planRef, and an export's
+// approvals).
 import { PtahError, UsageError } from "../errors.ts";
-import { loadVerifiedPlan, type VerifiedPlan } from "../plan/load.ts";
-import type { PlanSelection } from "../plan/select.ts";
+import type { VerifiedPlan } from "../plan/load.ts";
 import { CheckLog } from "../plan/verify.ts";
+import { exportPlan, loadChosen, selectionLabel, verifyExportFile, type PlanChoice } from "./reads/plan-export.ts";
 import { escapeJsonText, formatYaml } from "../render/formats.ts";
 import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../views/plan.ts";
 import { renderPlanText, renderVerifyReport } from "./render/plan.ts";
@@ -15,8 +17,13 @@ export const PLAN_FORMATS = ["text", "sql", "json", "yaml"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
 
 export interface PlanOptions {
+  /** Empty for `--verify -f FILE`, which names no schema: the file does. */
   readonly schema: string;
-  readonly selection: PlanSelection;
+  readonly selection: PlanChoice;
+  /** --export FILE: write the verified plan's export there instead of printing it. */
+  readonly exportTo: string | undefined;
+  /** -f FILE with --verify: verify an export offline. */
+  readonly file: string | undefined;
   readonly output: PlanFormat;
   readonly statements: boolean;
   readonly verify: boolean;
@@ -29,7 +36,7 @@ function isPlanFormat(o: string): o is PlanFormat {
 export const planCommand: Command<PlanOptions> = {
   name: "plan",
   summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",
-  usage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml] [--statements] [--verify]",
+  usage: "kubectl ptah plan <schema> [--current|--applied|--plan NAME] [-o text|sql|json|yaml] [--statements] [--verify] [--export FILE] | kubectl ptah plan --verify -f FILE",
   positionals: [SCHEMA],
   outputs: PLAN_FORMATS,
   upstreamRank: 0,
@@ -51,6 +58,12 @@ export const planCommand: Command<PlanOptions> = {
     { comment: "The stored plan document; it hashes to the plan's content digest", command: "kubectl ptah plan storefront -o json" },
     { comment: "Each statement's severity and reason next to its first line", command: "kubectl ptah plan storefront --statements" },
     { comment: "A CI gate: verify every check, print the report, exit 1 if any fails", command: "kubectl ptah plan storefront --verify" },
+    { comment: "Any retained plan by name (kubectl ptah plans lists them), with every check", command: "kubectl ptah plan storefront --plan ptah-plan-0a1b2c3d" },
+    {
+      comment: "Export a plan before deleting it: one file with its bytes, objects and fingerprint inputs",
+      command: "kubectl ptah plan storefront --plan ptah-plan-0a1b2c3d --export plan.json",
+    },
+    { comment: "Re-verify an export offline, byte for byte, without a cluster", command: "kubectl ptah plan --verify -f plan.json" },
   ],
   flags: [
     { name: "current", type: "boolean", describe: "The plan the operator would run next (the default)" },
@@ -65,14 +78,22 @@ export const planCommand: Command<PlanOptions> = {
       type: "boolean",
       describe: "Verify the plan and print a report of every check instead of its SQL; exit 0 when all held, 1 otherwise",
     },
+    { name: "plan", type: "string", value: "NAME", describe: "A retained plan of the schema by name (see kubectl ptah plans), with every check the current one gets" },
+    { name: "export", type: "string", value: "FILE", describe: "Write the verified plan to a new file that plan --verify -f re-verifies offline; prints nothing of the plan" },
+    { name: "filename", alias: "f", type: "string", value: "FILE", describe: "With --verify: an export file to verify offline, instead of a schema's plan" },
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
 
   toOptions(args) {
+    const file = typeof args.flags.filename === "string" ? args.flags.filename : undefined;
+    if (file !== undefined) return fileOptions(args.positionals, args.flags, args.global.output, file);
     if (args.positionals.length !== 1) throw new UsageError("name one PtahSchema", "plan");
     const current = args.flags.current === true;
     const applied = args.flags.applied === true;
     if (current && applied) throw new UsageError("--current and --applied are two different plans; ask for one", "plan");
+    const named = typeof args.flags.plan === "string" ? args.flags.plan : undefined;
+    if (named !== undefined && (current || applied)) throw new UsageError(`--plan names one plan; drop --${current ? "current" : "applied"}`, "plan");
+    if (named === "") throw new UsageError("--plan needs the name of a stored plan (kubectl ptah plans lists them)", "plan");
     const output = args.global.output ?? "text";
     if (!isPlanFormat(output)) {
       throw new UsageError(`unknown output format "${output}"; it is one of [${PLAN_FORMATS.join(" ")}]`, "plan");
@@ -86,26 +107,35 @@ export const planCommand: Command<PlanOptions> = {
     if (statements && output !== "text") {
       throw new UsageError(`--statements belongs to the text view; it cannot be combined with -o ${output}`, "plan");
     }
-    return { schema: args.positionals[0]!, selection: applied ? "applied" : "current", output, statements, verify };
+    const exportTo = typeof args.flags.export === "string" ? args.flags.export : undefined;
+    if (exportTo === "") throw new UsageError("--export needs the name of a file to create", "plan");
+    if (exportTo !== undefined && (verify || statements || args.global.output !== undefined)) {
+      throw new UsageError("--export writes a file and prints one line; it takes no -o, --statements or --verify", "plan");
+    }
+    const selection: PlanChoice = named !== undefined ? { kind: "named", plan: named } : { kind: applied ? "applied" : "current" };
+    return { schema: args.positionals[0]!, selection, output, statements, verify, exportTo, file: undefined };
   },
 
   async run(options, ctx) {
+    if (options.file !== undefined) return verifyExportFile(options.file, ctx);
     const { reader, namespace } = await ctx.connect();
     const log = new CheckLog();
+    const label = selectionLabel(options.selection);
+    if (options.exportTo !== undefined) return exportPlan(reader, namespace, options.schema, options.selection, options.exportTo, ctx);
     let verified;
     try {
-      verified = await loadVerifiedPlan(reader, namespace, options.schema, options.selection, { log });
+      verified = await loadChosen(reader, namespace, options.schema, options.selection, log);
     } catch (err) {
       // --verify refuses with its report: every check made, the failed one last (like
       // `kubectl diff`, which prints the difference and exits 1). No plan content is in it.
       if (options.verify && err instanceof PtahError) {
-        const report = renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: log.results });
+        const report = renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection.kind, subject: label, checks: log.results });
         return { kind: "refused", error: err, report };
       }
       throw err;
     }
     if (options.verify) {
-      return { kind: "printed", stdout: renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection, checks: verified.checks }) };
+      return { kind: "printed", stdout: renderVerifyReport({ namespace, schemaName: options.schema, selection: options.selection.kind, subject: label, checks: verified.checks }) };
     }
     // The header's Destructive line is the plan's own flag, as upstream prints it; SQL that reads
     // as destructive although the plan does not record it is said on stderr, whatever the format.
@@ -113,6 +143,16 @@ export const planCommand: Command<PlanOptions> = {
     return { kind: "printed", stdout: renderVerified(verified, options, ctx.isTTY, ctx.width), ...(stderr ? { stderr } : {}) };
   },
 };
+
+/** `plan --verify -f FILE`: nothing else is asked for, and no schema is named (the file names it). */
+function fileOptions(positionals: readonly string[], flags: Readonly<Record<string, unknown>>, output: string | undefined, file: string): PlanOptions {
+  if (file === "") throw new UsageError("-f needs the name of an export file", "plan");
+  if (flags.verify !== true) throw new UsageError("-f reads an export to verify it; add --verify", "plan");
+  if (positionals.length > 0) throw new UsageError("an export names its own schema; drop the schema name, or drop -f", "plan");
+  const others = ["current", "applied", "statements"].filter((f) => flags[f] === true).concat(["plan", "export"].filter((f) => flags[f] !== undefined));
+  if (others.length > 0 || output !== undefined) throw new UsageError(`--verify -f checks an export file and takes no ${others.length > 0 ? `--${others[0]}` : "-o"}`, "plan");
+  return { schema: "", selection: { kind: "current" }, output: "text", statements: false, verify: true, exportTo: undefined, file };
+}
 
 function undestructiveWarning(planName: string): string {
   return `Warning: the SQL of ${planName} reads as destructive (read by this plugin), but the plan does not record it as destructive\n`;

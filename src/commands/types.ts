@@ -56,6 +56,10 @@ export interface RunContext {
   readonly machine?: () => Promise<LocalFacts>;
   /** A file named on the command line (-o custom-columns-file); throws UsageError with kubectl's wording. */
   readFile?(path: string): string;
+  /** A file named by -f, byte for byte; throws UsageError with kubectl's wording. */
+  readBytes?(path: string): Uint8Array;
+  /** Creates a new local file (never a cluster write): refuses, with a RefusalError, a path that exists. */
+  writeNewFile?(path: string, text: string): void;
 }
 
 /** The command printed: stdout is what was verified and rendered. */

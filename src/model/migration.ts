@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ApprovalIdentity, Conditions, ObjectRef } from "./meta.ts";
 import { bool, head, int, optionalSpec, simpleStatus, str } from "./fields.ts";
-import { ActiveOperation } from "./ptah-schema.ts";
+import { ActiveOperation, ManagerRecord, PendingLockRelease } from "./ptah-schema.ts";
 
 export const UnresolvedRun = z.object({
   outcome: str,
@@ -10,6 +10,7 @@ export const UnresolvedRun = z.object({
   jobName: str,
   planRef: ObjectRef.optional(),
   recordedAt: str,
+  dispatchedBy: ManagerRecord.optional(),
 });
 export type UnresolvedRun = z.infer<typeof UnresolvedRun>;
 
@@ -52,6 +53,7 @@ export const PtahMigration = z.object({
         })
         .optional(),
       unresolvedRun: UnresolvedRun.optional(),
+      pendingLockRelease: PendingLockRelease.optional(),
       resolvedRun: z
         .object({
           operationID: str,

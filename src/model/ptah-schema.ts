@@ -18,16 +18,47 @@ export const CurrentPlanStatus = z.object({
 });
 export type CurrentPlanStatus = z.infer<typeof CurrentPlanStatus>;
 
+/** Which manager built and dispatched an Apply Job, and its runner (audit only; binds nothing). */
+export const ManagerRecord = z.object({ controllerImage: str, controllerRevision: str, runnerImage: str });
+export type ManagerRecord = z.infer<typeof ManagerRecord>;
+
 export const AppliedStatus = z.object({
   planRef: ObjectRef.optional(),
   planFingerprint: str,
   ...recordedBindings,
+  dispatchedBy: ManagerRecord.optional(),
   completedAt: str,
 });
 export type AppliedStatus = z.infer<typeof AppliedStatus>;
 
 export const DriftFinding = z.object({ category: z.string(), count: int, severity: str });
 export type DriftFinding = z.infer<typeof DriftFinding>;
+
+/** Post-Apply proof still owed: what is known of the Apply, and when proof may start. */
+export const PendingObservation = z.object({
+  outcome: str,
+  applyOperationID: str,
+  applyJobName: str,
+  applyGeneration: int,
+  observeAfter: str,
+  plan: CurrentPlanStatus.optional(),
+  dispatchedBy: ManagerRecord.optional(),
+  planRequired: bool,
+  leaseEpoch: str,
+});
+export type PendingObservation = z.infer<typeof PendingObservation>;
+
+/** A realm Lease kept until its release succeeds (PtahSchema and PtahMigration). */
+export const PendingLockRelease = z.object({ coordinationDigest: str, operationID: str, leaseDurationSeconds: int, leaseEpoch: str });
+export type PendingLockRelease = z.infer<typeof PendingLockRelease>;
+
+/** What a retired execution binding still owes: its plan's approvals to mark stale, its Job's cleanup. */
+export const BindingRetirement = z.object({
+  retiredEpoch: str,
+  plan: z.object({ name: str, uid: str, fingerprint: str }).optional(),
+  job: z.object({ operation: str, name: str, uid: str }).optional(),
+});
+export type BindingRetirement = z.infer<typeof BindingRetirement>;
 
 export const ActiveOperation = z.object({
   type: str,
@@ -85,11 +116,15 @@ export const PtahSchema = z.object({
           highestDriftSeverity: str,
           driftFindingCount: int,
           driftFindings: z.array(DriftFinding).optional(),
+          // Older operators only: the newest CRD never truncates the list (128 categories' room).
           driftFindingsTruncated: bool,
         })
         .optional(),
       plan: CurrentPlanStatus.optional(),
       applied: AppliedStatus.optional(),
+      pendingObservation: PendingObservation.optional(),
+      pendingLockRelease: PendingLockRelease.optional(),
+      pendingBindingRetirement: BindingRetirement.optional(),
       activeOperation: ActiveOperation.optional(),
       lastAttemptTime: str,
       lastSuccessfulReconciliation: str,

@@ -45,6 +45,7 @@ describe("__complete: commands and flags", () => {
       "status",
       "schema",
       "plan",
+      "plans",
       "diff",
       "migration",
       "approve",

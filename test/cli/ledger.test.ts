@@ -6,16 +6,26 @@ import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { expectGolden } from "../support/golden.ts";
 import { csvObjects, parseCsv } from "../support/csv.ts";
-import { CONSUMED_AND_STALE, FP2, PLAN2, T0, T1, T2, aMigration, anApproval, cond, inSyncSchema } from "../support/builders.ts";
+import { CONSUMED_AND_STALE, FP1, FP2, MANAGER_COPIES, PLAN1, PLAN2, T0, T1, T2, aMigration, anApproval, cond, inSyncSchema } from "../support/builders.ts";
 
 const CONSUMED_AT = "2026-11-30T11:31:00Z";
 const STALE_AT = "2026-11-30T11:58:00Z";
 const OPERATION = "sha256:6666666666666666666666666666666666666666666666666666666666666666";
 
+/** A later manager release than the publisher (MANAGER_COPIES), sharing its execution binding. */
+const DISPATCHER = {
+  controllerImage: `registry.example/ptah-operator@sha256:${"d1".repeat(32)}`,
+  controllerRevision: "v1.4.2",
+  runnerImage: `registry.example/ptah-runner@sha256:${"e2".repeat(32)}`,
+};
+
 function schemaCluster(): FakeReader {
   const story = CONSUMED_AND_STALE.map((c) => ({ ...c, lastTransitionTime: c.type === "Consumed" ? CONSUMED_AT : STALE_AT }));
   return new FakeReader([
-    { kind: "PtahSchema", raw: inSyncSchema() },
+    {
+      kind: "PtahSchema",
+      raw: inSyncSchema({ applied: { planRef: { name: PLAN1, uid: `uid-${PLAN1}` }, planFingerprint: FP1, ...MANAGER_COPIES, dispatchedBy: DISPATCHER, completedAt: T2 } }),
+    },
     { kind: "PtahSchemaApproval", raw: anApproval({ name: "storefront-v1", conditions: story }) },
     {
       kind: "PtahSchemaApproval",
@@ -92,7 +102,7 @@ describe("ledger SCHEMA", () => {
     const v1 = lines.find((l) => l.startsWith("storefront-v1"))!;
     // approved, reserved, consumed, applied (status.applied names its fingerprint), stale
     expect(v1).toMatch(
-      /alice@example\.com +system:authenticated +2026-11-30T11:30:00Z +yes +2026-11-30T11:31:00Z +2026-11-30T11:55:00Z +PlanNoLongerCurrent 2026-11-30T11:58:00Z +Consumed, stale/u,
+      /alice@example\.com +system:authenticated +2026-11-30T11:30:00Z +yes +2026-11-30T11:31:00Z +2026-11-30T11:55:00Z +v1\.4\.2 registry\.example\/ptah-operator@sha256:d1d1d1d1d1d1, runner registry\.example\/ptah-runner@sha256:e2e2e2e2e2e2 +PlanNoLongerCurrent 2026-11-30T11:58:00Z +Consumed, stale/u,
     );
     // The duplicate for the same plan never ran: it is not "applied".
     expect(lines.find((l) => l.startsWith("storefront-dup"))).toMatch(/bob .* - +- +- +SupersededApproval 2026-11-30T11:55:00Z +Superseded/u);
@@ -100,7 +110,7 @@ describe("ledger SCHEMA", () => {
 
   it("prints ages with --relative", async () => {
     const r = await runCliWith(["ledger", "storefront", "-n", "app", "--relative"], schemaCluster());
-    expect(r.stdout.split("\n").find((l) => l.startsWith("storefront-v1"))).toMatch(/ 30m +yes +29m +5m +PlanNoLongerCurrent 2m +Consumed, stale/u);
+    expect(r.stdout.split("\n").find((l) => l.startsWith("storefront-v1"))).toMatch(/ 30m +yes +29m +5m +v1\.4\.2 \S+, runner \S+ +PlanNoLongerCurrent 2m +Consumed, stale/u);
   });
 
   it("exits 3 for a schema that does not exist, and refuses a name with -A", async () => {
@@ -146,10 +156,14 @@ describe("ledger -A and machine output", () => {
       reserved: "true",
       consumedAt: CONSUMED_AT,
       appliedAt: T2,
+      dispatchedByControllerImage: DISPATCHER.controllerImage,
+      dispatchedByControllerRevision: DISPATCHER.controllerRevision,
+      dispatchedByRunnerImage: DISPATCHER.runnerImage,
       staleReason: "PlanNoLongerCurrent",
       staleAt: STALE_AT,
       state: "Consumed, stale",
     });
+    expect(rows[3]!.dispatchedByControllerImage).toBe("");
     for (const row of rows) for (const cell of Object.values(row)) expect(cell).not.toMatch(/^[=+\-@]/u);
   });
 
@@ -157,7 +171,9 @@ describe("ledger -A and machine output", () => {
     const r = await runCliWith(["ledger", "storefront", "-n", "app", "-o", "json"], schemaCluster());
     const doc = JSON.parse(r.stdout) as { kind: string; items: { name: string; consumedAt?: string; appliedAt?: string }[] };
     expect(doc.kind).toBe("List");
-    expect(doc.items.find((i) => i.name === "storefront-v1")).toMatchObject({ consumedAt: CONSUMED_AT, appliedAt: T2 });
+    expect(doc.items.find((i) => i.name === "storefront-v1")).toMatchObject({ consumedAt: CONSUMED_AT, appliedAt: T2, dispatchedBy: DISPATCHER });
+    // The duplicate never ran: nothing dispatched it, whatever status.applied says.
+    expect(doc.items.find((i) => i.name === "storefront-dup")).not.toHaveProperty("dispatchedBy");
   });
 });
 

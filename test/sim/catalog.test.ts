@@ -1,7 +1,7 @@
 // The simulator's registry and planner: what each tag resolves to and the plans between versions
 // (that the planner's SQL runs on PostgreSQL and reaches the desired catalog: test/e2e/postgres.e2e.test.ts).
 import { describe, expect, it } from "vitest";
-import { diff, parseRef, resolveMigrations, resolveSchema, type Model } from "./catalog.ts";
+import { diff, findingCategory, modelFingerprint, parseRef, resolveMigrations, resolveSchema, type Model } from "./catalog.ts";
 
 function schema(ref: string): Model {
   const r = resolveSchema(ref);
@@ -49,5 +49,26 @@ describe("planning", () => {
   it("reports a protected table the plan would touch", () => {
     const { touchedProtected } = diff({ tables: [] }, schema("oci://registry.lab/schemas/demo:v1"), ["public.customers"]);
     expect(touchedProtected).toEqual(["customers"]);
+  });
+});
+
+describe("Ptah v0.13's schema categories", () => {
+  it("plans a missing database schema as CREATE SCHEMA, reported as schemas_added, and an extra one as schemas_removed", () => {
+    const v1 = resolveSchema("oci://registry.lab/schemas/reporting:v1");
+    const v2 = resolveSchema("oci://registry.lab/schemas/reporting:v2");
+    if ("error" in v1 || "error" in v2) throw new Error("the lab registry lacks reporting");
+    const added = diff({ tables: [], schemas: [] }, v1.model).statements;
+    expect(added).toEqual([{ sql: 'CREATE SCHEMA "analytics"', severity: "safe", reason: "schema analytics is missing" }]);
+    expect(added.map((s) => findingCategory(s.sql))).toEqual(["schemas_added"]);
+    const removed = diff({ tables: [], schemas: ["analytics"] }, v2.model).statements;
+    expect(removed.map((s) => [findingCategory(s.sql), s.severity])).toEqual([["schemas_removed", "destructive"]]);
+    expect(diff({ tables: [], schemas: ["analytics"] }, v1.model).statements).toEqual([]);
+  });
+
+  it("leaves models of tables alone: their fingerprint and content do not change", () => {
+    const demo = resolveSchema("oci://registry.lab/schemas/demo:v1");
+    if ("error" in demo) throw new Error("no demo");
+    expect(modelFingerprint({ ...demo.model, schemas: [] })).toBe(modelFingerprint(demo.model));
+    expect(diff({ tables: [], schemas: ["analytics"] }, demo.model).statements.map((s) => findingCategory(s.sql))).toEqual(["tables_added"]);
   });
 });

@@ -16,6 +16,8 @@ export interface Table {
 }
 export interface Model {
   tables: Table[];
+  /** Database schemas besides public (CREATE SCHEMA); absent: none declared, none compared. */
+  schemas?: string[];
 }
 
 export interface Statement {
@@ -32,6 +34,11 @@ const signedUpAt: Column = { name: "signed_up_at", type: "timestamp with time zo
 
 /** Desired schemas by repository name and major tag version (`demo:v2`, `demo:v2-1234`). */
 const SCHEMAS: Record<string, Record<number, Model>> = {
+  // A schema (a PostgreSQL namespace) and no table: its drift is Ptah v0.13's schemas_added.
+  reporting: {
+    1: { schemas: ["analytics"], tables: [] },
+    2: { schemas: [], tables: [] },
+  },
   demo: {
     1: { tables: [{ name: "customers", columns: [id, email], primaryKey: ["id"] }] },
     2: { tables: [{ name: "customers", columns: [id, email, signedUpAt], primaryKey: ["id"] }] },
@@ -95,7 +102,17 @@ export interface MigrationArtifact {
 }
 
 export function schemaContent(model: Model): string {
-  return model.tables.map((t) => `${createTableSQL(t)};\n`).join("");
+  return (model.schemas ?? []).map((n) => `CREATE SCHEMA ${q(n)};\n`).join("") + model.tables.map((t) => `${createTableSQL(t)};\n`).join("");
+}
+
+/** The drift category a planned statement reports under (Ptah v0.13's names; status.target.driftFindings). */
+export function findingCategory(sql: string): string {
+  if (/^CREATE SCHEMA/u.test(sql)) return "schemas_added";
+  if (/^DROP SCHEMA/u.test(sql)) return "schemas_removed";
+  if (/^CREATE TABLE/u.test(sql)) return "tables_added";
+  if (/ADD COLUMN/u.test(sql)) return "columns_added";
+  if (/DROP COLUMN/u.test(sql)) return "columns_removed";
+  return "tables_removed";
 }
 
 function migrationContent(files: MigrationFile[]): string {
@@ -158,6 +175,13 @@ export function createTableSQL(t: Table): string {
 export function diff(actual: Model, desired: Model, protectedTables: readonly string[] = []): { statements: Statement[]; touchedProtected: string[] } {
   const statements: Statement[] = [];
   const touched = new Set<string>();
+  if (desired.schemas !== undefined) {
+    const have = new Set(actual.schemas ?? []);
+    const want = new Set(desired.schemas);
+    for (const n of desired.schemas) if (!have.has(n)) statements.push({ sql: `CREATE SCHEMA ${q(n)}`, severity: "safe", reason: `schema ${n} is missing` });
+    for (const n of actual.schemas ?? [])
+      if (!want.has(n)) statements.push({ sql: `DROP SCHEMA ${q(n)}`, severity: "destructive", reason: `schema ${n} is not in the desired schema` });
+  }
   const isProtected = (t: string) => protectedTables.some((p) => p.toLowerCase() === t.toLowerCase() || p.toLowerCase() === `public.${t}`.toLowerCase());
   const byName = new Map(actual.tables.map((t) => [t.name, t]));
   for (const want of desired.tables) {
@@ -198,6 +222,8 @@ export function diff(actual: Model, desired: Model, protectedTables: readonly st
 
 /** A canonical form of the model (tables sorted, columns in order). */
 export function modelFingerprint(model: Model): string {
-  const tables = [...model.tables].sort((a, b) => a.name.localeCompare(b.name));
-  return sha256(JSON.stringify(tables.map((t) => [t.name, t.columns.map((c) => [c.name, c.type, c.notNull]), t.primaryKey])));
+  const tables = [...model.tables].sort((a, b) => a.name.localeCompare(b.name)).map((t) => [t.name, t.columns.map((c) => [c.name, c.type, c.notNull]), t.primaryKey]);
+  // Schemas count only when there are some, so a model of tables alone keeps its fingerprint.
+  const schemas = [...(model.schemas ?? [])].sort();
+  return sha256(JSON.stringify(schemas.length > 0 ? { tables, schemas } : tables));
 }

@@ -25,6 +25,9 @@ export const MANAGER = {
   runnerProtocolVersion: 1,
 };
 
+/** Which manager and runner built and dispatched an Apply Job (status.*.dispatchedBy; audit only). */
+export const DISPATCHED_BY = { controllerImage: MANAGER.controllerImage, controllerRevision: MANAGER.controllerRevision, runnerImage: MANAGER.runnerImage };
+
 export function executionBindingStatus(): Record<string, unknown> {
   return {
     epoch: MANAGER.executionBindingID,

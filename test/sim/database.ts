@@ -27,6 +27,9 @@ export function databaseName(namespace: string, owner: string): string {
 // The managed scope: ordinary tables in `public`, except the revision table; columns in attnum
 // order with format_type's spelling (`bigint`, `timestamp with time zone`), the primary key in
 // index order.
+/** The database's own schemas: not public, not PostgreSQL's (pg_*, information_schema). */
+const NAMESPACES = `SELECT coalesce(json_agg(nspname ORDER BY nspname), '[]') FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname NOT IN ('public', 'information_schema')`;
+
 const CATALOG = `
 SELECT coalesce(json_agg(t ORDER BY t.name), '[]') FROM (
   SELECT c.relname AS name,
@@ -92,7 +95,10 @@ export class Databases {
 
   /** The managed scope as the catalog has it. */
   readModel(namespace: string, owner: string): Promise<Model> {
-    return this.in(namespace, owner, async (db) => ({ tables: await queryJSON<Model["tables"]>(this.conn, db, CATALOG) }));
+    return this.in(namespace, owner, async (db) => ({
+      tables: await queryJSON<Model["tables"]>(this.conn, db, CATALOG),
+      schemas: await queryJSON<string[]>(this.conn, db, NAMESPACES),
+    }));
   }
 
   /** The revision table, oldest version first (none when the table does not exist yet). */

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { targetIdentityDigest } from "./binding.ts";
 import { resolveMigrations, sha256, type MigrationFile } from "./catalog.ts";
-import { Conditions, KindController, MANAGER, isCond, nowISO, randomHex } from "./common.ts";
+import { Conditions, DISPATCHED_BY, KindController, MANAGER, isCond, nowISO, randomHex } from "./common.ts";
 import type { Databases } from "./database.ts";
 import { resourcePath, type Kube, type Obj } from "./kube.ts";
 import { readHistory } from "./migration-history.ts";
@@ -98,7 +98,7 @@ export abstract class MigrationRuns extends KindController {
         planRef: { name: plan.metadata.name, uid: plan.metadata.uid },
         targetIdentityDigest: targetIdentityDigest(m),
         recordedAt: finishedAt,
-        dispatchedBy: { controllerImage: MANAGER.controllerImage, controllerRevision: MANAGER.controllerRevision, runnerImage: MANAGER.runnerImage },
+        dispatchedBy: DISPATCHED_BY,
       };
       // The annotation copy is written before the status record (§6).
       await this.kube.mergePatch(this.path(ns, m.metadata.name), { metadata: { annotations: { [UNRESOLVED_RUN_ANNOTATION]: JSON.stringify(unresolvedRun) } } });

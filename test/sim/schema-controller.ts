@@ -9,7 +9,7 @@
 // This file: the reconcile switch, a new generation, the Apply (the plan's statements in one
 // transaction on the real database) and convergence; schema-phases.ts plans, schema-approvals.ts
 // reserves and dispatches.
-import { Conditions, MANAGER, conditionOf, executionBindingStatus, nowISO } from "./common.ts";
+import { Conditions, DISPATCHED_BY, conditionOf, executionBindingStatus, nowISO } from "./common.ts";
 import { modelFingerprint } from "./catalog.ts";
 import type { Databases } from "./database.ts";
 import type { Kube, Obj } from "./kube.ts";
@@ -120,7 +120,16 @@ export class SchemaController extends SchemaApprovals {
       {
         phase: "VerifyingConvergence",
         activeOperation: null,
-        pendingObservation: { outcome: "ApplySucceeded", applyOperationID: op.id, applyJobName: op.jobName, applyJobUID: op.jobUID, observeAfter: nowISO(), plan },
+        pendingObservation: {
+          outcome: "ApplySucceeded",
+          applyOperationID: op.id,
+          applyJobName: op.jobName,
+          applyJobUID: op.jobUID,
+          observeAfter: nowISO(),
+          plan,
+          // The manager that built the Apply Job (audit evidence; status.applied copies it).
+          dispatchedBy: DISPATCHED_BY,
+        },
       },
       c,
     );
@@ -176,7 +185,7 @@ export class SchemaController extends SchemaApprovals {
         executorImage: applied.executorImage,
         runnerImage: applied.runnerImage,
         runnerProtocolVersion: applied.runnerProtocolVersion,
-        dispatchedBy: { controllerImage: MANAGER.controllerImage, controllerRevision: MANAGER.controllerRevision, runnerImage: MANAGER.runnerImage },
+        dispatchedBy: s.status.pendingObservation?.dispatchedBy ?? DISPATCHED_BY,
         completedAt: nowISO(),
       };
     }

@@ -4,7 +4,7 @@
 // dispatches approvals, schema-controller.ts applies and converges.
 import { randomUUID } from "node:crypto";
 import { coordinationDigest, canonicalEngine, engineDisplay, policyFingerprint, readVerificationPolicy, targetIdentityDigest } from "./binding.ts";
-import { diff, modelFingerprint, resolveSchema, sha256, type Statement } from "./catalog.ts";
+import { diff, findingCategory, modelFingerprint, resolveSchema, sha256, type Statement } from "./catalog.ts";
 import { Conditions, KindController, MANAGER, nowISO, randomHex } from "./common.ts";
 import type { Databases } from "./database.ts";
 import type { Kube, Obj } from "./kube.ts";
@@ -126,7 +126,7 @@ export abstract class SchemaPhases extends KindController {
   protected targetStatus(s: Obj, statements: Statement[]): Record<string, unknown> {
     const categories = new Map<string, { count: number; severity: string }>();
     for (const st of statements) {
-      const cat = /^CREATE TABLE/.test(st.sql) ? "tables_added" : /ADD COLUMN/.test(st.sql) ? "columns_added" : /DROP COLUMN/.test(st.sql) ? "columns_removed" : "tables_removed";
+      const cat = findingCategory(st.sql);
       const cur = categories.get(cat) ?? { count: 0, severity: st.severity };
       categories.set(cat, { count: cur.count + 1, severity: st.severity === "destructive" ? "destructive" : cur.severity });
     }

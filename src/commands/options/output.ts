@@ -47,3 +47,10 @@ export function namespaceFlag(global: GlobalOptions, namespace: string): string 
 export function noResources(namespace: string | undefined): string {
   return namespace === undefined ? "No resources found\n" : `No resources found in ${sanitize(namespace)} namespace.\n`;
 }
+
+/** -o for a view with a table and a fixed list of formats (ledger, plans): the table when none is given. */
+export function parseFixedOutput<F extends string>(output: string | undefined, formats: readonly F[], command: string): F | "table" {
+  if (output === undefined || output === "" || output === "text") return "table";
+  if ((formats as readonly string[]).includes(output)) return output as F;
+  throw new UsageError(`unknown output format "${output}"; it is one of [${formats.join(" ")}]`, command);
+}

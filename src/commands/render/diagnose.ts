@@ -9,6 +9,7 @@ import { formatAge } from "../../render/age.ts";
 import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
 import { migrationNextStep, schemaNextStep } from "../../views/next-step.ts";
+import { migrationPending, schemaPending } from "../../views/pending.ts";
 
 function condWords(c: Condition | undefined): string {
   if (!c) return "-";
@@ -74,6 +75,7 @@ export function diagnoseSchema(i: SchemaDiagnosisInput): string {
       `Approval:   ${sanitize(a.metadata.name)} is ${d.state}${d.alsoStale && d.state === "Consumed" ? " and stale" : ""}${d.reason ? ` (${sanitize(d.reason)})` : ""}; it names ${names}`,
     );
   }
+  for (const p of schemaPending(i.schema, i.now)) out.push(`Pending:    ${sanitize(p.field)}: ${sanitize(p.fact)}.`, `            Next: ${sanitize(p.next)}`);
   const userAction = reasonTopic?.userAction ?? phaseTopic?.userAction;
   if (userAction) out.push(`To do:      ${userAction}`);
   out.push(`Next:       ${schemaNextStep(i.schema, i.nsFlag, newestUsedApproval(i.schema, i.approvals))}`);
@@ -196,6 +198,7 @@ export function diagnoseMigration(i: MigrationDiagnosisInput): string {
     const d = deriveMigrationApprovalState(a, m);
     out.push(`Approval:   ${sanitize(a.metadata.name)} is ${d.state}${d.reason ? ` (${sanitize(d.reason)})` : ""}`);
   }
+  for (const p of migrationPending(m)) out.push(`Pending:    ${sanitize(p.field)}: ${sanitize(p.fact)}.`, `            Next: ${sanitize(p.next)}`);
   const userAction = reasonTopic?.userAction ?? phaseTopic?.userAction;
   if (userAction) out.push(`To do:      ${fillPlaceholders(userAction, { migration: m.metadata.name })}`);
   out.push(`Next:       ${migrationNextStep(m, i.nsFlag)}`);

@@ -27,6 +27,18 @@ export function shortFingerprint(fingerprint: string): string {
   return m ? m[1]! : fingerprint;
 }
 
+/** `name@sha256:` and 12 hex digits, as shortFingerprint shortens a fingerprint. */
+export function shortImage(image: string | undefined): string {
+  const m = /^([^@\s]+@sha256:[0-9a-f]{12})[0-9a-f]*$/u.exec(image ?? "");
+  return m ? m[1]! : (image ?? "");
+}
+
+/** The DISPATCHED BY cell: the manager's revision and image, then its runner image. */
+export function dispatchedByCell(d: LedgerEntry["dispatchedBy"]): string {
+  if (!d) return "-";
+  return `${d.controllerRevision || "?"} ${shortImage(d.controllerImage) || "?"}, runner ${shortImage(d.runnerImage) || "?"}`;
+}
+
 function owner(e: LedgerEntry): string {
   return e.ownerKind === "PtahMigration" ? `migration/${e.owner}` : e.owner;
 }
@@ -46,6 +58,7 @@ export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRend
     "RESERVED",
     "CONSUMED",
     "APPLIED",
+    "DISPATCHED BY",
     "STALE",
     "STATE",
   ];
@@ -61,6 +74,7 @@ export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRend
     e.reserved ? "yes" : "-",
     when(e.consumedAt),
     when(e.appliedAt),
+    sanitize(dispatchedByCell(e.dispatchedBy)),
     e.staleReason !== undefined ? `${sanitize(e.staleReason || "Stale")} ${when(e.staleAt)}` : "-",
     approvalStateCell(e, o.color),
   ]);
@@ -80,6 +94,9 @@ const CSV_HEADERS = [
   "reserved",
   "consumedAt",
   "appliedAt",
+  "dispatchedByControllerImage",
+  "dispatchedByControllerRevision",
+  "dispatchedByRunnerImage",
   "staleReason",
   "staleAt",
   "state",
@@ -103,6 +120,9 @@ export function renderLedgerCsv(entries: readonly LedgerEntry[]): string {
       e.reserved ? "true" : "false",
       t(e.consumedAt),
       t(e.appliedAt),
+      e.dispatchedBy?.controllerImage ?? "",
+      e.dispatchedBy?.controllerRevision ?? "",
+      e.dispatchedBy?.runnerImage ?? "",
       e.staleReason ?? "",
       t(e.staleAt),
       approvalStateCell(e, false),
@@ -112,5 +132,5 @@ export function renderLedgerCsv(entries: readonly LedgerEntry[]): string {
 
 /** -o json|yaml: the entries as data, in a kubectl-style List (they are not Kubernetes objects). */
 export function ledgerDocument(entries: readonly LedgerEntry[]): Record<string, unknown> {
-  return { apiVersion: "v1", kind: "List", items: entries.map((e) => ({ ...e, groups: [...e.groups] })) };
+  return { apiVersion: "v1", kind: "List", items: entries.map((e) => ({ ...e, groups: [...e.groups], ...(e.dispatchedBy ? { dispatchedBy: { ...e.dispatchedBy } } : {}) })) };
 }

@@ -63,6 +63,8 @@ export interface VerifyReportInput {
   readonly namespace: string;
   readonly schemaName: string;
   readonly selection: string;
+  /** What the verdict calls the plan; default "<selection> plan" ("current plan"). */
+  readonly subject?: string;
   readonly checks: readonly CheckResult[];
 }
 
@@ -75,8 +77,9 @@ export function renderVerifyReport(input: VerifyReportInput): string {
   const rows = input.checks.map((c) => [c.check, c.ok ? "ok" : "FAILED", sanitize(c.detail)]);
   const failed = input.checks.some((c) => !c.ok);
   const where = sanitize(`${input.namespace}/${input.schemaName}`);
+  const subject = sanitize(input.subject ?? `${input.selection} plan`);
   const verdict = failed
-    ? `The ${input.selection} plan of ${where} did not verify; nothing from it was printed.\n`
-    : `The ${input.selection} plan of ${where} verified: ${input.checks.length} checks held.\n`;
+    ? `The ${subject} of ${where} did not verify; nothing from it was printed.\n`
+    : `The ${subject} of ${where} verified: ${input.checks.length} checks held.\n`;
   return renderTable(["CHECK", "RESULT", "DETAIL"], rows) + "\n" + verdict;
 }

@@ -10,6 +10,12 @@ import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
 import { renderApprovalRows } from "./approval-rows.ts";
 import { schemaNextStep } from "../../views/next-step.ts";
+import { managerWords, schemaPending, type PendingItem } from "../../views/pending.ts";
+
+/** The pending records, each as its fact and, indented under it, what happens next. */
+export function renderPending(items: readonly PendingItem[], indent = "  "): string[] {
+  return items.flatMap((i) => [`${indent}${field(i.label, sanitize(i.fact))}`, `${indent}${" ".repeat(15)}next: ${sanitize(i.next)}`]);
+}
 
 export interface SchemaDetailInput {
   readonly schema: PtahSchema;
@@ -113,9 +119,13 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
     out.push(`  ${field("Plan", sanitize(applied.planRef?.name ?? "-"))}`);
     out.push(`  ${field("Fingerprint", sanitize(applied.planFingerprint ?? "-"))}`);
     out.push(`  ${field("Pins", pins(recordCopies("applied", applied)))}`);
+    const by = managerWords(applied.dispatchedBy);
+    if (by) out.push(`  ${field("Dispatched by", sanitize(by))}`);
     out.push(`  ${field("Completed", when(applied.completedAt, now))}`);
   }
   out.push("");
+  const pending = schemaPending(schema, now);
+  if (pending.length > 0) out.push("Pending:", ...renderPending(pending), "");
   out.push(`Next: ${schemaNextStep(schema, input.nsFlag, newestUsedApproval(schema, input.approvals))}`);
   return out.join("\n") + "\n";
 }

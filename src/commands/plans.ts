@@ -1,0 +1,91 @@
+// `kubectl ptah plans [SCHEMA | migration MIGRATION] [-A] [--unpinned] [-o json|yaml|name]`: every
+// stored PtahSchemaPlan and PtahMigrationPlan, and every reference that pins it (contract
+// upstream-2026-12 "Plan retention"). It deletes nothing: `-o name` is for a person's own
+// `kubectl delete`. Reads: LIST both plan kinds, both owner kinds and both approval kinds.
+import { NotFoundError } from "../errors.ts";
+import { storedPlans, type StoredPlan } from "../plan/pins.ts";
+import { formatJson, formatYaml } from "../render/formats.ts";
+import { plansDocument, renderPlanNames, renderPlansTable } from "./render/plans.ts";
+import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
+import { noResources, parseFixedOutput } from "./options/output.ts";
+import { rejectedWarnings } from "./reads/tolerance.ts";
+import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
+import type { Command, Connection } from "./types.ts";
+import type { KindName, ObjectOf } from "../model/parse.ts";
+import type { ListResult } from "../kube/types.ts";
+
+export interface PlansOptions {
+  readonly target: OptionalTarget;
+  readonly output: "table" | "json" | "yaml" | "name";
+  readonly unpinned: boolean;
+}
+
+/**
+ * What pins a plan is read strictly: an object that does not fit the model fails the command
+ * (exit 1) rather than being left out, because a reference left out would offer a pinned plan
+ * as deletable. Only the plans themselves are listed tolerantly.
+ */
+async function pinSources(c: Connection, namespace: string | undefined) {
+  const strict = <K extends KindName>(kind: K): Promise<ObjectOf<K>[]> => c.reader.list(kind, { namespace, keepRaw: false }).then((l) => l.items.map((i) => i.object));
+  const [schemas, migrations, schemaApprovals, migrationApprovals] = await Promise.all([
+    strict("PtahSchema"),
+    strict("PtahMigration"),
+    strict("PtahSchemaApproval"),
+    strict("PtahMigrationApproval"),
+  ]);
+  return { schemas, migrations, schemaApprovals, migrationApprovals };
+}
+
+function inTarget(t: OptionalTarget): (p: StoredPlan) => boolean {
+  if (t.kind === "schema") return (p) => p.kind === "PtahSchemaPlan" && p.owner === t.name;
+  if (t.kind === "migration") return (p) => p.kind === "PtahMigrationPlan" && p.owner === t.name;
+  return () => true;
+}
+
+export const plansCommand: Command<PlansOptions> = {
+  name: "plans",
+  summary: "List stored plans and every reference that pins them; --unpinned for those nothing names",
+  usage: "kubectl ptah plans [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [--unpinned] [-o json|yaml|name]",
+  positionals: SCHEMA_OR_MIGRATION,
+  outputs: ["json", "yaml", "name"],
+  examples: [
+    { comment: "Every stored plan in the namespace, and what pins each one", command: "kubectl ptah plans -n app" },
+    { comment: "The plans of one schema", command: "kubectl ptah plans storefront -n app" },
+    { comment: "Plans nothing references, everywhere", command: "kubectl ptah plans -A --unpinned" },
+    {
+      comment: "Export, then delete, what nothing pins (the plugin deletes nothing; its chunks go with it)",
+      command: "kubectl ptah plans storefront -n app --unpinned -o name | xargs -r kubectl delete -n app",
+    },
+  ],
+  flags: [{ name: "unpinned", type: "boolean", describe: "Only the plans no schema, migration or approval references" }],
+  toOptions(args) {
+    const output = parseFixedOutput(args.global.output, ["json", "yaml", "name"] as const, "plans");
+    return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "plans"), output, unpinned: args.flags.unpinned === true };
+  },
+  async run(options, ctx) {
+    const c = await ctx.connect();
+    const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
+    const t = options.target;
+    const [schemaPlans, migrationPlans, sources]: [ListResult<ObjectOf<"PtahSchemaPlan">>, ListResult<ObjectOf<"PtahMigrationPlan">>, Awaited<ReturnType<typeof pinSources>>] =
+      await Promise.all([
+        c.reader.list("PtahSchemaPlan", { namespace, keepRaw: false, tolerant: true }),
+        c.reader.list("PtahMigrationPlan", { namespace, keepRaw: false, tolerant: true }),
+        pinSources(c, namespace),
+      ]);
+    if (t.kind === "schema" && !sources.schemas.some((s) => s.metadata.name === t.name)) throw new NotFoundError(`no such schema: ${c.namespace}/${t.name}`);
+    if (t.kind === "migration" && !sources.migrations.some((m) => m.metadata.name === t.name)) throw new NotFoundError(`no PtahMigration by that name: ${c.namespace}/${t.name}`);
+    const all = storedPlans(
+      schemaPlans.items.map((i) => i.object),
+      migrationPlans.items.map((i) => i.object),
+      sources,
+    );
+    const plans = all.filter(inTarget(t)).filter((p) => !options.unpinned || p.pinnedBy.length === 0);
+    const warnings = rejectedWarnings([schemaPlans, migrationPlans]);
+    const withWarnings = (stdout: string, stderr = "") => ({ kind: "printed" as const, stdout, ...(warnings + stderr ? { stderr: warnings + stderr } : {}) });
+    if (options.output === "json") return withWarnings(formatJson(plansDocument(plans)));
+    if (options.output === "yaml") return withWarnings(formatYaml(plansDocument(plans)));
+    if (plans.length === 0) return withWarnings("", noResources(namespace));
+    if (options.output === "name") return withWarnings(renderPlanNames(plans));
+    return withWarnings(renderPlansTable(plans, { noHeaders: ctx.global.noHeaders, allNamespaces: ctx.global.allNamespaces }));
+  },
+};
