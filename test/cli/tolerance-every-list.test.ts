@@ -16,7 +16,7 @@ function oddSchema(name = "odd"): Record<string, unknown> {
 }
 
 function brokenApproval(name = "broken", namespace?: string): Record<string, unknown> {
-  const raw = { ...anApproval({ name }), spec: { schemaRef: "storefront" } };
+  const raw: Record<string, unknown> = { ...anApproval({ name }), spec: { schemaRef: "storefront" } };
   if (namespace) (raw.metadata as Record<string, unknown>).namespace = namespace;
   return raw;
 }
