@@ -56,23 +56,23 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
     const t = options.target;
     const wantSchemas = t.kind !== "migration";
     const wantMigrations = t.kind !== "schema";
-    const none = Promise.resolve<ListResult<never>>({ items: [], resourceVersion: "" });
+    const none = Promise.resolve<ListResult<never>>({ items: [], resourceVersion: "", rejected: [] });
     // Only machine output prints the served approvals; schemas and migrations are never printed.
     const keepRaw = output.kind !== "human" || needsRaw(print);
     const fieldSelector = print.fieldSelector;
     const [sApprovals, schemas, mApprovals, migrations] = await readAll([
-      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector, fieldSelector, keepRaw, tolerant: true }) : none,
-      wantSchemas ? reader.list("PtahSchema", { namespace, keepRaw: false, tolerant: true }) : none,
-      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector, fieldSelector, keepRaw, tolerant: true }) : none,
-      wantMigrations ? reader.list("PtahMigration", { namespace, keepRaw: false, tolerant: true }) : none,
+      wantSchemas ? reader.list("PtahSchemaApproval", { namespace, labelSelector: ctx.global.selector, fieldSelector, keepRaw }) : none,
+      wantSchemas ? reader.list("PtahSchema", { namespace, keepRaw: false }) : none,
+      wantMigrations ? reader.list("PtahMigrationApproval", { namespace, labelSelector: ctx.global.selector, fieldSelector, keepRaw }) : none,
+      wantMigrations ? reader.list("PtahMigration", { namespace, keepRaw: false }) : none,
     ]);
     const lists = [sApprovals, schemas, mApprovals, migrations];
     // Approvals that do not fit the model: left out of the table; in -o json|yaml as served
     // (for a named target, those whose reference names it).
     const refName = (raw: Record<string, unknown>, field: string): unknown => (raw.spec as Record<string, { name?: unknown } | undefined> | undefined)?.[field]?.name;
     const unfit = [
-      ...(t.kind === "all" ? [] : (sApprovals.rejected ?? []).filter((r) => t.kind === "schema" && refName(r.raw, "schemaRef") === t.name)),
-      ...(t.kind === "all" ? [] : (mApprovals.rejected ?? []).filter((r) => t.kind === "migration" && refName(r.raw, "migrationRef") === t.name)),
+      ...(t.kind === "all" ? [] : sApprovals.rejected.filter((r) => t.kind === "schema" && refName(r.raw, "schemaRef") === t.name)),
+      ...(t.kind === "all" ? [] : mApprovals.rejected.filter((r) => t.kind === "migration" && refName(r.raw, "migrationRef") === t.name)),
     ].map((r) => r.raw);
     let schemaItems = sApprovals.items as readonly Parsed<PtahSchemaApproval>[];
     let migrationItems = mApprovals.items as readonly Parsed<PtahMigrationApproval>[];

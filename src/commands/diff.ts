@@ -110,7 +110,8 @@ export const diffCommand: Command<DiffOptions> = {
     else if (options.output === "json") stdout = ctx.isTTY ? escapeJsonText(renderDiffJson(view)) : renderDiffJson(view);
     else if (options.output === "sql") stdout = ctx.isTTY ? sanitizeSqlForTerminal(renderDiffSql(view)) : renderDiffSql(view);
     else stdout = renderDiffText(view, { color: ctx.global.color, width: ctx.isTTY ? ctx.width : undefined });
-    return { kind: "printed", stdout, exitStatus };
+    const stderr = chosen?.warnings ?? "";
+    return { kind: "printed", stdout, exitStatus, ...(stderr ? { stderr } : {}) };
   },
 };
 

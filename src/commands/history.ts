@@ -48,7 +48,7 @@ function oldestOf(events: readonly KubeEvent[]): string | undefined {
   return oldest?.text;
 }
 
-const NOTHING: Secondary<ListResult<unknown>> = { value: { items: [], resourceVersion: "" } };
+const NOTHING: Secondary<ListResult<unknown>> = { value: { items: [], resourceVersion: "", rejected: [] } };
 
 function obj(kind: string, p: Parsed<{ metadata: { name: string; uid?: string }; status: { conditions: TimelineObject["conditions"] } }>): TimelineObject {
   return { kind, name: p.object.metadata.name, uid: p.object.metadata.uid, conditions: p.object.status.conditions };
@@ -84,13 +84,11 @@ async function readSection(section: Section, options: HistoryOptions, c: Connect
     case "root":
       return getOrNotFound(c.reader, kind, ns, options.name, isSchema ? noSuchSchema(ns, options.name) : noSuchMigration(ns, options.name));
     case "plans":
-      return readSecondary<ListResult<unknown>>(
-        c.reader.list(kind, { namespace: ns, labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}`, tolerant: true }),
-      );
+      return readSecondary<ListResult<unknown>>(c.reader.list(kind, { namespace: ns, labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}` }));
     case "approvals":
     case "acks":
     case "events":
-      return readSecondary<ListResult<unknown>>(c.reader.list(kind, { namespace: ns, tolerant: true }));
+      return readSecondary<ListResult<unknown>>(c.reader.list(kind, { namespace: ns }));
   }
 }
 
@@ -156,8 +154,18 @@ function assemble(options: HistoryOptions, reads: Reads): Loaded {
 async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, first: Reads, seen: Set<string>): Promise<void> {
   let reads = first;
   let busy: Promise<void> = Promise.resolve();
+  // Objects that do not fit the model are warned once each, when a re-read first finds them.
+  const warned = new Set(assemble(options, first).warnings.split("\n"));
   const reloadOnce = async (section: Section): Promise<void> => {
-    reads = { ...reads, [section]: await readSection(section, options, c) };
+    const read = await readSection(section, options, c);
+    reads = { ...reads, [section]: read };
+    if (section !== "root") {
+      const list = (read as Reads["plans"]).value;
+      for (const line of list ? rejectedWarnings([list]).split("\n") : []) {
+        if (line && !warned.has(line)) ctx.log?.(line);
+        warned.add(line);
+      }
+    }
     const loaded = assemble(options, reads);
     const fresh = buildTimeline(loaded.objects, loaded.events, loaded.ledger).filter((e) => !seen.has(entryKey(e)));
     for (const e of fresh) seen.add(entryKey(e));
@@ -191,6 +199,8 @@ async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, f
           listed = true;
         },
         onEvent: () => reload(section),
+        // An event whose object does not fit: the re-read warns about it and shows the rest.
+        onRejected: () => reload(section),
       });
     }),
   );

@@ -1,21 +1,101 @@
-// `kubectl ptah inbox [-n NAMESPACE | -A]`: what waits for a person, oldest first, and what the
-// caller may do about it. Reads: one LIST of schemas and one of migrations, then
+// `kubectl ptah inbox [-n NAMESPACE | -A | --namespaces A,B]`: what waits for a person, oldest
+// first, and what the caller may do about it. Reads: one LIST of schemas and one of migrations
+// (per namespace with --namespaces; with -A, across all namespaces, or — when the caller may not
+// list across all namespaces — in the context's namespace or those --namespaces names), then
 // SelfSubjectAccessReviews for create of the approval kinds the waiting items need. With -A, one
 // cluster-wide review per kind first: a caller allowed everywhere (a ClusterRoleBinding) is done.
 // Otherwise one review per (namespace, kind) among the waiting items — deduplicated and at most
 // REVIEW_CONCURRENCY at a time, so `inbox -A` over 1,000 namespaces asks only about the
 // namespaces where something waits.
-import { UsageError } from "../errors.ts";
+import { ReadError, UsageError } from "../errors.ts";
 import type { KindName } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { inboxItems, inboxRow, renderInbox, type InboxItem } from "./render/inbox.ts";
-import type { ClusterReader } from "../kube/types.ts";
-import type { Command } from "./types.ts";
+import type { ClusterReader, ListResult } from "../kube/types.ts";
+import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
+import { isDnsSubdomain } from "../model/names.ts";
+import { rejectedWarnings } from "./reads/tolerance.ts";
+import type { Command, Connection } from "./types.ts";
 
 export interface InboxOptions {
   readonly output: "table" | "json" | "yaml";
   readonly absoluteTime: boolean;
+  /** --namespaces: read these (alone), or fall back to them from -A. */
+  readonly namespaces: readonly string[] | undefined;
+}
+
+interface Listed {
+  readonly schemas: PtahSchema[];
+  readonly migrations: PtahMigration[];
+  /** Warning lines: objects that do not fit, what could not be listed. */
+  readonly warnings: string;
+}
+
+function isForbidden(err: unknown): err is ReadError {
+  return err instanceof ReadError && err.httpStatus === 403;
+}
+
+/** Schemas and migrations of one namespace (undefined: all namespaces). */
+async function listIn(c: Connection, namespace: string | undefined): Promise<Listed> {
+  const [schemas, migrations] = (await Promise.all([
+    c.reader.list("PtahSchema", { namespace, keepRaw: false }),
+    c.reader.list("PtahMigration", { namespace, keepRaw: false }),
+  ])) as [ListResult<PtahSchema>, ListResult<PtahMigration>];
+  return { schemas: schemas.items.map((s) => s.object), migrations: migrations.items.map((m) => m.object), warnings: rejectedWarnings([schemas, migrations]) };
+}
+
+/**
+ * Each namespace in turn; one the caller may not list is one warning line naming it and the
+ * server's refusal, the others are shown. Every one of them forbidden: the first refusal.
+ */
+async function listEach(c: Connection, namespaces: readonly string[]): Promise<Listed> {
+  const out: Listed = { schemas: [], migrations: [], warnings: "" };
+  let refused: ReadError | undefined;
+  let listed = 0;
+  let warnings = "";
+  for (const ns of namespaces) {
+    try {
+      const l = await listIn(c, ns);
+      out.schemas.push(...l.schemas);
+      out.migrations.push(...l.migrations);
+      warnings += l.warnings;
+      listed++;
+    } catch (err) {
+      if (!isForbidden(err)) throw err;
+      refused ??= err;
+      warnings += `Warning: namespace ${sanitize(ns)} not shown: ${err.message}\n`;
+    }
+  }
+  if (listed === 0 && refused) throw refused;
+  return { ...out, warnings };
+}
+
+/**
+ * -A: one list across all namespaces. A caller who may not list there (only namespaced
+ * RoleBindings) gets what it may read: the context's namespace, or those --namespaces names,
+ * and one warning line saying what could not be listed.
+ */
+async function listEverywhere(c: Connection, fallback: readonly string[]): Promise<{ listed: Listed; allNamespaces: boolean }> {
+  try {
+    return { listed: await listIn(c, undefined), allNamespaces: true };
+  } catch (err) {
+    if (!isForbidden(err)) throw err;
+    const listed = await listEach(c, fallback);
+    const where = fallback.length === 1 ? `namespace ${sanitize(fallback[0]!)}` : `namespaces ${fallback.map(sanitize).join(", ")}`;
+    return { listed: { ...listed, warnings: `Warning: could not list across all namespaces, showing ${where} only: ${err.message}\n` + listed.warnings }, allNamespaces: false };
+  }
+}
+
+/** --namespaces a,b: names, comma-separated, each a namespace name. */
+function parseNamespaces(raw: unknown): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const names = String(raw as string)
+    .split(",")
+    .map((n) => n.trim());
+  const bad = names.find((n) => !isDnsSubdomain(n) || n.includes("."));
+  if (bad !== undefined) throw new UsageError(`--namespaces takes namespace names separated by commas, not ${JSON.stringify(bad)}`, "inbox");
+  return [...new Set(names)];
 }
 
 /** SelfSubjectAccessReviews in flight at once. */
@@ -68,42 +148,56 @@ async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], all
 export const inboxCommand: Command<InboxOptions> = {
   name: "inbox",
   summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
-  usage: "kubectl ptah inbox [-n NAMESPACE | -A] [--absolute-time] [-o json|yaml]",
+  usage: "kubectl ptah inbox [-n NAMESPACE | -A | --namespaces NS,NS] [--absolute-time] [-o json|yaml]",
   positionals: [],
   outputs: ["json", "yaml"],
   examples: [
     { comment: "What waits in the namespace, oldest first, and whether you may approve it", command: "kubectl ptah inbox -n app" },
-    { comment: "Everything waiting, everywhere you can list", command: "kubectl ptah inbox -A" },
+    {
+      comment:
+        "Everything waiting in every namespace; if you may not list across all namespaces, in your context's namespace only (or those --namespaces names), with one warning line saying so",
+      command: "kubectl ptah inbox -A",
+    },
+    { comment: "What waits in the namespaces your RoleBindings let you read", command: "kubectl ptah inbox --namespaces app,billing" },
   ],
-  flags: [{ name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" }],
+  flags: [
+    { name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" },
+    {
+      name: "namespaces",
+      type: "string",
+      value: "NS,NS",
+      describe: "Read these namespaces (comma-separated); with -A, the ones read instead when you may not list across all namespaces (default: the context's namespace)",
+    },
+  ],
   hiddenGlobals: ["selector"],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("inbox takes no names; narrow it with -n NAMESPACE", "inbox");
     const o = args.global.output;
     if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml") throw new UsageError(`unknown output format "${o}"; it is one of [json yaml]`, "inbox");
-    return { output: o === "json" || o === "yaml" ? o : "table", absoluteTime: args.flags["absolute-time"] === true };
+    const namespaces = parseNamespaces(args.flags.namespaces);
+    if (namespaces && args.global.namespace !== undefined) throw new UsageError("-n and --namespaces both name the namespaces to read; give one of them", "inbox");
+    return { output: o === "json" || o === "yaml" ? o : "table", absoluteTime: args.flags["absolute-time"] === true, namespaces };
   },
   async run(options, ctx) {
     const c = await ctx.connect();
-    const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
-    const [schemas, migrations] = await Promise.all([c.reader.list("PtahSchema", { namespace, keepRaw: false }), c.reader.list("PtahMigration", { namespace, keepRaw: false })]);
-    const items = inboxItems(
-      schemas.items.map((s) => s.object),
-      migrations.items.map((m) => m.object),
-    );
-    const mayCreate = await reviewAll(c.reader, items, ctx.global.allNamespaces);
+    const read = ctx.global.allNamespaces
+      ? await listEverywhere(c, options.namespaces ?? [c.namespace])
+      : { listed: await (options.namespaces ? listEach(c, options.namespaces) : listIn(c, c.namespace)), allNamespaces: false };
+    const { schemas, migrations, warnings } = read.listed;
+    const items = inboxItems(schemas, migrations);
+    const mayCreate = await reviewAll(c.reader, items, read.allNamespaces);
     const rows = items.map((i) => inboxRow(i, i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : undefined));
+    const warned = warnings ? { stderr: warnings } : {};
     if (options.output !== "table") {
       const doc = { apiVersion: "v1", kind: "List", items: rows };
-      return { kind: "printed", stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc) };
+      return { kind: "printed", stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc), ...warned };
     }
     if (rows.length === 0) {
-      return {
-        kind: "printed",
-        stdout: "",
-        stderr: namespace === undefined ? "Nothing is waiting for approval in any namespace.\n" : `Nothing is waiting for approval in ${sanitize(namespace)} namespace.\n`,
-      };
+      const namespaces = read.allNamespaces ? undefined : (options.namespaces ?? [c.namespace]);
+      const where =
+        namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
+      return { kind: "printed", stdout: "", stderr: `${warnings}Nothing is waiting for approval in ${where}.\n` };
     }
-    return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }) };
+    return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }), ...warned };
   },
 };

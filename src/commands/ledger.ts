@@ -9,6 +9,7 @@ import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "./render/led
 import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
 import { noResources, parseFixedOutput } from "./options/output.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "./reads/read.ts";
+import { rejectedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Connection } from "./types.ts";
 
@@ -18,16 +19,18 @@ export interface LedgerOptions {
   readonly relative: boolean;
 }
 
-async function objects<K extends KindName>(c: Connection, kind: K, namespace: string | undefined, labelSelector?: string): Promise<ObjectOf<K>[]> {
+/** The objects of a list that fit the model; the warning line of each that does not goes to `warnings`. */
+async function objects<K extends KindName>(c: Connection, kind: K, namespace: string | undefined, warnings: string[], labelSelector?: string): Promise<ObjectOf<K>[]> {
   const listed = await c.reader.list(kind, { namespace, labelSelector, keepRaw: false });
+  warnings.push(rejectedWarnings([listed]));
   return listed.items.map((i) => i.object);
 }
 
-async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | undefined, selector: string | undefined): Promise<LedgerEntry[]> {
+async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | undefined, selector: string | undefined, w: string[]): Promise<LedgerEntry[]> {
   if (t.kind === "schema") {
     const [schema, approvals] = await readAll([
       getOrNotFound(c.reader, "PtahSchema", c.namespace, t.name, noSuchSchema(c.namespace, t.name)),
-      objects(c, "PtahSchemaApproval", c.namespace, selector),
+      objects(c, "PtahSchemaApproval", c.namespace, w, selector),
     ]);
     return schemaLedger(
       approvals.filter((a) => bindsSchema(a, schema.object)),
@@ -37,18 +40,18 @@ async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | 
   if (t.kind === "migration") {
     const [migration, approvals, acks] = await readAll([
       getOrNotFound(c.reader, "PtahMigration", c.namespace, t.name, noSuchMigration(c.namespace, t.name)),
-      objects(c, "PtahMigrationApproval", c.namespace, selector),
-      objects(c, "PtahMigrationRunAcknowledgment", c.namespace, selector),
+      objects(c, "PtahMigrationApproval", c.namespace, w, selector),
+      objects(c, "PtahMigrationRunAcknowledgment", c.namespace, w, selector),
     ]);
     const mine = <T extends { spec: { migrationRef?: { name?: string } } }>(xs: T[]): T[] => xs.filter((x) => x.spec.migrationRef?.name === t.name);
     return migrationLedger(mine(approvals), mine(acks), [migration.object]);
   }
   const [schemas, sApprovals, migrations, mApprovals, acks] = await readAll([
-    objects(c, "PtahSchema", namespace),
-    objects(c, "PtahSchemaApproval", namespace, selector),
-    objects(c, "PtahMigration", namespace),
-    objects(c, "PtahMigrationApproval", namespace, selector),
-    objects(c, "PtahMigrationRunAcknowledgment", namespace, selector),
+    objects(c, "PtahSchema", namespace, w),
+    objects(c, "PtahSchemaApproval", namespace, w, selector),
+    objects(c, "PtahMigration", namespace, w),
+    objects(c, "PtahMigrationApproval", namespace, w, selector),
+    objects(c, "PtahMigrationRunAcknowledgment", namespace, w, selector),
   ]);
   return [...schemaLedger(sApprovals, schemas), ...migrationLedger(mApprovals, acks, migrations)];
 }
@@ -73,15 +76,20 @@ export const ledgerCommand: Command<LedgerOptions> = {
   async run(options, ctx) {
     const c = await ctx.connect();
     const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
-    const entries = sortLedger(await loadLedger(options.target, c, namespace, ctx.global.selector));
-    if (options.output === "json") return { kind: "printed", stdout: formatJson(ledgerDocument(entries)) };
-    if (options.output === "yaml") return { kind: "printed", stdout: formatYaml(ledgerDocument(entries)) };
-    if (entries.length === 0) return { kind: "printed", stdout: "", stderr: noResources(namespace) };
-    if (options.output === "csv") return { kind: "printed", stdout: renderLedgerCsv(entries) };
+    const w: string[] = [];
+    const entries = sortLedger(await loadLedger(options.target, c, namespace, ctx.global.selector, w));
+    // Objects that do not fit the model: one warning each, the ledger of the others (README "Tolerance").
+    const stderr = w.join("");
+    const warned = stderr ? { stderr } : {};
+    if (options.output === "json") return { kind: "printed", stdout: formatJson(ledgerDocument(entries)), ...warned };
+    if (options.output === "yaml") return { kind: "printed", stdout: formatYaml(ledgerDocument(entries)), ...warned };
+    if (entries.length === 0) return { kind: "printed", stdout: "", stderr: stderr + noResources(namespace) };
+    if (options.output === "csv") return { kind: "printed", stdout: renderLedgerCsv(entries), ...warned };
     const g = ctx.global;
     return {
       kind: "printed",
       stdout: renderLedgerTable(entries, { now: ctx.now, relative: options.relative, color: g.color, noHeaders: g.noHeaders, allNamespaces: g.allNamespaces }),
+      ...warned,
     };
   },
 };

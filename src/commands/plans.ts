@@ -68,8 +68,8 @@ export const plansCommand: Command<PlansOptions> = {
     const t = options.target;
     const [schemaPlans, migrationPlans, sources]: [ListResult<ObjectOf<"PtahSchemaPlan">>, ListResult<ObjectOf<"PtahMigrationPlan">>, Awaited<ReturnType<typeof pinSources>>] =
       await Promise.all([
-        c.reader.list("PtahSchemaPlan", { namespace, keepRaw: false, tolerant: true }),
-        c.reader.list("PtahMigrationPlan", { namespace, keepRaw: false, tolerant: true }),
+        c.reader.list("PtahSchemaPlan", { namespace, keepRaw: false }),
+        c.reader.list("PtahMigrationPlan", { namespace, keepRaw: false }),
         pinSources(c, namespace),
       ]);
     if (t.kind === "schema" && !sources.schemas.some((s) => s.metadata.name === t.name)) throw new NotFoundError(`no such schema: ${c.namespace}/${t.name}`);

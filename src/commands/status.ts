@@ -17,7 +17,7 @@ import { SCHEMA } from "./options/candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
 import { watchStatus } from "./reads/status-watch.ts";
 
-const NO_APPROVALS: Secondary<ListResult<PtahSchemaApproval>> = { value: { items: [], resourceVersion: "" } };
+const NO_APPROVALS: Secondary<ListResult<PtahSchemaApproval>> = { value: { items: [], resourceVersion: "", rejected: [] } };
 
 export interface StatusOptions {
   readonly name: string | undefined;
@@ -36,7 +36,7 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
   const [schema, approvals] = await readAll([
     loadSchema(connection, name),
     // Only the approvals naming this schema are parsed (the namespace may hold thousands).
-    readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, tolerant: true, select: (raw) => mayBindSchema(raw, name) })),
+    readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, select: (raw) => mayBindSchema(raw, name) })),
   ]);
   const stdout = renderSchemaDetail({
     schema: schema.object,
@@ -58,10 +58,10 @@ async function runList(options: StatusOptions, output: ResolvedOutput, ctx: RunC
   // Only machine output (and --sort-by) reads the served objects (schemas and migrations, never approvals).
   const keepRaw = output.kind !== "human" || needsRaw(print);
   const [schemas, migrations, approvals] = await readAll([
-    connection.reader.list("PtahSchema", { namespace, labelSelector, fieldSelector, keepRaw, tolerant: true }),
-    connection.reader.list("PtahMigration", { namespace, labelSelector, fieldSelector, keepRaw, tolerant: true }),
+    connection.reader.list("PtahSchema", { namespace, labelSelector, fieldSelector, keepRaw }),
+    connection.reader.list("PtahMigration", { namespace, labelSelector, fieldSelector, keepRaw }),
     // Approvals only fill the APPROVAL column: without them it still says waiting/reserved.
-    output.kind === "human" ? readSecondary(connection.reader.list("PtahSchemaApproval", { namespace, keepRaw: false, tolerant: true })) : NO_APPROVALS,
+    output.kind === "human" ? readSecondary(connection.reader.list("PtahSchemaApproval", { namespace, keepRaw: false })) : NO_APPROVALS,
   ]);
   if (output.kind !== "human") {
     let served = [...servedObjects(schemas), ...servedObjects(migrations)];

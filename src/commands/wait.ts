@@ -6,6 +6,8 @@ import { ReadError, UsageError } from "../errors.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
 import type { KindName, Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
+import type { RejectedItem } from "../kube/types.ts";
+import { rejectedWarning } from "./reads/tolerance.ts";
 import { parseDurationFlag } from "./options/duration.ts";
 import { parseTarget } from "./options/arguments.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
@@ -115,6 +117,15 @@ export const waitCommand: Command<WaitOptions> = {
     const stop = (): void => controller.abort();
     ctx.signal.addEventListener("abort", stop, { once: true });
     let target: Target | undefined;
+    // The target as last served did not fit the model: warned, and the wait goes on (a later
+    // version may fit and meet the condition); a timeout names it as the last state seen.
+    let misfit: string | undefined;
+    const rejected = (r: RejectedItem): void => {
+      if (r.problem !== misfit) ctx.log?.(rejectedWarning(r).trimEnd());
+      misfit = r.problem;
+      target = undefined;
+    };
+    const warnOnly = (r: RejectedItem): void => ctx.log?.(rejectedWarning(r).trimEnd());
     const approvals = new Map<string, PtahSchemaApproval>();
     let met = false;
     const check = (): void => {
@@ -136,14 +147,23 @@ export const waitCommand: Command<WaitOptions> = {
           namespace: connection.namespace,
           fieldSelector: `metadata.name=${options.name}`,
           signal: controller.signal,
-          onList: (items) => {
+          onList: (items, misfits) => {
             target = (items[0] as Parsed<Target> | undefined)?.object;
+            misfit = undefined;
+            for (const r of misfits) rejected(r);
             check();
             listed();
           },
           onEvent: (type, item) => {
             target = type === "DELETED" ? undefined : (item as Parsed<Target>).object;
+            misfit = undefined;
             check();
+          },
+          onRejected: (type, r) => {
+            if (type === "DELETED") {
+              target = undefined;
+              misfit = undefined;
+            } else rejected(r);
           },
         }),
       ];
@@ -152,9 +172,10 @@ export const waitCommand: Command<WaitOptions> = {
           connection.reader.watch("PtahSchemaApproval", {
             namespace: connection.namespace,
             signal: controller.signal,
-            onList: (items) => {
+            onList: (items, misfits) => {
               approvals.clear();
               for (const i of items) approvals.set((i.object as PtahSchemaApproval).metadata.name, i.object as PtahSchemaApproval);
+              misfits.forEach(warnOnly);
               check();
               listed();
             },
@@ -162,6 +183,11 @@ export const waitCommand: Command<WaitOptions> = {
               const a = item.object as PtahSchemaApproval;
               if (type === "DELETED") approvals.delete(a.metadata.name);
               else approvals.set(a.metadata.name, a);
+              check();
+            },
+            onRejected: (type, r) => {
+              approvals.delete(String((r.raw.metadata as { name?: unknown } | undefined)?.name));
+              if (type !== "DELETED") warnOnly(r);
               check();
             },
           }),
@@ -182,7 +208,8 @@ export const waitCommand: Command<WaitOptions> = {
     }
     const resource = `${kind.toLowerCase()}.operator.ptah.run/${sanitize(options.name)}`;
     if (met) return { kind: "printed", stdout: `${resource} ${describeFor(options.for)} met\n` };
-    if (ctx.signal.aborted) throw new ReadError(`interrupted while waiting for ${describeFor(options.for)} on ${resource}; last seen: ${describeState(target)}`);
-    throw new ReadError(`timed out waiting for ${describeFor(options.for)} on ${resource}; last seen: ${describeState(target)}`);
+    const seen = misfit !== undefined ? `it does not fit the model (${sanitize(misfit)})` : describeState(target);
+    if (ctx.signal.aborted) throw new ReadError(`interrupted while waiting for ${describeFor(options.for)} on ${resource}; last seen: ${seen}`);
+    throw new ReadError(`timed out waiting for ${describeFor(options.for)} on ${resource}; last seen: ${seen}`);
   },
 };

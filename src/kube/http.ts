@@ -83,6 +83,22 @@ export class Transport {
 
   close(): void {
     this.agent?.destroy();
+    for (const old of this.retired) old.destroy();
+    this.retired.clear();
+  }
+
+  /** Agents of an earlier client certificate, kept until their requests in flight finish. */
+  private readonly retired = new Set<http.Agent>();
+
+  /**
+   * A rotated client certificate gets a new agent; the old one takes no new requests, closes its
+   * idle connections now and each busy one when its response is done, so requests in flight on
+   * the old certificate finish (destroying it would reset them).
+   */
+  private retire(old: http.Agent): void {
+    old.keepSocketAlive = () => false; // a socket its response frees is closed, not pooled
+    for (const sockets of Object.values(old.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    this.retired.add(old);
   }
 
   /**
@@ -93,7 +109,7 @@ export class Transport {
   private agentFor(auth: AuthState): http.Agent {
     if (this.config.server.protocol === "http:") return (this.agent ??= new http.Agent({ keepAlive: true, maxSockets: 8 }));
     if (this.agent && this.agentAuth && sameBytes(this.agentAuth.cert, auth.cert) && sameBytes(this.agentAuth.key, auth.key)) return this.agent;
-    this.agent?.destroy();
+    if (this.agent) this.retire(this.agent);
     const tlsOptions: tls.ConnectionOptions = { ...this.config.tls, ...(auth.cert ? { cert: auth.cert } : {}), ...(auth.key ? { key: auth.key } : {}) };
     let secureContext: tls.SecureContext | undefined;
     try {

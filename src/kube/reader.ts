@@ -44,6 +44,9 @@ function parseJson(body: Buffer, d: RequestDescription): unknown {
   }
 }
 
+/** A watch line that is not JSON: the stream is ended and resumed, never the event dropped. */
+class TornLine extends Error {}
+
 export class HttpClusterReader implements ClusterReader {
   private readonly transport: Transport;
 
@@ -95,7 +98,7 @@ export class HttpClusterReader implements ClusterReader {
           continue;
         }
         const complete = { apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: pageKind, ...obj };
-        const parsed = options.tolerant ? parseListItem(kind, complete) : parseObject(kind, complete);
+        const parsed = parseListItem(kind, complete);
         if (parsed instanceof Error) rejected.push({ raw: complete, problem: parsed.message, index: served });
         else items.push(options.keepRaw === false ? { object: parsed.object, raw: NOT_KEPT } : parsed);
         served++;
@@ -118,6 +121,9 @@ export class HttpClusterReader implements ClusterReader {
     // RECONNECT_GRACE_MS, then reported.
     let reconnecting = false;
     let refusedSince: number | undefined;
+    // The resourceVersion a line that is not JSON tore at: the watch resumes from it once; the
+    // same line tearing again means the server cannot send it here, so the watch lists again.
+    let tornAt: string | undefined;
     while (!options.signal.aborted) {
       let gone = false;
       try {
@@ -126,7 +132,7 @@ export class HttpClusterReader implements ClusterReader {
           resourceVersion = listed.resourceVersion;
           listedOnce = true;
           refusedSince = undefined;
-          options.onList(listed.items);
+          options.onList(listed.items, listed.rejected);
         }
         await this.transport.stream(
           basePath(info, options.namespace) +
@@ -144,7 +150,7 @@ export class HttpClusterReader implements ClusterReader {
             try {
               event = JSON.parse(line) as typeof event;
             } catch {
-              return; // a torn line: the reconnect below resumes from the last resourceVersion
+              throw new TornLine(); // ends this stream: the loop resumes from the last resourceVersion
             }
             const obj = event.object ?? {};
             const rv = (obj.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
@@ -158,8 +164,11 @@ export class HttpClusterReader implements ClusterReader {
             }
             if (event.type === "ADDED" || event.type === "MODIFIED" || event.type === "DELETED") {
               if (rv) resourceVersion = rv;
+              tornAt = undefined;
               const complete = { apiVersion: `${info.group}/${info.version}`, kind: info.kind, ...obj };
-              options.onEvent(event.type as WatchEventType, parseObject(kind, complete));
+              const parsed = parseListItem(kind, complete);
+              if (parsed instanceof Error) options.onRejected(event.type, { raw: complete, problem: parsed.message, index: 0 });
+              else options.onEvent(event.type as WatchEventType, parsed);
             }
           },
           options.signal,
@@ -169,27 +178,38 @@ export class HttpClusterReader implements ClusterReader {
         reconnecting = true;
       } catch (err) {
         if (options.signal.aborted) break;
-        if (!listedOnce) throw err;
-        const response = (err as { response?: { status: number; body: Buffer } }).response;
-        const status = response?.status ?? (err instanceof ReadError ? err.httpStatus : err instanceof NotFoundError ? 404 : undefined);
-        const connectionLost = status === undefined && (err instanceof ReadError || typeof (err as { code?: unknown }).code === "string");
-        // Not the connection's fault (an object that does not fit the model): say it now.
-        if (status === undefined && !connectionLost) throw err;
-        if (status === 410) gone = true;
-        else {
-          if (status !== undefined && status !== 429 && status < 500) {
-            const now = Date.now();
-            refusedSince ??= now;
-            if (!reconnecting || now - refusedSince > RECONNECT_GRACE_MS) throw response ? apiError(response.status, response.body, d) : err;
-          }
-          // The connection dropped (or the server is unavailable or starting): reconnect with backoff.
+        if (err instanceof TornLine) {
+          if (tornAt === resourceVersion) gone = true;
+          else tornAt = resourceVersion;
           reconnecting = true;
           await sleep(backoff, options.signal);
           backoff = Math.min(backoff * 2, 5000);
+        } else {
+          if (!listedOnce) throw err;
+          const response = (err as { response?: { status: number; body: Buffer } }).response;
+          const status = response?.status ?? (err instanceof ReadError ? err.httpStatus : err instanceof NotFoundError ? 404 : undefined);
+          const connectionLost = status === undefined && (err instanceof ReadError || typeof (err as { code?: unknown }).code === "string");
+          // Not the connection's fault (a caller's handler threw): say it now.
+          if (status === undefined && !connectionLost) throw err;
+          if (status === 410) gone = true;
+          else {
+            if (status !== undefined && status !== 429 && status < 500) {
+              const now = Date.now();
+              refusedSince ??= now;
+              if (!reconnecting || now - refusedSince > RECONNECT_GRACE_MS) throw response ? apiError(response.status, response.body, d) : err;
+            }
+            // The connection dropped (or the server is unavailable or starting): reconnect with backoff.
+            reconnecting = true;
+            await sleep(backoff, options.signal);
+            backoff = Math.min(backoff * 2, 5000);
+          }
         }
       }
       // 410 Gone: the resourceVersion expired; list again and carry on from the new one.
-      if (gone) resourceVersion = undefined;
+      if (gone) {
+        resourceVersion = undefined;
+        tornAt = undefined;
+      }
     }
   }
 

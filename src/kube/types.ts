@@ -23,11 +23,6 @@ export interface ListOptions {
    */
   readonly keepRaw?: boolean;
   /**
-   * true: an item that does not fit the model is returned in `rejected` instead of failing the
-   * whole list (list views show the others and warn). Default false: a ModelError.
-   */
-  readonly tolerant?: boolean;
-  /**
    * Decides on the served JSON, before the model reads an item, whether the caller wants it:
    * items it refuses are neither parsed nor returned (nor rejected). `status SCHEMA` reads only
    * the approvals that name its schema out of the namespace's thousands this way.
@@ -35,7 +30,10 @@ export interface ListOptions {
   readonly select?: (raw: Record<string, unknown>) => boolean;
 }
 
-/** A served list item that does not fit the model (only with ListOptions.tolerant). */
+/**
+ * A served object that does not fit the model. Every list and watch returns these beside the
+ * objects that fit (README "Tolerance"): the caller shows the others and warns once per object.
+ */
 export interface RejectedItem {
   /** The object as served (for -o json/yaml, which print every served object). */
   readonly raw: Record<string, unknown>;
@@ -49,16 +47,18 @@ export interface ListResult<T> {
   readonly items: readonly Parsed<T>[];
   /** The list's resourceVersion, for a watch that follows it. */
   readonly resourceVersion: string;
-  /** Items that did not fit the model (tolerant lists only; absent or empty otherwise). */
-  readonly rejected?: readonly RejectedItem[];
+  /** Served items that did not fit the model, in the server's order. */
+  readonly rejected: readonly RejectedItem[];
 }
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
 
 export interface WatchOptions extends ListOptions {
-  /** Called after every initial list and relist with the complete current set. */
-  readonly onList: (items: readonly Parsed<unknown>[]) => void;
+  /** Called after every initial list and relist with the complete current set (and what did not fit). */
+  readonly onList: (items: readonly Parsed<unknown>[], rejected: readonly RejectedItem[]) => void;
   readonly onEvent: (type: WatchEventType, item: Parsed<unknown>) => void;
+  /** An event whose object does not fit the model: the watch goes on (README "Tolerance"). */
+  readonly onRejected: (type: WatchEventType, item: RejectedItem) => void;
   readonly signal: AbortSignal;
 }
 
@@ -79,8 +79,9 @@ export interface ClusterReader {
   /** LIST with limit/continue pagination (one request per page). */
   list<K extends KindName>(kind: K, options: ListOptions): Promise<ListResult<ObjectOf<K>>>;
   /**
-   * List then watch from the list's resourceVersion with bookmarks; reconnects with backoff
-   * and relists on 410 Gone. Resolves when `signal` aborts.
+   * List then watch from the list's resourceVersion with bookmarks; reconnects with backoff,
+   * resumes from the last resourceVersion after a line that is not JSON (relists when the same
+   * line tears twice) and relists on 410 Gone. Resolves when `signal` aborts.
    */
   watch<K extends KindName>(kind: K, options: WatchOptions): Promise<void>;
   /** Server version and which Ptah kinds are served. */

@@ -1,7 +1,7 @@
 // Loads one selected plan and verifies it before anything may be printed (go-client §2):
 // get PtahSchema → get PtahSchemaPlan → get each chunk, in index order. No list, except for an
 // older applied record without planRef (go-client §0), and ConfigMap chunks on older installs.
-import { NotFoundError, PtahError, ReadError, VerificationError } from "../errors.ts";
+import { ModelError, NotFoundError, PtahError, ReadError, VerificationError } from "../errors.ts";
 import type { PtahSchema, PtahSchemaPlan } from "../model/kinds.ts";
 import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
 import type { PlanDocument } from "./document.ts";
@@ -16,7 +16,10 @@ import { CheckLog, SCHEMA_LABEL, verifyFingerprint, verifyPlanBinding, verifyPla
  */
 export interface PlanReader {
   get<K extends KindName>(kind: K, namespace: string, name: string): Promise<Parsed<ObjectOf<K>>>;
-  list<K extends KindName>(kind: K, options: { readonly namespace: string; readonly labelSelector: string }): Promise<{ readonly items: readonly Parsed<ObjectOf<K>>[] }>;
+  list<K extends KindName>(
+    kind: K,
+    options: { readonly namespace: string; readonly labelSelector: string },
+  ): Promise<{ readonly items: readonly Parsed<ObjectOf<K>>[]; readonly rejected: readonly { readonly raw: Record<string, unknown>; readonly problem: string }[] }>;
 }
 
 export interface VerifiedPlan {
@@ -103,13 +106,18 @@ async function getPlan(reader: PlanReader, namespace: string, name: string, log:
  */
 async function findPlanByFingerprint(reader: PlanReader, record: PlanRecord, log: CheckLog): Promise<{ record: PlanRecord; plan: Parsed<PtahSchemaPlan> }> {
   const { namespace, schemaName } = record;
-  let items: readonly Parsed<PtahSchemaPlan>[];
+  let listed: Awaited<ReturnType<PlanReader["list"]>>;
   try {
-    ({ items } = await reader.list("PtahSchemaPlan", { namespace, labelSelector: `${SCHEMA_LABEL}=${schemaName}` }));
+    listed = await reader.list("PtahSchemaPlan", { namespace, labelSelector: `${SCHEMA_LABEL}=${schemaName}` });
   } catch (err) {
     const message = withRoleHint(`list the stored plans of ${namespace}/${schemaName}: ${messageOf(err)}`, err, "PtahSchemaPlan", "list", namespace);
     return log.fail("selection", asPtahError(rewrap(err, message)));
   }
+  // A plan that does not fit the model but carries the fingerprint is the plan this command is
+  // about: it must fit. The others play no part in the selection.
+  const unfit = listed.rejected.find((r) => (r.raw.spec as { fingerprint?: unknown } | undefined)?.fingerprint === record.fingerprint);
+  if (unfit) return log.fail("selection", new ModelError(unfit.problem));
+  const items = listed.items as readonly Parsed<PtahSchemaPlan>[];
   const matches = items.filter((p) => p.object.spec.fingerprint === record.fingerprint).sort((a, b) => (a.object.metadata.name < b.object.metadata.name ? -1 : 1));
   if (matches.length === 0) {
     return log.fail("selection", new NotFoundError(`no such plan: no stored plan carries the applied fingerprint ${record.fingerprint}`));

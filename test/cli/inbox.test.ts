@@ -128,6 +128,54 @@ describe("inbox", () => {
     expect(r).toMatchObject({ status: 1, stdout: "", stderr: `error: ${message}\n` });
   });
 
+  it("-A without a cluster-wide list: what waits in the context's namespace, one warning line saying what it could not list; exit 0", async () => {
+    const reader = cluster(() => true);
+    const message = 'ptahschemas.operator.ptah.run is forbidden: User "lab-app-viewer" cannot list resource "ptahschemas" in API group "operator.ptah.run" at the cluster scope';
+    reader.faults.set("list PtahSchema *", new ReadError(message, 403));
+    const r = await runCliWith(["inbox", "-A"], reader, { namespace: "app" });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe(`Warning: could not list across all namespaces, showing namespace app only: ${message}\n`);
+    expect(r.stdout).toContain("ptahschema/storefront");
+    expect(r.stdout).toContain("ptahmigration/backfill");
+    expect(r.stdout).not.toContain("billing"); // in ops
+    expect(reader.requests.filter((q) => q.startsWith("list ")).sort()).toEqual(["list PtahMigration *", "list PtahMigration app", "list PtahSchema *", "list PtahSchema app"]);
+  });
+
+  it("-A --namespaces a,b falls back to those namespaces; one of them forbidden is one more warning line", async () => {
+    const reader = cluster(() => true);
+    reader.faults.set("list PtahSchema *", new ReadError("cluster-wide list forbidden", 403));
+    reader.faults.set("list PtahSchema secret", new ReadError("secret forbidden", 403));
+    const r = await runCliWith(["inbox", "-A", "--namespaces", "ops,secret"], reader, { namespace: "app" });
+    expect(r).toMatchObject({
+      status: 0,
+      stderr:
+        "Warning: could not list across all namespaces, showing namespaces ops, secret only: cluster-wide list forbidden\nWarning: namespace secret not shown: secret forbidden\n",
+    });
+    expect(r.stdout).toContain("ptahmigration/billing");
+    expect(r.stdout).not.toContain("storefront");
+  });
+
+  it("--namespaces alone reads those namespaces; with -n it is a usage error", async () => {
+    const r = await runCliWith(
+      ["inbox", "--namespaces", "app,ops", "-o", "json"],
+      cluster(() => true),
+    );
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout) as { items: { name: string }[] }).items.map((i) => i.name).sort()).toEqual(["backfill", "billing", "catalog", "ledger", "storefront"]);
+    expect(
+      await runCliWith(
+        ["inbox", "-n", "app", "--namespaces", "ops"],
+        cluster(() => true),
+      ),
+    ).toMatchObject({ status: 2, stdout: "" });
+    expect(
+      await runCliWith(
+        ["inbox", "--namespaces", "app,Bad_Name"],
+        cluster(() => true),
+      ),
+    ).toMatchObject({ status: 2, stdout: "" });
+  });
+
   it("refuses names and unknown formats", async () => {
     expect(
       await runCliWith(

@@ -2,8 +2,9 @@
 // which found these): once a watch's connection was lost, a server still starting answers 403
 // (authorizer not synced) or 404 (CRD handlers not served yet) for a moment: the watch retries
 // them (for up to RECONNECT_GRACE_MS) instead of failing. On first contact the same answers are
-// the user's problem and fail at once. A watch event whose object does not fit the model ends the
-// command with one error line (it was an uncaught exception thrown from a stream event).
+// the user's problem and fail at once. A watch event whose object does not fit the model is one
+// warning line and the watch goes on (issue 28); a line that is not JSON is never dropped: the
+// watch resumes from the last resourceVersion, or lists again when the same line tears twice.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,7 +114,7 @@ describe("a watch across a restarting API server", () => {
     expect(performance.now() - start).toBeLessThan(5000);
   });
 
-  it("ends with one error line when a watch event's object does not fit the model", async () => {
+  it("a watch event whose object does not fit the model is one warning line; the watch goes on (status --watch)", async () => {
     const controller = new AbortController();
     const safety = setTimeout(() => controller.abort(), 20_000);
     server.reset((req, res) => {
@@ -123,13 +124,75 @@ describe("a watch across a restarting API server", () => {
       const broken = awaitingSchema();
       (broken.metadata as Record<string, unknown>).resourceVersion = "6";
       (broken.status as Record<string, unknown>).conditions = "not a list";
+      const fixed = inSyncSchema();
+      (fixed.metadata as Record<string, unknown>).resourceVersion = "7";
       res.writeHead(200, { "content-type": "application/json" });
       res.write(`${JSON.stringify({ type: "MODIFIED", object: broken })}\n`);
+      res.write(`${JSON.stringify({ type: "MODIFIED", object: fixed })}\n`);
+      setTimeout(() => controller.abort(), 200);
+    });
+    const r = await run(["status", "--watch"], controller.signal);
+    clearTimeout(safety);
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(r.logged).toEqual([expect.stringMatching(/^Warning: not shown: ptahschema app\/storefront does not fit the PtahSchema model: status\.conditions: [^\n]+$/u)]);
+    expect(r.emitted).toMatch(/ADDED ptahschema\/app\/storefront phase=AwaitingApproval /u);
+    expect(r.emitted).toMatch(/MODIFIED ptahschema\/app\/storefront phase=InSync /u);
+    expect(r.emitted).not.toMatch(/MODIFIED ptahschema\/app\/storefront phase=AwaitingApproval/u);
+  });
+
+  it("wait warns about a target that does not fit and keeps waiting until a version that fits meets the condition", async () => {
+    const controller = new AbortController();
+    const safety = setTimeout(() => controller.abort(), 20_000);
+    server.reset((req, res) => {
+      const url = new URL(req.url ?? "/", "https://x");
+      if (url.pathname !== SCHEMAS) return quiet(url, res);
+      if (!isWatch(url)) return sendJson(res, 200, list([awaitingSchema()], "5"));
+      const broken = awaitingSchema();
+      (broken.metadata as Record<string, unknown>).resourceVersion = "6";
+      (broken.status as Record<string, unknown>).conditions = "not a list";
+      const fixed = inSyncSchema();
+      (fixed.metadata as Record<string, unknown>).resourceVersion = "7";
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(`${JSON.stringify({ type: "MODIFIED", object: broken })}\n`);
+      setTimeout(() => res.write(`${JSON.stringify({ type: "MODIFIED", object: fixed })}\n`), 100);
     });
     const r = await run(["wait", "storefront", "--for=phase=InSync", "--timeout=60s"], controller.signal);
     clearTimeout(safety);
-    expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 1, stdout: "" });
-    expect(r.stderr).toMatch(/^error: ptahschema app\/storefront does not fit the PtahSchema model: status\.conditions: [^\n]+\n$/u);
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "ptahschema.operator.ptah.run/storefront phase InSync met\n", stderr: "" });
+    expect(r.logged).toEqual([expect.stringMatching(/^Warning: not shown: ptahschema app\/storefront does not fit the PtahSchema model: status\.conditions: /u)]);
+  });
+
+  it("a watch line that is not JSON loses nothing: the watch resumes from the last resourceVersion; torn twice there, it lists again", async () => {
+    const controller = new AbortController();
+    const safety = setTimeout(() => controller.abort(), 20_000);
+    const seen: string[] = [];
+    let watches = 0;
+    server.reset((req, res) => {
+      const url = new URL(req.url ?? "/", "https://x");
+      if (url.pathname !== SCHEMAS) return quiet(url, res);
+      if (!isWatch(url)) {
+        seen.push("list");
+        return sendJson(res, 200, list([seen.length === 1 ? awaitingSchema() : inSyncSchema()], seen.length === 1 ? "5" : "9"));
+      }
+      watches++;
+      seen.push(`watch from ${url.searchParams.get("resourceVersion")}`);
+      res.writeHead(200, { "content-type": "application/json" });
+      const changed = awaitingSchema({ name: "storefront" });
+      (changed.metadata as Record<string, unknown>).resourceVersion = "6";
+      (changed.metadata as Record<string, unknown>).labels = { moved: "yes" };
+      // 1: a torn line at 5; 2: the event at 6, then a torn line at 6; 3: torn at 6 again: relist; 4: quiet.
+      if (watches === 1) res.write(`{"type":"MODIFIED","object":{"metadata":\n`);
+      if (watches === 2) res.write(`${JSON.stringify({ type: "MODIFIED", object: changed })}\n{"type":\n`);
+      if (watches === 3) res.write(`not json\n`);
+      if (watches === 4) setTimeout(() => controller.abort(), 100);
+      res.flushHeaders();
+    });
+    const r = await run(["status", "--watch", "-o", "name"], controller.signal);
+    clearTimeout(safety);
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(seen).toEqual(["list", "watch from 5", "watch from 5", "watch from 6", "list", "watch from 9"]);
+    // The listed object, the event that came after the torn line, and the relisted one.
+    expect(r.emitted.split("\n").filter(Boolean)).toEqual(Array(3).fill("ptahschema.operator.ptah.run/storefront"));
   });
 
   it("reconnects many times without piling listeners on the abort signal (no Node warning on stderr)", async () => {

@@ -54,13 +54,13 @@ describe("HttpClusterReader.list", () => {
     expect(slim.resourceVersion).toBe(kept.resourceVersion);
   });
 
-  it("tolerant: an item that does not fit the model is returned in rejected (with its served position); strict: a ModelError", async () => {
+  it("an item that does not fit the model is returned in rejected (with its served position), never a failed list", async () => {
     const odd = approval("odd", { spec: { schemaRef: "storefront" } });
     const pages = [
       { metadata: { continue: "next-1" }, items: [approval("a"), odd] },
       { metadata: {}, items: [approval("c")] },
     ];
-    const r = await new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app", tolerant: true });
+    const r = await new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app" });
     expect(r.items.map((i) => i.object.metadata.name)).toEqual(["a", "c"]);
     expect(r.rejected).toEqual([
       {
@@ -69,9 +69,6 @@ describe("HttpClusterReader.list", () => {
         index: 1,
       },
     ]);
-    await expect(new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app" })).rejects.toThrow(
-      /ptahschemaapproval app\/odd does not fit/u,
-    );
   });
 
   it("select: items it refuses on the served JSON are not parsed, returned nor rejected; the others are, with their served positions", async () => {
@@ -82,8 +79,8 @@ describe("HttpClusterReader.list", () => {
       { metadata: {}, items: [approval("b", { spec: { schemaRef: { name: "storefront" }, planRef: 7 } }), approval("c")] },
     ];
     const select = (raw: Record<string, unknown>) => (raw.spec as { schemaRef?: { name?: string } }).schemaRef?.name === "storefront";
-    const r = await new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app", tolerant: true, select });
+    const r = await new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app", select });
     expect(r.items.map((i) => i.object.metadata.name)).toEqual(["a", "c"]);
-    expect((r.rejected ?? []).map((x) => [x.index, (x.raw.metadata as { name: string }).name])).toEqual([[3, "b"]]);
+    expect(r.rejected.map((x) => [x.index, (x.raw.metadata as { name: string }).name])).toEqual([[3, "b"]]);
   });
 });

@@ -64,7 +64,7 @@ export class FakeReader implements ClusterReader {
     served.forEach((o, index) => {
       const raw = structuredClone(o.raw);
       if (options.select && !options.select(raw)) return; // as the HTTP reader: never parsed nor returned
-      const parsed = options.tolerant ? parseListItem(kind, raw) : parseObject(kind, raw);
+      const parsed = parseListItem(kind, raw);
       if (parsed instanceof Error) rejected.push({ raw, problem: parsed.message, index });
       else items.push(parsed);
     });
@@ -72,8 +72,8 @@ export class FakeReader implements ClusterReader {
   }
 
   async watch<K extends KindName>(kind: K, options: WatchOptions): Promise<void> {
-    const { items } = await this.list(kind, options);
-    options.onList(items);
+    const { items, rejected } = await this.list(kind, options);
+    options.onList(items, rejected);
     const watcher = { kind, options };
     this.watchers.push(watcher);
     await new Promise<void>((resolve) => {
@@ -95,7 +95,11 @@ export class FakeReader implements ClusterReader {
   event(kind: KindName, type: "ADDED" | "MODIFIED" | "DELETED", raw: Record<string, unknown>): void {
     if (type === "DELETED") this.remove(kind, nsOf(raw), nameOf(raw));
     else this.put(kind, raw);
-    for (const w of this.watchers.filter((x) => x.kind === kind)) w.options.onEvent(type, parseObject(kind, structuredClone(raw)));
+    for (const w of this.watchers.filter((x) => x.kind === kind)) {
+      const parsed = parseListItem(kind, structuredClone(raw));
+      if (parsed instanceof Error) w.options.onRejected(type, { raw: structuredClone(raw), problem: parsed.message, index: 0 });
+      else w.options.onEvent(type, parsed);
+    }
   }
 
   async serverInfo(): Promise<ServerInfo> {

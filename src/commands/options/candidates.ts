@@ -36,7 +36,10 @@ export async function clusterNames(kind: KindName, ctx: RunContext): Promise<str
   const lookup = async (): Promise<string[]> => {
     const connection = await ctx.connect();
     const list = await connection.reader.list(kind, { namespace: connection.namespace });
-    return list.items.map((i) => (i.raw.metadata as { name?: unknown } | undefined)?.name).filter((n): n is string => typeof n === "string");
+    // An object that does not fit the model is still a name to complete (completion never warns).
+    return [...list.items.map((i) => i.raw), ...list.rejected.map((r) => r.raw)]
+      .map((raw) => (raw.metadata as { name?: unknown } | undefined)?.name)
+      .filter((n): n is string => typeof n === "string");
   };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<string[]>((resolve) => {

@@ -6,6 +6,7 @@ import type { ClusterReader } from "../../kube/types.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { sanitize } from "../../render/sanitize.ts";
 import type { DiffSource } from "../render/diff.ts";
+import { rejectedWarnings } from "./tolerance.ts";
 
 export interface ChosenFrom {
   readonly source: DiffSource;
@@ -13,10 +14,14 @@ export interface ChosenFrom {
   readonly why: string;
   /** The approval as listed (not read again). */
   readonly approval?: PtahSchemaApproval;
+  /** One line per approval that does not fit the model (left out of the choice). */
+  readonly warnings: string;
 }
 
 export async function chooseFromApproval(reader: ClusterReader, schema: PtahSchema): Promise<ChosenFrom> {
-  const { items } = await reader.list("PtahSchemaApproval", { namespace: schema.metadata.namespace ?? "" });
+  const listed = await reader.list("PtahSchemaApproval", { namespace: schema.metadata.namespace ?? "" });
+  const { items } = listed;
+  const warnings = rejectedWarnings([listed]);
   const newest = newestUsedApproval(
     schema,
     items.map((i) => i.object as PtahSchemaApproval),
@@ -28,7 +33,8 @@ export async function chooseFromApproval(reader: ClusterReader, schema: PtahSche
       source: { kind: "approval", name: newest.metadata.name },
       approval: newest,
       why: `approval ${sanitize(newest.metadata.name)} (${state}) is the newest approval of this schema that is stale or consumed`,
+      warnings,
     };
   }
-  return { source: { kind: "applied" }, why: "no approval of this schema is stale or consumed, so the applied plan" };
+  return { source: { kind: "applied" }, why: "no approval of this schema is stale or consumed, so the applied plan", warnings };
 }

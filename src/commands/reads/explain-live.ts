@@ -9,6 +9,14 @@ import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../re
 import { namespaceFlag } from "../options/output.ts";
 import { getOptional, noSuchMigration, readAll } from "./read.ts";
 import type { Printed, Connection, RunContext } from "../types.ts";
+import type { ListResult } from "../../kube/types.ts";
+import { rejectedWarnings } from "./tolerance.ts";
+
+/** Lists beside the explained object: an item that does not fit is left out with its warning. */
+function warned(lists: readonly Pick<ListResult<unknown>, "rejected">[]): { stderr?: string } {
+  const stderr = rejectedWarnings(lists);
+  return stderr ? { stderr } : {};
+}
 
 async function explainApproval(c: Connection, ctx: RunContext, name: string): Promise<Printed> {
   const approval = await getOptional(c.reader, "PtahSchemaApproval", c.namespace, name);
@@ -18,7 +26,7 @@ async function explainApproval(c: Connection, ctx: RunContext, name: string): Pr
     a.spec.schemaRef?.name ? getOptional(c.reader, "PtahSchema", c.namespace, a.spec.schemaRef.name) : Promise.resolve(undefined),
     c.reader.list("Event", { namespace: c.namespace, fieldSelector: `involvedObject.name=${name}` }).catch((err: unknown) => {
       // Events are diagnostic only: a reader without access still gets the diagnosis.
-      if (err instanceof ReadError && err.httpStatus === 403) return { items: [], resourceVersion: "" };
+      if (err instanceof ReadError && err.httpStatus === 403) return { items: [], resourceVersion: "", rejected: [] };
       throw err;
     }),
   ]);
@@ -31,6 +39,7 @@ async function explainApproval(c: Connection, ctx: RunContext, name: string): Pr
       now: ctx.now,
       nsFlag: namespaceFlag(ctx.global, c.namespace),
     }),
+    ...warned([events]),
   };
 }
 
@@ -45,6 +54,7 @@ async function explainMigration(c: Connection, ctx: RunContext, name: string): P
       now: ctx.now,
       nsFlag: namespaceFlag(ctx.global, c.namespace),
     }),
+    ...warned([approvals]),
   };
 }
 
@@ -74,5 +84,6 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
       now: ctx.now,
       nsFlag: namespaceFlag(ctx.global, c.namespace),
     }),
+    ...warned([approvals]),
   };
 }

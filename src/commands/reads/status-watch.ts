@@ -10,15 +10,18 @@ import { renderSchemaDetail } from "../render/schema-detail.ts";
 import { renderStatusList } from "../render/status-list.ts";
 import { namespaceFlag } from "../options/output.ts";
 import type { Printed, Connection, RunContext } from "../types.ts";
+import type { RejectedItem } from "../../kube/types.ts";
+import { rejectedWarning } from "./tolerance.ts";
 import type { StatusOptions } from "../status.ts";
 
 const REDRAW_MS = 200;
 
 type Store = Map<string, Parsed<unknown>>;
 
-function keyOf(p: Parsed<unknown>): string {
-  const m = (p.object as { metadata: { namespace?: string; name: string } }).metadata;
-  return `${m.namespace ?? ""}/${m.name}`;
+/** namespace/name of a served object (the raw JSON: an object that does not fit has one too). */
+function keyOf(raw: Record<string, unknown>): string {
+  const m = raw.metadata as { namespace?: unknown; name?: unknown } | undefined;
+  return `${typeof m?.namespace === "string" ? m.namespace : ""}/${typeof m?.name === "string" ? m.name : ""}`;
 }
 
 function changeRecord(kind: string, type: string, p: Parsed<unknown>, now: Date): string {
@@ -40,6 +43,9 @@ function changeRecord(kind: string, type: string, p: Parsed<unknown>, now: Date)
 export async function watchStatus(options: StatusOptions, ctx: RunContext, connection: Connection): Promise<Printed> {
   const namespace = options.name === undefined && ctx.global.allNamespaces ? undefined : connection.namespace;
   const stores: Record<string, Store> = { PtahSchema: new Map(), PtahMigration: new Map(), PtahSchemaApproval: new Map() };
+  // The objects that do not fit the model now, by kind and namespace/name: their warning lines.
+  // Written as they arrive; on a terminal, after every redraw (which clears the screen).
+  const misfits = new Map<string, { readonly line: string; readonly served: string }>();
   const redraw = ctx.isTTY && options.output.kind === "human";
   let pending: NodeJS.Timeout | undefined;
   let lastDraw = 0;
@@ -68,6 +74,7 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
         }) || "No resources found\n";
     }
     ctx.emit(`\u001b[H\u001b[2J${text}`);
+    for (const m of misfits.values()) ctx.log?.(m.line);
   };
   const schedule = (): void => {
     if (pending) return;
@@ -77,13 +84,25 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
   // Machine formats as `kubectl get -w -o …`: one YAML document per change (`---` between them),
   // one name per change, the template per change; -o json stays NDJSON of {type, object}.
   let documents = 0;
-  const record = (kind: string, type: string, p: Parsed<unknown>): void => {
+  // An object that does not fit has no change record (its warning stands for it); machine output
+  // prints it as served.
+  const record = (kind: string, type: string, raw: Record<string, unknown>, p: Parsed<unknown> | undefined): void => {
     if (kind === "PtahSchemaApproval") return;
     const output = options.output;
-    if (output.kind === "json") ctx.emit(formatJson({ type, object: p.raw }, 0));
-    else if (output.kind === "yaml") ctx.emit(`${documents++ > 0 ? "---\n" : ""}${renderMachine(output, [p.raw], true)}`);
-    else if (output.kind === "name" || output.kind === "jsonpath") ctx.emit(renderMachine(output, [p.raw], true));
-    else ctx.emit(changeRecord(kind, type, p, ctx.clock()));
+    if (output.kind === "json") ctx.emit(formatJson({ type, object: raw }, 0));
+    else if (output.kind === "yaml") ctx.emit(`${documents++ > 0 ? "---\n" : ""}${renderMachine(output, [raw], true)}`);
+    else if (output.kind === "name" || output.kind === "jsonpath") ctx.emit(renderMachine(output, [raw], true));
+    else if (p) ctx.emit(changeRecord(kind, type, p, ctx.clock()));
+  };
+  /** Notes an object that does not fit; true when it is news (not the same object as last seen). */
+  const misfit = (kind: string, r: RejectedItem, type: string): boolean => {
+    const key = `${kind}\u0000${keyOf(r.raw)}`;
+    if (type === "DELETED") return misfits.delete(key) || true;
+    const m = { line: rejectedWarning(r).trimEnd(), served: JSON.stringify(r.raw) };
+    const news = misfits.get(key)?.served !== m.served;
+    misfits.set(key, m);
+    if (news && !redraw) ctx.log?.(m.line);
+    return news;
   };
 
   const kinds: KindName[] = options.name !== undefined ? ["PtahSchema", "PtahSchemaApproval"] : ["PtahSchema", "PtahMigration", "PtahSchemaApproval"];
@@ -100,22 +119,35 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
             : kind === "PtahSchemaApproval"
               ? undefined
               : options.print.fieldSelector,
-        tolerant: true,
         signal: ctx.signal,
-        onList: (items) => {
+        onList: (items, rejected) => {
           const store = stores[kind]!;
           const before = new Map(store);
           store.clear();
-          for (const item of items) store.set(keyOf(item), item);
+          const seen = new Set(rejected.map((r) => `${kind}\u0000${keyOf(r.raw)}`));
+          for (const key of [...misfits.keys()]) if (key.startsWith(`${kind}\u0000`) && !seen.has(key)) misfits.delete(key);
+          for (const item of items) store.set(keyOf(item.raw), item);
+          const news = rejected.filter((r) => misfit(kind, r, "ADDED"));
           if (redraw) schedule();
-          else for (const item of items) if (JSON.stringify(before.get(keyOf(item))?.raw) !== JSON.stringify(item.raw)) record(kind, "ADDED", item);
+          else {
+            for (const item of items) if (JSON.stringify(before.get(keyOf(item.raw))?.raw) !== JSON.stringify(item.raw)) record(kind, "ADDED", item.raw, item);
+            for (const r of news) record(kind, "ADDED", r.raw, undefined);
+          }
         },
         onEvent: (type, item) => {
           const store = stores[kind]!;
-          if (type === "DELETED") store.delete(keyOf(item));
-          else store.set(keyOf(item), item);
+          misfits.delete(`${kind}\u0000${keyOf(item.raw)}`);
+          if (type === "DELETED") store.delete(keyOf(item.raw));
+          else store.set(keyOf(item.raw), item);
           if (redraw) schedule();
-          else record(kind, type, item);
+          else record(kind, type, item.raw, item);
+        },
+        onRejected: (type, r) => {
+          // It is no longer shown as it was: left out, with its warning.
+          stores[kind]!.delete(keyOf(r.raw));
+          misfit(kind, r, type);
+          if (redraw) schedule();
+          else record(kind, type, r.raw, undefined);
         },
       }),
     ),

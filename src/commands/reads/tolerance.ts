@@ -1,21 +1,27 @@
-// Tolerance rules of list views (README "Tolerance"): an object that does not fit the model is
-// left out with one warning line, machine output still prints every served object, and a
-// secondary read the caller may not make becomes a named gap instead of failing the command.
+// Tolerance, one rule for every list and watch (README "Tolerance"): an object that does not fit
+// the model is left out with one warning line naming it and the field, the rest is shown, exit 0;
+// machine output of the served objects still prints every one; a secondary read the caller may
+// not make becomes a named gap instead of failing the command.
 import { sanitize } from "../../render/sanitize.ts";
 import { ReadError } from "../../errors.ts";
-import type { ListResult } from "../../kube/types.ts";
+import type { ListResult, RejectedItem } from "../../kube/types.ts";
 
 /** The served objects in the server's order, the ones that did not fit the model included. */
 export function servedObjects(list: ListResult<unknown>): Record<string, unknown>[] {
   const out = list.items.map((i) => i.raw);
-  for (const r of list.rejected ?? []) out.splice(r.index, 0, r.raw);
+  for (const r of list.rejected) out.splice(r.index, 0, r.raw);
   return out;
 }
 
+/** The `Warning:` line for one object left out (one line, whatever the names hold). */
+export function rejectedWarning(r: RejectedItem): string {
+  return `Warning: not shown: ${sanitize(r.problem)}\n`;
+}
+
 /** One `Warning:` line per object left out of a human view. */
-export function rejectedWarnings(lists: readonly ListResult<unknown>[]): string {
+export function rejectedWarnings(lists: readonly Pick<ListResult<unknown>, "rejected">[]): string {
   let out = "";
-  for (const list of lists) for (const r of list.rejected ?? []) out += `Warning: not shown: ${sanitize(r.problem)}\n`; // one line, whatever the names hold
+  for (const list of lists) for (const r of list.rejected) out += rejectedWarning(r);
   return out;
 }
 
