@@ -1,14 +1,14 @@
 // Read-only by construction (issue 13 part 2), proved from the code's structure with the
 // TypeScript compiler, not by matching strings:
-// - the seam commands see (ClusterReader) has exactly get, list, watch, serverInfo, dryRunCreate
-//   and reviewAccess; dryRunCreate takes only the three approval kinds (a closed union of literals,
+// - the seam commands see (ClusterReader) has exactly get, list, watch, serverInfo, dryRunCreate,
+//   reviewAccess and whoAmI (issue 29: one SelfSubjectReview, no arguments); dryRunCreate takes only the three approval kinds (a closed union of literals,
 //   read from the type checker), reviewAccess takes access checks (no kind to choose);
 // - the transport's create is called in exactly two places, the reader's dryRunCreate (its kind is
-//   that closed union) and its one SelfSubjectAccessReview (a literal kind), which inbox calls and
-//   doctor's inspector delegates to; the inspector itself only GETs;
+//   that closed union), its one SelfSubjectAccessReview (a literal kind), which inbox calls and
+//   doctor's inspector delegates to, and whoAmI's SelfSubjectReview; the inspector itself only GETs;
 // - the transport's public surface is get, create, stream and close; every request it makes goes
 //   through one private `once(method, …)`, called with "GET" everywhere except one "POST" in
-//   `create`, whose argument's kind is the closed union of those five kinds;
+//   `create`, whose argument's kind is the closed union of those six kinds;
 // - every `method:` in src is a string literal "GET", or the parameter of `once` (typed "GET" |
 //   "POST"), or the proxy's CONNECT (to the proxy, in kube/proxy-tunnel.ts);
 // - only kube/http.ts and kube/proxy-tunnel.ts make HTTP requests; client-node is used only for
@@ -79,12 +79,15 @@ function moduleNames(e: ts.Expression): string[] {
 
 const DRY_RUN_KINDS = ["PtahMigrationApproval", "PtahMigrationRunAcknowledgment", "PtahSchemaApproval"];
 const REVIEW_KINDS = ["SelfSubjectAccessReview", "SelfSubjectRulesReview"];
+// Issue 29 (four-eyes) adds one allowed request: a SelfSubjectReview create (who the caller is),
+// sent only by the reader's whoAmI; it stores nothing.
+const IDENTITY_KINDS = ["SelfSubjectReview"];
 
 describe("read-only by construction", () => {
   it("the seam offers get, list, watch, serverInfo, a dry-run create of the approval kinds and reviewAccess; nothing else", () => {
     const reader = findDecl("kube/types.ts", ts.isInterfaceDeclaration, "ClusterReader");
     const members = reader.members.map((m) => (m.name as ts.Identifier).text).sort();
-    expect(members).toEqual(["dryRunCreate", "get", "list", "reviewAccess", "serverInfo", "watch"]);
+    expect(members).toEqual(["dryRunCreate", "get", "list", "reviewAccess", "serverInfo", "watch", "whoAmI"]);
     const firstParam = (name: string): string[] | undefined => {
       const m = reader.members.find((x) => (x.name as ts.Identifier).text === name) as ts.MethodSignature;
       return literals(checker.getTypeAtLocation(m.parameters[0]!));
@@ -92,6 +95,8 @@ describe("read-only by construction", () => {
     expect(firstParam("dryRunCreate")).toEqual(DRY_RUN_KINDS);
     const review = reader.members.find((x) => (x.name as ts.Identifier).text === "reviewAccess") as ts.MethodSignature;
     expect(review.parameters.map((p) => checker.typeToString(checker.getTypeAtLocation(p)))).toEqual(["readonly AccessCheck[]"]);
+    const whoAmI = reader.members.find((x) => (x.name as ts.Identifier).text === "whoAmI") as ts.MethodSignature;
+    expect(whoAmI.parameters).toHaveLength(0);
     // The implementation has no public member the seam does not list.
     const impl = findDecl("kube/reader.ts", ts.isClassDeclaration, "HttpClusterReader");
     const publicMembers = impl.members
@@ -101,7 +106,7 @@ describe("read-only by construction", () => {
     expect(publicMembers).toEqual(members);
   });
 
-  it("the transport sends GETs and, in one place, a POST whose target is a closed union of five kinds", () => {
+  it("the transport sends GETs and, in one place, a POST whose target is a closed union of six kinds", () => {
     const transport = findDecl("kube/http.ts", ts.isClassDeclaration, "Transport");
     const publicMethods = transport.members
       .filter((m) => ts.isMethodDeclaration(m) && !(ts.getCombinedModifierFlags(m) & ts.ModifierFlags.Private))
@@ -129,11 +134,11 @@ describe("read-only by construction", () => {
     }
     expect(calls.filter((c) => c.method !== "GET")).toEqual([{ method: "POST", caller: "kube/http.ts:create" }]);
     expect(calls.length).toBeGreaterThan(1);
-    // create's request: its kind is exactly the five kinds.
+    // create's request: its kind is exactly the six kinds.
     const create = transport.members.find((m): m is ts.MethodDeclaration => ts.isMethodDeclaration(m) && (m.name as ts.Identifier).text === "create")!;
     const requestType = checker.getTypeAtLocation(create.parameters[0]!);
     const kinds = (requestType.isUnion() ? requestType.types : [requestType]).flatMap((t) => literals(checker.getTypeOfSymbol(t.getProperty("kind")!)) ?? ["<not literal>"]);
-    expect(kinds.sort()).toEqual([...DRY_RUN_KINDS, ...REVIEW_KINDS].sort());
+    expect(kinds.sort()).toEqual([...DRY_RUN_KINDS, ...REVIEW_KINDS, ...IDENTITY_KINDS].sort());
   });
 
   it("only the reader's dryRunCreate and its one access review call the transport's create; the inspector only GETs", () => {
@@ -154,6 +159,7 @@ describe("read-only by construction", () => {
     expect(calls.filter((c) => c.call.endsWith(" create"))).toEqual([
       { call: "kube/reader.ts:dryRunCreate create", kinds: DRY_RUN_KINDS },
       { call: "kube/reader.ts:reviewOne create", kinds: ["SelfSubjectAccessReview"] },
+      { call: "kube/reader.ts:whoAmI create", kinds: IDENTITY_KINDS },
     ]);
     const inspector = calls.filter((c) => c.call.startsWith("kube/inspect.ts:")).map((c) => c.call.split(" ")[1]);
     expect(inspector.length).toBeGreaterThanOrEqual(4);
@@ -251,6 +257,7 @@ describe("the transport's create, against a local server", () => {
     [{ kind: "PtahMigrationRunAcknowledgment", namespace: "a b", body: {} }, "/apis/operator.ptah.run/v1alpha1/namespaces/a%20b/ptahmigrationrunacknowledgments?dryRun=All"],
     [{ kind: "SelfSubjectAccessReview", body: {} }, "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"],
     [{ kind: "SelfSubjectRulesReview", body: {} }, "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews"],
+    [{ kind: "SelfSubjectReview", body: {} }, "/apis/authentication.k8s.io/v1/selfsubjectreviews"],
   ])("%o is a POST to %s", async (request, url) => {
     seen.length = 0;
     await transport.create(request);

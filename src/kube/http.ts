@@ -48,17 +48,22 @@ export interface RequestOptions {
 
 /**
  * The kinds the plugin may create, and how (developers' guide "Read-only", issue 18): the three
- * approval kinds only as a dry run (the transport adds dryRun=All itself), and the two
- * self-reviews of the caller's own permissions, which store nothing.
+ * approval kinds only as a dry run (the transport adds dryRun=All itself), the two
+ * self-reviews of the caller's own permissions, and the SelfSubjectReview that says who the caller
+ * is (issue 29); none of the reviews stores anything.
  */
 export type DryRunKind = "PtahSchemaApproval" | "PtahMigrationApproval" | "PtahMigrationRunAcknowledgment";
 export type ReviewKind = "SelfSubjectAccessReview" | "SelfSubjectRulesReview";
+/** Who the caller is (issue 29, four-eyes): the server answers with the request's user and stores nothing. */
+export type IdentityKind = "SelfSubjectReview";
 export type CreateRequest =
-  { readonly kind: DryRunKind; readonly namespace: string; readonly body: Record<string, unknown> } | { readonly kind: ReviewKind; readonly body: Record<string, unknown> };
+  | { readonly kind: DryRunKind; readonly namespace: string; readonly body: Record<string, unknown> }
+  | { readonly kind: ReviewKind | IdentityKind; readonly body: Record<string, unknown> };
 
-const REVIEW_PATHS: Record<ReviewKind, string> = {
+const REVIEW_PATHS: Record<ReviewKind | IdentityKind, string> = {
   SelfSubjectAccessReview: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
   SelfSubjectRulesReview: "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+  SelfSubjectReview: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
 };
 
 function createPath(r: CreateRequest): string {

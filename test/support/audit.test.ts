@@ -29,6 +29,8 @@ describe("readOnlyViolation", () => {
     ["create", `${P}/ptahmigrationrunacknowledgments?dryRun=All&fieldManager=x`, ptah("ptahmigrationrunacknowledgments")],
     ["create", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "selfsubjectaccessreviews" }],
     ["create", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "selfsubjectrulesreviews" }],
+    // issue 29: who am I (four-eyes)
+    ["create", "/apis/authentication.k8s.io/v1/selfsubjectreviews", { apiGroup: "authentication.k8s.io", apiVersion: "v1", resource: "selfsubjectreviews" }],
   ])("passes %s %s", (verb, uri, ref) => {
     expect(readOnlyViolation(ev(verb, uri, ref))).toBeUndefined();
   });
@@ -53,6 +55,12 @@ describe("readOnlyViolation", () => {
       "/apis/authorization.k8s.io/v1/subjectaccessreviews",
       { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "subjectaccessreviews" },
       "a create of subjectaccessreviews",
+    ],
+    [
+      "create",
+      "/apis/authentication.k8s.io/v1/tokenreviews",
+      { apiGroup: "authentication.k8s.io", apiVersion: "v1", resource: "tokenreviews" },
+      "a create of tokenreviews",
     ],
     [
       "create",

@@ -4,7 +4,8 @@
 // by test/e2e/read-only-reporter.ts): every request whose user agent starts with `kubectl-ptah/`
 // must be a get, list or watch of anything but Secrets and PtahResultRecords; the only other
 // requests allowed are a `dryRun=All` create of one of the three approval kinds and a create of
-// a SelfSubjectAccessReview or SelfSubjectRulesReview (which the API server never stores).
+// a SelfSubjectAccessReview or SelfSubjectRulesReview (which the API server never stores), and
+// (issue 29, four-eyes) a create of a SelfSubjectReview, authentication.k8s.io: who am I; never stored.
 import fs from "node:fs";
 
 export const PLUGIN_USER_AGENT_PREFIX = "kubectl-ptah/";
@@ -144,6 +145,8 @@ export function formatAuditEvent(ev: AuditEvent): string {
 export const DRY_RUN_CREATE_RESOURCES: ReadonlySet<string> = new Set(["ptahschemaapprovals", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments"]);
 /** Reviews the API server answers without storing anything (authorization.k8s.io). */
 export const REVIEW_RESOURCES: ReadonlySet<string> = new Set(["selfsubjectaccessreviews", "selfsubjectrulesreviews"]);
+/** Issue 29: `approve` and `inbox` ask who the caller is (authentication.k8s.io); nothing is stored. */
+export const IDENTITY_REVIEW_RESOURCES: ReadonlySet<string> = new Set(["selfsubjectreviews"]);
 /** Never read, not even listed: they may hold credentials, SQL or key material. */
 export const FORBIDDEN_READ_RESOURCES: ReadonlySet<string> = new Set(["secrets", "ptahresultrecords"]);
 
@@ -159,6 +162,7 @@ export function readOnlyViolation(ev: AuditEvent): string | undefined {
       return isDryRun(ev) ? undefined : `a create of ${resource} without dryRun=All`;
     }
     if (ref.apiGroup === "authorization.k8s.io" && REVIEW_RESOURCES.has(resource)) return undefined;
+    if (ref.apiGroup === "authentication.k8s.io" && IDENTITY_REVIEW_RESOURCES.has(resource)) return undefined;
     return isDryRun(ev) ? `a dry-run create of ${resource || ev.requestURI}, which is not an approval kind` : `a create of ${resource || ev.requestURI}`;
   }
   return `a ${ev.verb}${resource ? ` of ${resource}${ref.subresource ? `/${ref.subresource}` : ""}` : ""}`;
