@@ -4,13 +4,17 @@
 // cluster-wide review per kind first: a caller allowed everywhere (a ClusterRoleBinding) is done.
 // Otherwise one review per (namespace, kind) among the waiting items — deduplicated and at most
 // REVIEW_CONCURRENCY at a time, so `inbox -A` over 1,000 namespaces asks only about the
-// namespaces where something waits.
+// namespaces where something waits. Four-eyes (issue 29): when an item you may approve records a
+// last spec writer, one SelfSubjectReview says who you are; where you are that writer, YOU CAN
+// says "approve (not you: you last changed its spec)". Without an answer (an older server, 403) it
+// stays "approve": admission decides.
 import { UsageError } from "../errors.ts";
 import type { KindName } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { inboxItems, inboxRow, renderInbox, type InboxItem } from "./render/inbox.ts";
-import type { ClusterReader } from "../kube/types.ts";
+import type { ClusterReader, Identity } from "../kube/types.ts";
+import { isSpecWriter } from "../model/spec-writer.ts";
 import type { Command } from "./types.ts";
 
 export interface InboxOptions {
@@ -65,6 +69,16 @@ async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], all
   return (namespace, kind) => everywhere.has(kind) || answers.get(accessKey(namespace, kind)) === true;
 }
 
+/** Who you are, asked only when an item you may approve records its last spec writer. */
+async function whoAmIIfNeeded(reader: ClusterReader, items: readonly InboxItem[], may: (i: InboxItem) => boolean): Promise<Identity | undefined> {
+  if (!items.some((i) => i.writer && may(i))) return undefined;
+  try {
+    return await reader.whoAmI();
+  } catch {
+    return undefined;
+  }
+}
+
 export const inboxCommand: Command<InboxOptions> = {
   name: "inbox",
   summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
@@ -92,7 +106,9 @@ export const inboxCommand: Command<InboxOptions> = {
       migrations.items.map((m) => m.object),
     );
     const mayCreate = await reviewAll(c.reader, items, ctx.global.allNamespaces);
-    const rows = items.map((i) => inboxRow(i, i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : undefined));
+    const may = (i: InboxItem): boolean => (i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : false);
+    const me = await whoAmIIfNeeded(c.reader, items, may);
+    const rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
     if (options.output !== "table") {
       const doc = { apiVersion: "v1", kind: "List", items: rows };
       return { kind: "printed", stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc) };
