@@ -26,10 +26,7 @@ export function fourEyesHeader(f: FourEyes): string[] {
     case "distinct":
       return [`Last spec writer:  ${writerWords(f.writer)}; you are ${sanitize(f.me)}, a distinct approver.`];
     case "self-allowed":
-      return [
-        `Last spec writer:  you (${writerWords(f.writer)}); printed because of --allow-self: where`,
-        `  ${DISTINCT_APPROVER_SWITCH} is on, admission refuses this approval.`,
-      ];
+      return [`Last spec writer:  you (${writerWords(f.writer)}); printed because of --allow-self: where`, `  ${DISTINCT_APPROVER_SWITCH} is on, admission refuses this approval.`];
     case "identity-unknown":
       return [
         `Last spec writer:  ${writerWords(f.writer)}; who you are is unknown (${sanitize(f.why)}):`,

@@ -43,7 +43,10 @@ export function specWriterCheck(namespace: string, mutating: Outcome<readonly We
   if (mutating?.kind !== "value" || objects?.kind !== "value") {
     return skipped("Operator", NAME, "the account may not list mutating webhooks or the schemas and migrations here, and none of those read records a writer");
   }
-  const none = objects.value.total === 0 ? `no schema or migration is in ${namespace}` : `none of the ${objects.value.total} schemas and migrations in ${namespace} records a last spec writer`;
+  const none =
+    objects.value.total === 0
+      ? `no schema or migration is in ${namespace}`
+      : `none of the ${objects.value.total} schemas and migrations in ${namespace} records a last spec writer`;
   return ok("Operator", NAME, `not stamped: no mutating webhook stamps ptahschemas and ptahmigrations, and ${none}`, [
     `upstream installs that webhook only while ${DISTINCT_APPROVER_SWITCH} is on: self-approvals are not refused, and approve has no writer (${LAST_SPEC_WRITER_USERNAME}) to compare you with`,
   ]);

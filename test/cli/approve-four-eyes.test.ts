@@ -130,7 +130,10 @@ describe("approve: four-eyes", () => {
         migrations: [{ version: 3, description: "add invoices", checksum: "c3" }],
       },
     };
-    const awaiting = aMigration({ phase: "AwaitingApproval", conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "1 planned migration needs an approval naming this plan")] });
+    const awaiting = aMigration({
+      phase: "AwaitingApproval",
+      conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "1 planned migration needs an approval naming this plan")],
+    });
 
     it("refuses the migration's last spec writer, and --allow-self prints it", async () => {
       const reader = new FakeReader([
@@ -140,7 +143,9 @@ describe("approve: four-eyes", () => {
       reader.identity = { username: "alice", uid: "", groups: [] };
       const r = await runCliWith(["approve", "migration", "billing", "-n", "app"], reader);
       expect(r).toMatchObject({ status: 1, stdout: "" });
-      expect(r.stderr).toMatch(/^error: cannot approve migration app\/billing: you \(alice\) last changed its spec, and an operator installed with approvals\.requireDistinctApprover=true refuses your approval; next: ask another approver to run kubectl ptah approve migration billing -n app, or add --allow-self/u);
+      expect(r.stderr).toMatch(
+        /^error: cannot approve migration app\/billing: you \(alice\) last changed its spec, and an operator installed with approvals\.requireDistinctApprover=true refuses your approval; next: ask another approver to run kubectl ptah approve migration billing -n app, or add --allow-self/u,
+      );
       const allowed = await runCliWith(["approve", "migration", "billing", "-n", "app", "--allow-self"], reader);
       expect(allowed.status).toBe(0);
       await expectGolden(allowed.stdout, "approve/four-eyes-migration-allow-self.yaml");

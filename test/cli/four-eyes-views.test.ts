@@ -72,7 +72,9 @@ describe("doctor: spec writers", () => {
     const reader = new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema() }]);
     const r = await doctor(new FakeInspector(), reader);
     expect(specWriters(r.stdout)).toMatchObject({ status: "ok" });
-    expect(specWriters(r.stdout).summary).toBe("not stamped: no mutating webhook stamps ptahschemas and ptahmigrations, and none of the 1 schemas and migrations in app records a last spec writer");
+    expect(specWriters(r.stdout).summary).toBe(
+      "not stamped: no mutating webhook stamps ptahschemas and ptahmigrations, and none of the 1 schemas and migrations in app records a last spec writer",
+    );
     const blind = new FakeInspector();
     blind.webhooks = { mutating: "forbidden", validating: "forbidden" };
     expect(specWriters((await doctor(blind, reader)).stdout).status).toBe("skipped");

@@ -21,7 +21,10 @@ function cluster(): FakeReader {
     { kind: "PtahSchema", raw: awaitingSchema({ name: "legacy", uid: "schema-uid-4" }) },
     {
       kind: "PtahMigration",
-      raw: writtenBy(aMigration({ name: "billing", phase: "AwaitingApproval", conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "3 planned migrations need an approval", T2)] }), "alice"),
+      raw: writtenBy(
+        aMigration({ name: "billing", phase: "AwaitingApproval", conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "3 planned migrations need an approval", T2)] }),
+        "alice",
+      ),
     },
   ]);
   reader.identity = { username: "alice", uid: "", groups: ["system:authenticated"] };

@@ -25,9 +25,21 @@ const FORGED = { [WRITER_USERNAME]: "mallory", [WRITER_UID]: "uid-m", team: "x" 
 
 describe("spec-writer stamp", () => {
   it.each([
-    ["a create stamps the request's user (trimmed), over forged values", review("CREATE", schema({ a: 1 }, FORGED)), { [WRITER_USERNAME]: "alice", [WRITER_UID]: "uid-a", team: "x" }],
-    ["a spec change stamps again", review("UPDATE", schema({ a: 2 }, FORGED), schema({ a: 1 }, { [WRITER_USERNAME]: "bob" })), { [WRITER_USERNAME]: "alice", [WRITER_UID]: "uid-a", team: "x" }],
-    ["a metadata-only update keeps the old writer and drops forged ones", review("UPDATE", schema({ a: 1 }, FORGED), schema({ a: 1 }, { [WRITER_USERNAME]: "bob" })), { [WRITER_USERNAME]: "bob", team: "x" }],
+    [
+      "a create stamps the request's user (trimmed), over forged values",
+      review("CREATE", schema({ a: 1 }, FORGED)),
+      { [WRITER_USERNAME]: "alice", [WRITER_UID]: "uid-a", team: "x" },
+    ],
+    [
+      "a spec change stamps again",
+      review("UPDATE", schema({ a: 2 }, FORGED), schema({ a: 1 }, { [WRITER_USERNAME]: "bob" })),
+      { [WRITER_USERNAME]: "alice", [WRITER_UID]: "uid-a", team: "x" },
+    ],
+    [
+      "a metadata-only update keeps the old writer and drops forged ones",
+      review("UPDATE", schema({ a: 1 }, FORGED), schema({ a: 1 }, { [WRITER_USERNAME]: "bob" })),
+      { [WRITER_USERNAME]: "bob", team: "x" },
+    ],
     ["a metadata-only update of an unstamped object records nobody", review("UPDATE", schema({ a: 1 }, FORGED), schema({ a: 1 })), { team: "x" }],
     ["no UID from the authenticator: none recorded", review("CREATE", schema({ a: 1 }), undefined, { username: "alice", uid: "" }), { [WRITER_USERNAME]: "alice" }],
   ])("%s", (_name, req, want) => {

@@ -47,7 +47,8 @@ export function stampedAnnotations(req: AdmissionRequest): Record<string, string
 
 /** The mutating answer for a PtahSchema or PtahMigration CREATE/UPDATE. */
 export function stampSpecWriter(req: AdmissionRequest): AdmissionResponse {
-  if (req.operation !== "CREATE" && req.operation !== "UPDATE") return { uid: req.uid, allowed: false, status: { code: 403, message: "only create and update are supported", reason: "Forbidden" } };
+  if (req.operation !== "CREATE" && req.operation !== "UPDATE")
+    return { uid: req.uid, allowed: false, status: { code: 403, message: "only create and update are supported", reason: "Forbidden" } };
   const wanted = stampedAnnotations(req);
   if (sameSpec(wanted, req.object?.metadata?.annotations ?? {})) return { uid: req.uid, allowed: true };
   const patch = [{ op: "add", path: "/metadata/annotations", value: wanted }];

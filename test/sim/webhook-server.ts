@@ -104,7 +104,12 @@ function webhooks(kind: "m" | "v", port: number, caBundle: string): unknown[] {
     ["migrationapproval", "ptahmigrationapprovals"],
     ["runacknowledgment", "ptahmigrationrunacknowledgments"],
     // four-eyes (spec-writer.ts): the mutating pass stamps the last spec writer
-    ...(kind === "m" ? ([["schemaspecwriter", "ptahschemas"], ["migrationspecwriter", "ptahmigrations"]] as [string, string][]) : []),
+    ...(kind === "m"
+      ? ([
+          ["schemaspecwriter", "ptahschemas"],
+          ["migrationspecwriter", "ptahmigrations"],
+        ] as [string, string][])
+      : []),
   ];
   return entries.map(([name, resource]) => ({
     name: `${kind}${name}.operator.ptah.run`,

@@ -56,12 +56,7 @@ describe("readOnlyViolation", () => {
       { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "subjectaccessreviews" },
       "a create of subjectaccessreviews",
     ],
-    [
-      "create",
-      "/apis/authentication.k8s.io/v1/tokenreviews",
-      { apiGroup: "authentication.k8s.io", apiVersion: "v1", resource: "tokenreviews" },
-      "a create of tokenreviews",
-    ],
+    ["create", "/apis/authentication.k8s.io/v1/tokenreviews", { apiGroup: "authentication.k8s.io", apiVersion: "v1", resource: "tokenreviews" }, "a create of tokenreviews"],
     [
       "create",
       "/api/v1/namespaces/ns/serviceaccounts/default/token",

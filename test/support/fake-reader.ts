@@ -1,7 +1,19 @@
 // In-memory ClusterReader over fixture objects. Records every call as
 // "verb Kind namespace/name" so tests can assert exactly what a command read.
 import { NotFoundError, ReadError } from "../../src/errors.ts";
-import type { AccessAnswer, AccessCheck, ClusterReader, DryRunKind, DryRunResult, Identity, ListOptions, ListResult, RejectedItem, ServerInfo, WatchOptions } from "../../src/kube/types.ts";
+import type {
+  AccessAnswer,
+  AccessCheck,
+  ClusterReader,
+  DryRunKind,
+  DryRunResult,
+  Identity,
+  ListOptions,
+  ListResult,
+  RejectedItem,
+  ServerInfo,
+  WatchOptions,
+} from "../../src/kube/types.ts";
 import { KINDS, parseListItem, parseObject, type KindName, type ObjectOf, type Parsed } from "../../src/model/parse.ts";
 
 export interface FakeObject {
