@@ -141,7 +141,7 @@ describe("read-only by construction", () => {
     expect(kinds.sort()).toEqual([...DRY_RUN_KINDS, ...REVIEW_KINDS, ...IDENTITY_KINDS].sort());
   });
 
-  it("only the reader's dryRunCreate and its one access review call the transport's create; the inspector only GETs", () => {
+  it("only the reader's dryRunCreate, its one access review and whoAmI call the transport's create; the inspector only GETs", () => {
     // Every call of a Transport's method in src: where it is, and the kind a create names.
     const calls: { call: string; kinds?: string[] }[] = [];
     for (const s of sources) {
