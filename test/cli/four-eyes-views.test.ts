@@ -1,6 +1,7 @@
 // Four-eyes outside approve (issue 29): `status SCHEMA` shows the last spec writer, and doctor
 // says whether the operator's spec-writer webhook is stamping.
 import { describe, expect, it } from "vitest";
+import { ReadError } from "../../src/errors.ts";
 import type { LocalFacts } from "../../src/commands/types.ts";
 import type { WebhookEntry } from "../../src/kube/types.ts";
 import { FakeReader } from "../support/fake-reader.ts";
@@ -78,5 +79,13 @@ describe("doctor: spec writers", () => {
     const blind = new FakeInspector();
     blind.webhooks = { mutating: "forbidden", validating: "forbidden" };
     expect(specWriters((await doctor(blind, reader)).stdout).status).toBe("skipped");
+  });
+});
+
+describe("doctor: spec writers when the kinds cannot be listed", () => {
+  it("is skipped, not a problem (the kinds check names a missing CRD)", async () => {
+    const reader = new FakeReader([]);
+    reader.faults.set("list PtahSchema", new ReadError('the server doesn\'t have a resource type "ptahschemas"', 404));
+    expect(specWriters((await doctor(new FakeInspector(), reader)).stdout)).toMatchObject({ status: "skipped" });
   });
 });
