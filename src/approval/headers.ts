@@ -2,7 +2,13 @@
 // how it was verified, what to read first and how to create it. Every cluster string is
 // sanitised here; the caller serialises the manifest (YAML under the header, or bare JSON).
 import { sanitize } from "../errors.ts";
+import { fourEyesHeader, type FourEyes } from "./four-eyes.ts";
 import type { Ref } from "./manifest.ts";
+
+/** The suggested command keeps --allow-self when it was needed. */
+function selfFlag(f: FourEyes): string {
+  return f.kind === "self-allowed" ? " --allow-self" : "";
+}
 
 export interface SchemaApprovalFacts {
   readonly namespace: string;
@@ -12,6 +18,8 @@ export interface SchemaApprovalFacts {
   readonly statements: number;
   readonly destructive: boolean;
   readonly privilegeChanges: readonly string[];
+  /** The last spec writer, as approve found it (issue 29). */
+  readonly fourEyes: FourEyes;
   /** " -n <ns>" when suggested commands need it, else "". */
   readonly nsFlag: string;
 }
@@ -24,8 +32,9 @@ export function schemaApprovalHeader(f: SchemaApprovalFacts): string[] {
     `  statements:        ${f.statements}`,
     `  destructive:       ${f.destructive ? "YES" : "no"}`,
     `  privilege changes: ${f.privilegeChanges.length > 0 ? f.privilegeChanges.map(sanitize).join(", ") : "none"}`,
+    ...fourEyesHeader(f.fourEyes),
     `Read the SQL first:  kubectl ptah plan ${sanitize(f.schema)}${f.nsFlag}`,
-    `Then create it:      kubectl ptah approve ${sanitize(f.schema)}${f.nsFlag} | kubectl create -f -`,
+    `Then create it:      kubectl ptah approve ${sanitize(f.schema)}${f.nsFlag}${selfFlag(f.fourEyes)} | kubectl create -f -`,
     "Admission stamps you as the approver; the approval authorises this exact plan once.",
   ];
 }
@@ -37,6 +46,7 @@ export interface MigrationApprovalFacts {
   readonly fingerprint: string;
   readonly currentVersion: number;
   readonly versions: readonly string[];
+  readonly fourEyes: FourEyes;
   readonly nsFlag: string;
 }
 
@@ -46,9 +56,10 @@ export function migrationApprovalHeader(f: MigrationApprovalFacts): string[] {
     `  plan:         ${sanitize(f.plan.name)} (uid ${sanitize(f.plan.uid)})`,
     `  fingerprint:  ${sanitize(f.fingerprint)}`,
     `  migrations:   ${f.versions.length} from version ${f.currentVersion}: ${f.versions.map(sanitize).join(", ")}`,
+    ...fourEyesHeader(f.fourEyes),
     "The migration fingerprint is compared, not recomputed: its key set is not pinned by the contract.",
     `Read the plan first: kubectl ptah migration ${sanitize(f.migration)}${f.nsFlag}`,
-    `Then create it:      kubectl ptah approve migration ${sanitize(f.migration)}${f.nsFlag} | kubectl create -f -`,
+    `Then create it:      kubectl ptah approve migration ${sanitize(f.migration)}${f.nsFlag}${selfFlag(f.fourEyes)} | kubectl create -f -`,
   ];
 }
 

@@ -2,7 +2,9 @@
 // bound to the live, verified plan, for the person to create (`| kubectl create -f -`).
 // Order: schema preconditions → full verification (same code as `plan`) of the plan that read
 // names → the second and last schema read, which must name exactly the verified plan. The only write the plugin may send is the create
-// with dryRun=All of --dry-run=server.
+// with dryRun=All of --dry-run=server. Four-eyes (issue 29): when the object read last records its
+// last spec writer, one SelfSubjectReview says who you are; the writer is refused (exit 1) unless
+// --allow-self. --dry-run=server skips that check: there admission itself answers.
 import { migrationApprovalHeader, schemaApprovalHeader } from "../approval/headers.ts";
 import { defaultName, migrationApprovalManifest } from "../approval/manifest.ts";
 import { migrationApprovable, planContractApprovable } from "../approval/preconditions.ts";
@@ -14,6 +16,7 @@ import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest 
 import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
 import type { Command, Connection, Printed, RunContext } from "./types.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
+import { fourEyes } from "./reads/spec-writer.ts";
 
 export interface ApproveOptions {
   readonly target: "schema" | "migration";
@@ -21,13 +24,17 @@ export interface ApproveOptions {
   readonly approvalName: string | undefined;
   readonly output: "yaml" | "json";
   readonly dryRun: "none" | "server";
+  /** --allow-self: print the approval even if you last changed the spec. */
+  readonly allowSelf: boolean;
 }
 
 async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<Printed> {
   const ns = c.namespace;
   const nsFlag = namespaceFlag(ctx.global, ns);
-  const { manifest, verified, plan, planRef } = await buildSchemaApproval(c, nsFlag, o.name, o.approvalName);
+  const { manifest, verified, plan, planRef, schema } = await buildSchemaApproval(c, nsFlag, o.name, o.approvalName);
   if (o.dryRun === "server") return dryRun(c, "PtahSchemaApproval", manifest, o.output);
+  const retry = `kubectl ptah approve ${o.name}${nsFlag}`;
+  const eyes = await fourEyes(c, { metadata: schema.metadata, allowSelf: o.allowSelf, what: `approve ${ns}/${o.name}`, retry });
   const header = schemaApprovalHeader({
     namespace: ns,
     schema: o.name,
@@ -36,6 +43,7 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
     statements: verified.document.statements.length,
     destructive: plan.spec.destructive === true,
     privilegeChanges: plan.spec.privilegeChanges ?? [],
+    fourEyes: eyes,
     nsFlag,
   });
   return { kind: "printed", stdout: renderManifest(manifest, header, o.output) };
@@ -64,6 +72,8 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
     fingerprint,
   );
   if (o.dryRun === "server") return dryRun(c, "PtahMigrationApproval", manifest, o.output);
+  const retry = `kubectl ptah approve migration ${o.name}${nsFlag}`;
+  const eyes = await fourEyes(c, { metadata: last.metadata, allowSelf: o.allowSelf, what: `approve migration ${ns}/${o.name}`, retry });
   const header = migrationApprovalHeader({
     namespace: ns,
     migration: o.name,
@@ -71,6 +81,7 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
     fingerprint,
     currentVersion: plan.spec.currentVersion ?? 0,
     versions: (plan.spec.migrations ?? []).map((x) => String(x.version ?? "?")),
+    fourEyes: eyes,
     nsFlag,
   });
   return { kind: "printed", stdout: renderManifest(manifest, header, o.output) };
@@ -79,13 +90,14 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
 export const approveCommand: Command<ApproveOptions> = {
   name: "approve",
   summary: "Print an approval bound to the live, verified plan, to pipe into kubectl create -f -",
-  usage: "kubectl ptah approve (SCHEMA | migration MIGRATION) [--name NAME] [-o yaml|json] [--dry-run=server]",
+  usage: "kubectl ptah approve (SCHEMA | migration MIGRATION) [--name NAME] [-o yaml|json] [--dry-run=server] [--allow-self]",
   positionals: SCHEMA_OR_MIGRATION,
   outputs: ["yaml", "json"],
   examples: [
     { comment: "Read the plan, then approve exactly that plan as yourself", command: "kubectl ptah plan storefront && kubectl ptah approve storefront | kubectl create -f -" },
     { comment: "Ask admission whether it would accept the approval (needs create permission)", command: "kubectl ptah approve storefront --dry-run=server" },
     { comment: "Approve a migration's current plan", command: "kubectl ptah approve migration billing | kubectl create -f -" },
+    { comment: "You last changed the spec and the operator does not require a distinct approver", command: "kubectl ptah approve storefront --allow-self" },
   ],
   flags: [
     { name: "name", type: "string", value: "NAME", describe: "Name of the approval (default: <schema>-<first 12 hex of the fingerprint>)" },
@@ -95,6 +107,11 @@ export const approveCommand: Command<ApproveOptions> = {
       value: "MODE",
       describe: "server: send the create with dryRun=All and print what admission would store; none/client: print only",
       values: ["none", "client", "server"],
+    },
+    {
+      name: "allow-self",
+      type: "boolean",
+      describe: "Print the approval even though you last changed the spec (only where the operator does not set approvals.requireDistinctApprover)",
     },
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
@@ -106,7 +123,8 @@ export const approveCommand: Command<ApproveOptions> = {
     if (approvalName !== undefined && !isDnsSubdomain(approvalName)) {
       throw new UsageError(`invalid --name "${approvalName}": use a lowercase DNS subdomain`, "approve");
     }
-    return { target, name, approvalName, output, dryRun };
+    const allowSelf = args.flags["allow-self"] === true;
+    return { target, name, approvalName, output, dryRun, allowSelf };
   },
   async run(options, ctx) {
     const c = await ctx.connect();

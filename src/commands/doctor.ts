@@ -8,8 +8,10 @@ import { PTAH_API_VERSION, PTAH_KIND_NAMES } from "../model/api.ts";
 import { formatJson } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { clockCheck, kubeconfigCheck, pathCheck, serverCheck, versionSkewCheck, type LocalFacts, type Outcome, type ServerFacts } from "../views/doctor-connection.ts";
-import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type ProbeFacts } from "../views/doctor-operator.ts";
+import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type ProbeFacts, type WebhookFacts } from "../views/doctor-operator.ts";
 import { buildPermissionCheck, ruleKey, rulesToReview } from "../views/doctor-permissions.ts";
+import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "../views/doctor-spec-writer.ts";
+import { lastSpecWriter } from "../model/spec-writer.ts";
 import { doctorDocument, skipped, type Check, type DoctorView } from "../views/doctor-report.ts";
 import { renderDoctor } from "./render/doctor-report.ts";
 import { namespaceFlag } from "./options/output.ts";
@@ -66,11 +68,27 @@ async function probe(c: Connection, ctx: RunContext, schemaName: string): Promis
   }
 }
 
+/**
+ * Four-eyes (issue 29): whether the namespace's schemas and migrations record a last spec writer;
+ * read only when no mutating webhook shows the stamping already.
+ */
+async function stampedFacts(c: Connection, mutating: Outcome<readonly WebhookFacts[]>): Promise<Outcome<StampedFacts> | undefined> {
+  if (mutating.kind === "value" && specWriterWebhooks(mutating.value).length > 0) return undefined;
+  return attempt(async () => {
+    const [schemas, migrations] = await Promise.all([
+      c.reader.list("PtahSchema", { namespace: c.namespace, keepRaw: false }),
+      c.reader.list("PtahMigration", { namespace: c.namespace, keepRaw: false }),
+    ]);
+    const all = [...schemas.items, ...migrations.items];
+    return { total: all.length, stamped: all.filter((o) => lastSpecWriter(o.object.metadata) !== undefined).length };
+  });
+}
+
 /** The cluster-side checks, all skipped for the same reason. */
 function unreachable(why: string): Check[] {
   return [
     ...["kinds served", "CRD generation"].map((n) => skipped("API", n, why)),
-    ...["mutating webhooks", "validating webhooks"].map((n) => skipped("Operator", n, why)),
+    ...["mutating webhooks", "validating webhooks", "spec writers"].map((n) => skipped("Operator", n, why)),
     skipped("Permissions", "commands", why),
   ];
 }
@@ -99,6 +117,7 @@ async function clusterChecks(
   const crds = served.length === 0 ? undefined : await attempt(() => Promise.all(served.map((k) => inspector.getCrd(crdNameOf(k)))));
   const allowed = access.kind === "value" ? new Map(access.value.map((a) => [ruleKey(a.check as (typeof rules)[number]), a.allowed])) : new Error(access.message);
   const cluster = [kindsCheck(discovery), generationCheck(crds), webhookCheck("mutating", mutating), webhookCheck("validating", validating)];
+  cluster.push(specWriterCheck(c.namespace, mutating, await stampedFacts(c, mutating)));
   if (o.probe !== undefined) cluster.push(probeCheck(await probe(c, ctx, o.probe)));
   cluster.push(buildPermissionCheck(c.namespace, allowed));
   return { server: connection, cluster };

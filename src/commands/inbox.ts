@@ -6,15 +6,19 @@
 // cluster-wide review per kind first: a caller allowed everywhere (a ClusterRoleBinding) is done.
 // Otherwise one review per (namespace, kind) among the waiting items — deduplicated and at most
 // REVIEW_CONCURRENCY at a time, so `inbox -A` over 1,000 namespaces asks only about the
-// namespaces where something waits.
+// namespaces where something waits. Four-eyes (issue 29): when an item you may approve records a
+// last spec writer, one SelfSubjectReview says who you are; where you are that writer, YOU CAN
+// says "approve (not you: you last changed its spec)". Without an answer (an older server, 403) it
+// stays "approve": admission decides.
 import { ReadError, UsageError } from "../errors.ts";
 import type { KindName } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { inboxItems, inboxRow, renderInbox, type InboxItem } from "./render/inbox.ts";
-import type { ClusterReader, ListResult } from "../kube/types.ts";
+import type { ClusterReader, Identity, ListResult } from "../kube/types.ts";
 import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
 import { isDnsSubdomain } from "../model/names.ts";
+import { isSpecWriter } from "../model/spec-writer.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import type { Command, Connection } from "./types.ts";
 
@@ -145,6 +149,16 @@ async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], all
   return (namespace, kind) => everywhere.has(kind) || answers.get(accessKey(namespace, kind)) === true;
 }
 
+/** Who you are, asked only when an item you may approve records its last spec writer. */
+async function whoAmIIfNeeded(reader: ClusterReader, items: readonly InboxItem[], may: (i: InboxItem) => boolean): Promise<Identity | undefined> {
+  if (!items.some((i) => i.writer && may(i))) return undefined;
+  try {
+    return await reader.whoAmI();
+  } catch {
+    return undefined;
+  }
+}
+
 export const inboxCommand: Command<InboxOptions> = {
   name: "inbox",
   summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
@@ -186,7 +200,9 @@ export const inboxCommand: Command<InboxOptions> = {
     const { schemas, migrations, warnings } = read.listed;
     const items = inboxItems(schemas, migrations);
     const mayCreate = await reviewAll(c.reader, items, read.allNamespaces);
-    const rows = items.map((i) => inboxRow(i, i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : undefined));
+    const may = (i: InboxItem): boolean => (i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : false);
+    const me = await whoAmIIfNeeded(c.reader, items, may);
+    const rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
     const warned = warnings ? { stderr: warnings } : {};
     if (options.output !== "table") {
       const doc = { apiVersion: "v1", kind: "List", items: rows };

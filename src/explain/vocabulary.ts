@@ -206,6 +206,10 @@ export const CONCEPTS = [
   "realm",
   "execution-binding",
   "unresolved-run",
+  // issue 29: four-eyes, and admission's two refusals of it
+  "four-eyes",
+  "self-approval",
+  "no-spec-writer",
 ] as const;
 export type Concept = (typeof CONCEPTS)[number];
 

@@ -55,11 +55,15 @@ export interface RequestOptions {
  */
 const REVIEW_PATHS = {
   SelfSubjectAccessReview: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+  // Who the caller is (issue 29, four-eyes): the server answers with the request's user, stores nothing.
+  SelfSubjectReview: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
 } as const;
 export type DryRunKind = "PtahSchemaApproval" | "PtahMigrationApproval" | "PtahMigrationRunAcknowledgment";
-export type ReviewKind = keyof typeof REVIEW_PATHS;
+export type ReviewKind = Exclude<keyof typeof REVIEW_PATHS, IdentityKind>;
+export type IdentityKind = "SelfSubjectReview";
 export type CreateRequest =
-  { readonly kind: DryRunKind; readonly namespace: string; readonly body: Record<string, unknown> } | { readonly kind: ReviewKind; readonly body: Record<string, unknown> };
+  | { readonly kind: DryRunKind; readonly namespace: string; readonly body: Record<string, unknown> }
+  | { readonly kind: ReviewKind | IdentityKind; readonly body: Record<string, unknown> };
 
 function createPath(r: CreateRequest): string {
   if (!("namespace" in r)) return REVIEW_PATHS[r.kind];

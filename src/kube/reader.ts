@@ -2,14 +2,15 @@
 // WATCH, straight from the server (no cache); every object is parsed by the model. The two
 // exceptions go through the transport's closed create (kube/http.ts): dryRunCreate, the create
 // with dryRun=All of an approval kind that `--dry-run=server` sends, and reviewAccess, the one
-// SelfSubjectAccessReview implementation (inbox and doctor both ask through it; it stores nothing).
+// SelfSubjectAccessReview implementation (inbox and doctor both ask through it; it stores nothing),
+// and whoAmI, one SelfSubjectReview (who the caller is; stores nothing either; issue 29).
 import { NotFoundError, ReadError, sanitize } from "../errors.ts";
 import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { DryRunKind, Transport } from "./http.ts";
 import { sleep } from "./retry.ts";
-import type { ClusterReader, DryRunResult, ListOptions, ListResult, RejectedItem, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
+import type { ClusterReader, DryRunResult, Identity, ListOptions, ListResult, RejectedItem, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
 /** How long a reconnecting watch retries 401/403/404 answers of a server that is starting. */
 export const RECONNECT_GRACE_MS = 60_000;
@@ -262,5 +263,16 @@ export class HttpClusterReader implements ClusterReader {
       .map(sanitize)
       .join("; ");
     return { check, allowed: answer.status?.allowed === true, reason: reason || undefined };
+  }
+
+  async whoAmI(): Promise<Identity> {
+    const d: RequestDescription = { verb: "create", resource: "selfsubjectreviews.authentication.k8s.io", namespace: undefined };
+    const res = await this.transport.create({ kind: "SelfSubjectReview", body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" } });
+    if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
+    const answer = parseJson(res.body, d) as { status?: { userInfo?: { username?: unknown; uid?: unknown; groups?: unknown } } } | null;
+    const user = answer && typeof answer === "object" ? answer.status?.userInfo : undefined;
+    if (!user || typeof user.username !== "string") throw new ReadError("the server's SelfSubjectReview answer names no user");
+    const groups = Array.isArray(user.groups) ? user.groups.filter((g): g is string => typeof g === "string").map(sanitize) : [];
+    return { username: user.username, uid: typeof user.uid === "string" ? user.uid : "", groups };
   }
 }

@@ -2,12 +2,12 @@
 // kube/reader.ts implements them over @kubernetes/client-node, tests over fixtures.
 import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
-import type { DryRunKind, ReviewKind } from "./http.ts";
+import type { DryRunKind, IdentityKind, ReviewKind } from "./http.ts";
 import type { ClusterInspector } from "./inspect.ts";
 import type { KubeconfigOrigin } from "./kubeconfig.ts";
 import type { ConfigOverrides } from "./overrides.ts";
 
-export type { AccessAnswer, AccessCheck, ConfigOverrides, DryRunKind, ReviewKind };
+export type { AccessAnswer, AccessCheck, ConfigOverrides, DryRunKind, IdentityKind, ReviewKind };
 export type { ClusterInspector, CrdAnnotations, GroupDiscovery, ServerVersion, WebhookEntry, WebhookKind } from "./inspect.ts";
 export type { KubeconfigOrigin } from "./kubeconfig.ts";
 
@@ -98,6 +98,21 @@ export interface ClusterReader {
    * delegates here.
    */
   reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]>;
+  /**
+   * Who am I? One SelfSubjectReview create (authentication.k8s.io/v1, as `kubectl auth whoami`):
+   * the server answers with the request's own user, impersonation applied, and stores nothing
+   * (issue 29 adds it to the read-only rule). `approve` and `inbox` compare it with a resource's
+   * last spec writer.
+   */
+  whoAmI(): Promise<Identity>;
+}
+
+/** Who the API server says the caller is (a SelfSubjectReview's status.userInfo; username and uid as served, compared byte for byte, sanitised where printed). */
+export interface Identity {
+  readonly username: string;
+  /** "" when the authenticator supplies none (client certificates never do). */
+  readonly uid: string;
+  readonly groups: readonly string[];
 }
 
 /** What connecting needs from kubectl's global flags. */

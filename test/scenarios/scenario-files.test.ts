@@ -11,7 +11,7 @@ const files = listScenarioFiles();
 describe("scenario files", () => {
   it("include the five stories users meet first", () => {
     expect(files.map((f) => path.basename(f, ".yaml"))).toEqual(
-      expect.arrayContaining(["stale-approval", "manual-approval", "destructive-block", "migration-approval", "partial-run-acknowledgment"]),
+      expect.arrayContaining(["stale-approval", "manual-approval", "destructive-block", "migration-approval", "partial-run-acknowledgment", "four-eyes"]),
     );
   });
 

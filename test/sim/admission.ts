@@ -9,6 +9,7 @@ import { canonicalJSON } from "../../src/plan/canonical.ts";
 import { coordinationDigest, readVerificationPolicy } from "./binding.ts";
 import { conditionOf, normalizeGroups, nowISO } from "./common.ts";
 import { ApiError, resourcePath, type Kube, type Obj } from "./kube.ts";
+import { SPEC_WRITER_RESOURCES, distinctApproverRefusal, stampSpecWriter } from "./spec-writer.ts";
 
 export interface AdmissionRequest {
   uid: string;
@@ -111,6 +112,8 @@ export async function checkSchemaApproval(kube: Kube, ns: string, spec: any, man
   if (conditionOf(schema, "ApprovalRequired")?.status !== "True") return refuse("referenced schema does not currently require approval");
   if (schema.status?.activeOperation?.type) return refuse("referenced schema has an active operation");
   if (current.approval?.name) return refuse("referenced plan already has a recorded approval");
+  const distinct = await distinctApproverRefusal(kube, ns, "schema", schema, spec.approver);
+  if (distinct) return refuse(distinct);
   const coord = coordinationDigest(schema);
   if (typeof coord !== "string") return refuse(`derive current database coordination digest: ${coord.error}`);
   if (coord !== plan.spec.coordinationDigest || schema.status?.source?.digest !== plan.spec.artifactDigest) {
@@ -156,7 +159,8 @@ export async function checkMigrationApproval(kube: Kube, ns: string, spec: any, 
   if ("error" in vp || vp.uid !== plan.spec.verificationPolicyUID || vp.digest !== plan.spec.verificationPolicyDigest) {
     return refuse("the verification policy changed after the plan was generated");
   }
-  return undefined;
+  const distinct = await distinctApproverRefusal(kube, ns, "migration", m, spec.approver);
+  return distinct ? refuse(distinct) : undefined;
 }
 
 /** §4.2 run acknowledgment checks. */
@@ -205,6 +209,7 @@ function frontChecks(req: AdmissionRequest, flavor: Flavor): Refusal | "allow-up
 }
 
 export async function mutate(kube: Kube, req: AdmissionRequest, epoch: string): Promise<AdmissionResponse> {
+  if (SPEC_WRITER_RESOURCES.includes(req.resource?.resource) && !req.subResource) return stampSpecWriter(req);
   const flavor = flavorOf(req.resource?.resource);
   if (!flavor || req.subResource) return { uid: req.uid, allowed: true };
   const front = frontChecks(req, flavor);

@@ -2,7 +2,8 @@
 // CA of its own (openssl, kept in <lab>/sim-pki), and registers them with the API server as a
 // MutatingWebhookConfiguration and a ValidatingWebhookConfiguration (CREATE/UPDATE of schema
 // approvals, migration approvals and run acknowledgments; sideEffects None; admissionReview v1;
-// failurePolicy Fail), limited to the namespaces the simulator manages.
+// failurePolicy Fail), limited to the namespaces the simulator manages; the mutating one also
+// stamps the last spec writer of PtahSchema and PtahMigration (spec-writer.ts).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import https from "node:https";
@@ -102,6 +103,13 @@ function webhooks(kind: "m" | "v", port: number, caBundle: string): unknown[] {
     ["approval", "ptahschemaapprovals"],
     ["migrationapproval", "ptahmigrationapprovals"],
     ["runacknowledgment", "ptahmigrationrunacknowledgments"],
+    // four-eyes (spec-writer.ts): the mutating pass stamps the last spec writer
+    ...(kind === "m"
+      ? ([
+          ["schemaspecwriter", "ptahschemas"],
+          ["migrationspecwriter", "ptahmigrations"],
+        ] as [string, string][])
+      : []),
   ];
   return entries.map(([name, resource]) => ({
     name: `${kind}${name}.operator.ptah.run`,

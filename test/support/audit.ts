@@ -6,7 +6,7 @@
 // whose user agent starts with `kubectl-ptah/` (the second check), must be a get, list or watch
 // of anything but Secrets and PtahResultRecords; the only other
 // requests allowed are a `dryRun=All` create of one of the three approval kinds and a create of
-// a SelfSubjectAccessReview (which the API server never stores).
+// a SelfSubjectAccessReview, or a SelfSubjectReview (who am I; issue 29): the API server stores neither.
 import fs from "node:fs";
 
 export const PLUGIN_USER_AGENT_PREFIX = "kubectl-ptah/";
@@ -150,6 +150,7 @@ export const DRY_RUN_CREATE_RESOURCES: ReadonlySet<string> = new Set(["ptahschem
  */
 export const REVIEW_RESOURCES: ReadonlySet<string> = new Set([
   "authorization.k8s.io/selfsubjectaccessreviews", // inbox, doctor
+  "authentication.k8s.io/selfsubjectreviews", // approve, inbox: who am I (issue 29, four-eyes)
 ]);
 
 /** A create of one of REVIEW_RESOURCES. */

@@ -1,7 +1,19 @@
 // In-memory ClusterReader over fixture objects. Records every call as
 // "verb Kind namespace/name" so tests can assert exactly what a command read.
 import { NotFoundError, ReadError } from "../../src/errors.ts";
-import type { AccessAnswer, AccessCheck, ClusterReader, DryRunKind, DryRunResult, ListOptions, ListResult, RejectedItem, ServerInfo, WatchOptions } from "../../src/kube/types.ts";
+import type {
+  AccessAnswer,
+  AccessCheck,
+  ClusterReader,
+  DryRunKind,
+  DryRunResult,
+  Identity,
+  ListOptions,
+  ListResult,
+  RejectedItem,
+  ServerInfo,
+  WatchOptions,
+} from "../../src/kube/types.ts";
 import { KINDS, parseListItem, parseObject, type KindName, type ObjectOf, type Parsed } from "../../src/model/parse.ts";
 
 export interface FakeObject {
@@ -19,6 +31,8 @@ export class FakeReader implements ClusterReader {
   dryRun: ((kind: KindName, namespace: string, body: Record<string, unknown>) => DryRunResult) | undefined;
   /** The authorizer's answer to reviewAccess (default: allowed). */
   access: (kind: KindName, namespace: string, verb: string) => boolean = () => true;
+  /** Who the caller is (whoAmI's SelfSubjectReview answer). */
+  identity: Identity = { username: "fake-user", uid: "", groups: ["system:authenticated"] };
 
   constructor(objects: FakeObject[]) {
     this.objects = objects.map((o) => ({ kind: o.kind, raw: structuredClone(o.raw) }));
@@ -128,6 +142,11 @@ export class FakeReader implements ClusterReader {
       answers.push({ check, allowed: this.access(kind as KindName, namespace, check.verb), reason: undefined });
     }
     return answers;
+  }
+
+  async whoAmI(): Promise<Identity> {
+    this.record("create SelfSubjectReview", "create SelfSubjectReview");
+    return structuredClone(this.identity);
   }
 }
 

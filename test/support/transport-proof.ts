@@ -178,12 +178,14 @@ export const DRY_RUN_KINDS = ["PtahMigrationApproval", "PtahMigrationRunAcknowle
  * The reviews the plugin sends (they store nothing). Allowing another is this one line, plus the
  * transport's ReviewKind and REVIEW_PATHS (src/kube/http.ts) and the audit's REVIEW_RESOURCES.
  */
-export const REVIEW_KINDS = ["SelfSubjectAccessReview"];
+export const REVIEW_KINDS = ["SelfSubjectAccessReview", "SelfSubjectReview"];
 
 /** Where create is called, and with which kinds: the reader's two exceptions, nothing else. */
 export const EXPECTED_CREATES = [
   { call: "kube/reader.ts:dryRunCreate", kinds: DRY_RUN_KINDS },
   { call: "kube/reader.ts:reviewOne", kinds: ["SelfSubjectAccessReview"] },
+  // issue 29, four-eyes: who the caller is (the server answers with the request's user).
+  { call: "kube/reader.ts:whoAmI", kinds: ["SelfSubjectReview"] },
 ];
 
 /**
@@ -198,8 +200,8 @@ export function readOnlyProof(program: ts.Program, only?: readonly string[]): st
     const got = publicMembers(checker, exported(program, file, name));
     if (got.join() !== want.join()) problems.push(`${name}'s public members are ${got.join(", ")}, not ${want.join(", ")}`);
   };
-  surface("kube/types.ts", "ClusterReader", ["dryRunCreate", "get", "list", "reviewAccess", "serverInfo", "watch"]);
-  surface("kube/reader.ts", "HttpClusterReader", ["dryRunCreate", "get", "list", "reviewAccess", "serverInfo", "watch"]);
+  surface("kube/types.ts", "ClusterReader", ["dryRunCreate", "get", "list", "reviewAccess", "serverInfo", "watch", "whoAmI"]);
+  surface("kube/reader.ts", "HttpClusterReader", ["dryRunCreate", "get", "list", "reviewAccess", "serverInfo", "watch", "whoAmI"]);
   surface("kube/http.ts", "Transport", ["close", "config", "create", "get", "stream"]);
   const uses = transportUses(program, only);
   problems.push(...uses.problems);

@@ -66,7 +66,7 @@ export async function buildSchemaApproval(c: Connection, nsFlag: string, schemaN
   const schemaRef = { name: last.metadata.name, uid: last.metadata.uid ?? "" };
   const planRef = { name: plan.metadata.name, uid: plan.metadata.uid ?? "" };
   const name = approvalName ?? defaultName(schemaName, verified.fingerprint);
-  return { manifest: schemaApprovalManifest(name, ns, schemaRef, planRef, verified.fingerprint), verified, plan, planRef };
+  return { manifest: schemaApprovalManifest(name, ns, schemaRef, planRef, verified.fingerprint), verified, plan, planRef, schema: last };
 }
 
 /** Reads the migration's current plan and checks it binds the migration (no SQL is involved). */

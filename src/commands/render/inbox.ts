@@ -5,6 +5,7 @@
 import { findCondition, isTrue } from "../../approval/state.ts";
 import type { KindName } from "../../model/parse.ts";
 import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
+import { lastSpecWriter, type SpecWriter } from "../../model/spec-writer.ts";
 import { formatAge, formatTimestamp } from "../../render/age.ts";
 import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
@@ -23,13 +24,22 @@ export interface InboxItem {
   readonly privileges: string;
   /** The kind a person creates to move it on (none when only a spec change can). */
   readonly approvalKind: KindName | undefined;
+  /** The recorded last spec writer (issue 29), for approval items. */
+  readonly writer?: SpecWriter;
 }
 
-export type Capability = "approve" | "acknowledge" | "read only" | "nothing";
+/** You may create the approval, but you last changed the spec (four-eyes, issue 29). */
+export const NOT_YOU = "approve (not you: you last changed its spec)";
+export type Capability = "approve" | typeof NOT_YOU | "acknowledge" | "read only" | "nothing";
 
 export interface InboxRow extends InboxItem {
   readonly youCan: Capability;
   readonly next: string;
+}
+
+function writerOf(o: PtahSchema | PtahMigration): { writer?: SpecWriter } {
+  const writer = lastSpecWriter(o.metadata);
+  return writer ? { writer } : {};
 }
 
 function schemaItem(s: PtahSchema): InboxItem | undefined {
@@ -45,7 +55,13 @@ function schemaItem(s: PtahSchema): InboxItem | undefined {
   };
   // Awaiting: a plan needs an approval and none is recorded yet (a reserved one waits on the operator).
   if (s.status.phase === "AwaitingApproval" && isTrue(conditions, "ApprovalRequired") && !plan?.approval?.name) {
-    return { ...base, reason: "schema-approval", since: findCondition(conditions, "ApprovalRequired")?.lastTransitionTime, approvalKind: "PtahSchemaApproval" };
+    return {
+      ...base,
+      reason: "schema-approval",
+      since: findCondition(conditions, "ApprovalRequired")?.lastTransitionTime,
+      approvalKind: "PtahSchemaApproval",
+      ...writerOf(s),
+    };
   }
   const blocking = [findCondition(conditions, "ApprovalRequired"), findCondition(conditions, "Ready")].find(
     (c) => c?.status === "False" && c.reason === "DestructiveChangesDisabled",
@@ -76,6 +92,7 @@ function migrationItem(m: PtahMigration): InboxItem | undefined {
       since: findCondition(conditions, "ApprovalRequired")?.lastTransitionTime,
       statements: pending === undefined ? "-" : `${pending} migration${pending === 1 ? "" : "s"}`,
       approvalKind: "PtahMigrationApproval",
+      ...writerOf(m),
     };
   }
   return undefined;
@@ -91,19 +108,23 @@ export function inboxItems(schemas: readonly PtahSchema[], migrations: readonly 
   return items.sort((a, b) => at(a) - at(b) || a.namespace.localeCompare(b.namespace) || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
 }
 
-/** The caller's capability and the exact next command, given whether it may create the kind. */
-export function inboxRow(item: InboxItem, allowed: boolean | undefined): InboxRow {
+/**
+ * The caller's capability and the exact next command, given whether it may create the kind and
+ * whether it is the item's last spec writer (then another approver must approve; the next command
+ * reads the plan).
+ */
+export function inboxRow(item: InboxItem, allowed: boolean | undefined, youWrote = false): InboxRow {
   const ns = ` -n ${sanitize(item.namespace)}`;
   const name = sanitize(item.name);
   switch (item.reason) {
     case "schema-approval":
-      return allowed
+      return allowed && !youWrote
         ? { ...item, youCan: "approve", next: `kubectl ptah approve ${name}${ns} | kubectl create -f -` }
-        : { ...item, youCan: "read only", next: `kubectl ptah plan ${name}${ns}` };
+        : { ...item, youCan: allowed ? NOT_YOU : "read only", next: `kubectl ptah plan ${name}${ns}` };
     case "migration-approval":
-      return allowed
+      return allowed && !youWrote
         ? { ...item, youCan: "approve", next: `kubectl ptah approve migration ${name}${ns} | kubectl create -f -` }
-        : { ...item, youCan: "read only", next: `kubectl ptah migration ${name}${ns}` };
+        : { ...item, youCan: allowed ? NOT_YOU : "read only", next: `kubectl ptah migration ${name}${ns}` };
     case "run-acknowledgment":
       return allowed
         ? { ...item, youCan: "acknowledge", next: `kubectl ptah acknowledge ${name}${ns} | kubectl create -f -` }

@@ -1,8 +1,11 @@
 // `kubectl ptah status <schema>`: one schema in detail — Ready first, every condition with
-// generation lag flagged, the current plan, the approval state, the last apply, and Next.
+// generation lag flagged, the last spec writer, the current plan, the approval state, the last
+// apply, and Next.
+import { writerWords } from "../../approval/four-eyes.ts";
 import { schemaApprovalRows } from "../../approval/rows.ts";
 import { bindsSchema, findCondition, newestUsedApproval } from "../../approval/state.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import { lastSpecWriter } from "../../model/spec-writer.ts";
 import { pinnedBindings, recordCopies } from "../../plan/record-bindings.ts";
 import { formatAge, formatTimestamp } from "../../render/age.ts";
 import { paint, paintWord } from "../../render/color.ts";
@@ -61,6 +64,9 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
   out.push(field("Desired", sanitize(schema.spec.desired?.ociRef ?? "-")));
   out.push(field("Resolved", sanitize(s.source?.digest ?? "-")));
   out.push(field("Suspended", schema.spec.suspend ? "true" : "false"));
+  // Four-eyes (issue 29): who created the schema or last changed its spec, as admission recorded it.
+  const writer = lastSpecWriter(schema.metadata);
+  out.push(`Last spec writer: ${writer ? writerWords(writer) : "none recorded"}`);
   if (s.observedGeneration !== undefined && generation !== undefined && s.observedGeneration < generation) {
     out.push(field("Observed", `generation ${s.observedGeneration} of ${generation}: the operator has not caught up with the latest spec`));
   }

@@ -1,6 +1,7 @@
 // Knowledge-base text: the concepts behind the operator's words (operator-api §2, §4, §5).
 import type { KindedTopicText } from "../types.ts";
 import type { Concept } from "../vocabulary.ts";
+import { FOUR_EYES_TOPICS } from "./four-eyes.ts";
 
 export const CONCEPT_TOPICS = {
   condition: {
@@ -219,4 +220,5 @@ export const CONCEPT_TOPICS = {
     ],
     related: ["concept/acknowledgment", "outcome/partial", "outcome/unknown", "reason/apply-outcome-unknown"],
   },
+  ...FOUR_EYES_TOPICS,
 } satisfies Record<Concept, KindedTopicText>;

@@ -1,0 +1,23 @@
+// `explain four-eyes`, and admission's two four-eyes refusals found by their words (issue 29).
+import { describe, expect, it } from "vitest";
+import { runCliWith } from "../support/cli.ts";
+import { expectGolden } from "../support/golden.ts";
+
+describe("explain four-eyes", () => {
+  it("explains the control", async () => {
+    const r = await runCliWith(["explain", "four-eyes"], undefined);
+    expect(r).toMatchObject({ status: 0, stderr: "" });
+    await expectGolden(r.stdout, "explain/four-eyes.txt");
+  });
+
+  it.each([
+    [["last", "changed", "its", "spec"], "self-approval"],
+    [["requires a distinct approver and last changed its spec"], "self-approval"],
+    [["no", "spec", "writer", "is", "recorded"], "no-spec-writer"],
+    [["approvals.requireDistinctApprover"], "four-eyes"],
+  ])("explain %j finds %s", async (words, topic) => {
+    const r = await runCliWith(["explain", ...words], undefined);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split("\n")[0]).toContain(topic);
+  });
+});
