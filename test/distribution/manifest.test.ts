@@ -278,7 +278,7 @@ describe.skipIf(!fs.existsSync(built) || !hasTool("kubectl-krew"))("the built ar
     if (!host) ctx.skip("the built manifest has no linux/amd64 platform");
     if (process.platform !== "linux" || process.arch !== "x64") ctx.skip(`krew's archive for linux/amd64 cannot run on ${process.platform}/${process.arch}`);
     const root = fs.mkdtempSync(path.join(dir, "krew-real-"));
-    const archive = path.join(ROOT, "dist", "release", path.basename(host.uri));
+    const archive = path.join(ROOT, "dist", "release", path.basename(host!.uri));
     const env = { ...process.env, PATH: toolPath, KREW_ROOT: root };
     const install = spawnSync("kubectl", ["krew", "install", `--manifest=${built}`, `--archive=${archive}`], { encoding: "utf8", input: "", env, timeout: 120_000 });
     expect(install.status, install.stderr).toBe(0);

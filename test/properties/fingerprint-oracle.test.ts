@@ -142,7 +142,7 @@ const STRINGS = [
 ] as const;
 const valid = fc.record(
   {
-    ...Object.fromEntries(STRINGS.map((f) => [f, solid.map((t) => t as Json)])),
+    ...(Object.fromEntries(STRINGS.map((f) => [f, solid.map((t) => t as Json)])) as Record<(typeof STRINGS)[number], fc.Arbitrary<Json>>),
     contractVersion: fc.constantFrom(1, 3).map((n) => new Num(String(n)) as Json),
     controllerStateVersion: positive,
     runnerProtocolVersion: positive,
