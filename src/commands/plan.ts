@@ -6,7 +6,7 @@
 import { PtahError, UsageError } from "../errors.ts";
 import type { VerifiedPlan } from "../plan/load.ts";
 import { CheckLog } from "../plan/verify.ts";
-import { exportPlan, loadChosen, selectionLabel, verifyExportFile, type PlanChoice } from "./reads/plan-export.ts";
+import { loadChosen, selectionLabel, type PlanChoice } from "./reads/plan-choice.ts";
 import { escapeJsonText, formatYaml } from "../render/formats.ts";
 import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../views/plan.ts";
 import { renderPlanText, renderVerifyReport } from "./render/plan.ts";
@@ -117,11 +117,12 @@ export const planCommand: Command<PlanOptions> = {
   },
 
   async run(options, ctx) {
-    if (options.file !== undefined) return verifyExportFile(options.file, ctx);
+    // The export's module brings the model's parser: loaded only when asked for.
+    if (options.file !== undefined) return (await import("./reads/plan-export.ts")).verifyExportFile(options.file, ctx);
     const { reader, namespace } = await ctx.connect();
     const log = new CheckLog();
     const label = selectionLabel(options.selection);
-    if (options.exportTo !== undefined) return exportPlan(reader, namespace, options.schema, options.selection, options.exportTo, ctx);
+    if (options.exportTo !== undefined) return (await import("./reads/plan-export.ts")).exportPlan(reader, namespace, options.schema, options.selection, options.exportTo, ctx);
     let verified;
     try {
       verified = await loadChosen(reader, namespace, options.schema, options.selection, log);

@@ -58,6 +58,8 @@ const TABLE: { command: string; argv: string[]; expect?: { status: number; line:
   { command: "plan", argv: ["plan", "storefront"] },
   // --verify prints its report on stdout, the failed read marked, and still the one error line.
   { command: "plan", argv: ["plan", "storefront", "--verify"], report: true },
+  { command: "plan", argv: ["plan", "storefront", "--plan", "ptah-plan-0a1b"] },
+  { command: "plans", argv: ["plans", "-A", "--unpinned", "-o", "name"] },
   { command: "diff", argv: ["diff", "storefront"] },
   { command: "diff", argv: ["diff", "storefront", "--from", "approval", "storefront-v1", "-o", "json"] },
   { command: "migration", argv: ["migration", "billing"] },

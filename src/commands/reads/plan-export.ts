@@ -1,30 +1,15 @@
-// The plan command's retained-plan reads: a plan chosen by record or by name, its export to a
-// new file (the objects exactly as verified, read through a recording reader), and `--verify -f`,
+// The plan command's export (loaded only for --export and -f: it brings the model's parser): a
+// plan's export to a new file (the objects exactly as verified, read through a recording reader), and `--verify -f`,
 // which re-verifies an export offline. The file system is the shell's (ctx.readBytes, writeNewFile).
 import { ReadError, UsageError } from "../../errors.ts";
 import type { ClusterReader } from "../../kube/types.ts";
 import { buildExport, recordingReader, verifyExport, type ServedObject } from "../../plan/export.ts";
-import { loadNamedPlan, loadPlanSchema, loadVerifiedPlan, type PlanReader, type VerifiedPlan } from "../../plan/load.ts";
-import type { PlanSelection } from "../../plan/select.ts";
+import type { VerifiedPlan } from "../../plan/load.ts";
 import { CheckLog } from "../../plan/verify.ts";
+import { loadChosen, type PlanChoice } from "./plan-choice.ts";
 import { sanitize } from "../../render/sanitize.ts";
 import { renderVerifyReport } from "../render/plan.ts";
 import type { CommandResult, RunContext } from "../types.ts";
-
-/** The schema's current or applied record, or a retained plan a person named. */
-export type PlanChoice = { readonly kind: PlanSelection } | { readonly kind: "named"; readonly plan: string };
-
-/** What the --verify verdict calls the plan: "current plan", "applied plan", or "stored plan NAME". */
-export function selectionLabel(choice: PlanChoice): string {
-  return choice.kind === "named" ? `stored plan ${choice.plan}` : `${choice.kind} plan`;
-}
-
-/** Loads and verifies the chosen plan: the schema's record, or a retained plan by name. */
-export async function loadChosen(reader: PlanReader, namespace: string, schemaName: string, choice: PlanChoice, log: CheckLog): Promise<VerifiedPlan> {
-  if (choice.kind !== "named") return loadVerifiedPlan(reader, namespace, schemaName, choice.kind, { log });
-  const schema = await loadPlanSchema(reader, namespace, schemaName, log);
-  return loadNamedPlan(reader, schema, choice.plan, { log });
-}
 
 /** The approvals naming the plan, as served; undefined (and a warning) when they may not be listed. */
 async function approvalsOf(reader: ClusterReader, namespace: string, plan: VerifiedPlan): Promise<{ approvals: Record<string, unknown>[] | undefined; warning: string }> {
