@@ -11,7 +11,7 @@ import { loadNamedPlan, loadPlanSchema, loadRecordedPlan, type VerifiedPlan } fr
 import { selectPlanRecord, type PlanRecord } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
 import { escapeJsonText } from "../render/formats.ts";
-import { buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "./render/diff.ts";
+import { alignmentWarning, buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "./render/diff.ts";
 import { renderDiffJson, renderDiffSql } from "./render/diff-output.ts";
 import { sanitizeSqlForTerminal } from "../views/plan.ts";
 import { chooseFromApproval } from "./reads/diff-from.ts";
@@ -110,7 +110,7 @@ export const diffCommand: Command<DiffOptions> = {
     else if (options.output === "json") stdout = ctx.isTTY ? escapeJsonText(renderDiffJson(view)) : renderDiffJson(view);
     else if (options.output === "sql") stdout = ctx.isTTY ? sanitizeSqlForTerminal(renderDiffSql(view)) : renderDiffSql(view);
     else stdout = renderDiffText(view, { color: ctx.global.color, width: ctx.isTTY ? ctx.width : undefined });
-    const stderr = chosen?.warnings ?? "";
+    const stderr = (chosen?.warnings ?? "") + alignmentWarning(view);
     return { kind: "printed", stdout, exitStatus, ...(stderr ? { stderr } : {}) };
   },
 };

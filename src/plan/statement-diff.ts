@@ -1,152 +1,182 @@
 // Statement-level diff of two plans (`kubectl ptah diff`): statements are matched by their SQL
-// as `-o sql` writes it (trimmed, one trailing `;` dropped), never character by character.
-// Myers' O((N+M)·D) algorithm in its linear-space form (the middle snake, divide and conquer),
-// over interned statement ids, so memory grows with the number of statements, not their bytes.
-// A work budget bounds the time on two very different plans: past it, what is left of a
-// subproblem is written as removed and added (still a correct edit script, no longer minimal).
+// as `-o sql` writes it (trimmed, one trailing `;` dropped), never character by character, over
+// interned ids (memory grows with the number of statements, not their bytes; every array is
+// linear in the plans' lengths; nothing recurses or spreads an input-sized array).
+// - exact: Myers (plan/myers.ts) when its work fits the budget: the fewest changes.
+// - anchored, for two long plans far apart: the statements that occur once in each plan and in
+//   the same order (the longest increasing run of them, patience-style) are kept as anchors,
+//   again inside each gap between anchors, then Myers within the gaps. Proven minimal when it
+//   keeps as many statements as the two plans have in common (counted with repeats), which real
+//   plans (unique statements, none moved) reach; otherwise the alignment says it may not be.
+// A gap whose Myers runs past the budget is written as removed and added, and counted.
 // Pure.
+import { Myers, RunBuilder, type EditKind, type EditRun } from "./myers.ts";
 import { statementText } from "./sql-text.ts";
 
-export type EditKind = "keep" | "remove" | "add";
-
-/** A run of `count` operations of one kind, at positions `from` (in a) and `to` (in b). */
-export interface EditRun {
-  readonly kind: EditKind;
-  readonly from: number;
-  readonly to: number;
-  readonly count: number;
-}
+export type { EditKind, EditRun };
+export { buildHunks, type Hunk, type HunkLine } from "./hunks.ts";
 
 export interface DiffOptions {
-  /** Work units (diagonal steps and snake moves) before the rest is written as remove + add. */
+  /** Work units (diagonal steps and snake moves) for each of the exact and the anchored pass. */
   readonly budget?: number;
 }
 
-/** Enough for two 80,000-statement plans that share most statements; about 0.3 s of work at most. */
+/** About 0.3 s of work at most per pass. */
 export const DEFAULT_DIFF_BUDGET = 20_000_000;
+
+/** How the edit script was found, for the reader (`diff` says it on stderr and in -o json). */
+export interface Alignment {
+  /** exact: Myers over everything; anchored: unique statements first, Myers between them. */
+  readonly algorithm: "exact" | "anchored";
+  /** No script keeps more statements (exact, or as many kept as the plans have in common). */
+  readonly minimal: boolean;
+  /** Statements of both plans shown as removed and added without a search (past the budget). */
+  readonly unaligned: number;
+}
+
+export interface SequenceDiff {
+  readonly runs: EditRun[];
+  readonly alignment: Alignment;
+}
 
 /** A statement's identity: its SQL as `-o sql` writes it, without the trailing `;`. */
 export function statementKey(sql: string): string {
   return statementText(sql);
 }
 
-class RunBuilder {
-  readonly runs: EditRun[] = [];
-  private from = 0;
-  private to = 0;
-
-  push(kind: EditKind, count: number): void {
-    if (count <= 0) return;
-    const last = this.runs[this.runs.length - 1];
-    if (last && last.kind === kind) {
-      this.runs[this.runs.length - 1] = { ...last, count: last.count + count };
-    } else {
-      this.runs.push({ kind, from: this.from, to: this.to, count });
+/** Indices into `seq` of its longest strictly increasing subsequence (patience sorting, O(k log k)). */
+function longestIncreasing(seq: Int32Array): Int32Array {
+  const k = seq.length;
+  const tails = new Int32Array(k); // tails[l]: index of the smallest tail of an increasing run of length l+1
+  const prev = new Int32Array(k);
+  let length = 0;
+  for (let i = 0; i < k; i++) {
+    let lo = 0;
+    let hi = length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (seq[tails[mid]!]! < seq[i]!) lo = mid + 1;
+      else hi = mid;
     }
-    if (kind !== "add") this.from += count;
-    if (kind !== "remove") this.to += count;
+    prev[i] = lo > 0 ? tails[lo - 1]! : -1;
+    tails[lo] = i;
+    if (lo === length) length++;
   }
+  const out = new Int32Array(length);
+  for (let i = length - 1, j = length > 0 ? tails[length - 1]! : -1; i >= 0; i--, j = prev[j]!) out[i] = j;
+  return out;
 }
 
-class Myers {
+type Gap = readonly [aLo: number, aHi: number, bLo: number, bHi: number] | number;
+
+class Anchored {
   private readonly a: Int32Array;
   private readonly b: Int32Array;
-  private readonly out: RunBuilder;
-  private readonly vf: Int32Array;
-  private readonly vb: Int32Array;
-  private budget: number;
+  private readonly countA: Int32Array;
+  private readonly countB: Int32Array;
+  private readonly posB: Int32Array;
+  private readonly myers: Myers;
+  /** Work left for the search for anchors (a statement scanned once per level it is in). */
+  private scans: number;
 
-  constructor(a: Int32Array, b: Int32Array, out: RunBuilder, budget: number) {
+  constructor(a: Int32Array, b: Int32Array, ids: number, budget: number) {
+    this.scans = budget;
     this.a = a;
     this.b = b;
-    this.out = out;
-    const size = a.length + b.length + 4;
-    this.vf = new Int32Array(size);
-    this.vb = new Int32Array(size);
-    this.budget = budget;
+    this.countA = new Int32Array(ids);
+    this.countB = new Int32Array(ids);
+    this.posB = new Int32Array(ids);
+    this.myers = new Myers(a, b, budget);
   }
 
-  /** Emits the edit script turning a[aLo, aHi) into b[bLo, bHi). */
-  compare(aLo: number, aHi: number, bLo: number, bHi: number): void {
-    const { a, b, out } = this;
-    let prefix = 0;
-    while (aLo + prefix < aHi && bLo + prefix < bHi && a[aLo + prefix] === b[bLo + prefix]) prefix++;
-    out.push("keep", prefix);
-    aLo += prefix;
-    bLo += prefix;
-    let suffix = 0;
-    while (aHi - suffix > aLo && bHi - suffix > bLo && a[aHi - 1 - suffix] === b[bHi - 1 - suffix]) suffix++;
-    aHi -= suffix;
-    bHi -= suffix;
-    if (aLo === aHi || bLo === bHi) {
-      out.push("remove", aHi - aLo);
-      out.push("add", bHi - bLo);
-    } else {
-      const snake = this.middleSnake(aLo, aHi - aLo, bLo, bHi - bLo);
-      if (snake === undefined) {
+  get unaligned(): number {
+    return this.myers.unaligned;
+  }
+
+  run(out: RunBuilder): void {
+    const { a, b, countA, countB, posB, myers } = this;
+    const stack: Gap[] = [[0, a.length, 0, b.length]];
+    for (let gap = stack.pop(); gap !== undefined; gap = stack.pop()) {
+      if (typeof gap === "number") {
+        out.push("keep", gap);
+        continue;
+      }
+      const [aLo, aHi, bLo, bHi] = gap;
+      // Past its own budget, the search for anchors stops: Myers aligns what is left.
+      if (this.scans <= 0) {
+        myers.compare(out, aLo, aHi, bLo, bHi);
+        continue;
+      }
+      // The statements occurring once in each side of this gap, in a's order, with b's position.
+      this.scans -= aHi - aLo + (bHi - bLo);
+      for (let i = aLo; i < aHi; i++) countA[a[i]!]!++;
+      for (let j = bLo; j < bHi; j++) {
+        countB[b[j]!]!++;
+        posB[b[j]!] = j;
+      }
+      let k = 0;
+      let shared = 0;
+      for (let i = aLo; i < aHi; i++) {
+        if (countB[a[i]!]! > 0) shared++;
+        if (countA[a[i]!] === 1 && countB[a[i]!] === 1) k++;
+      }
+      const atA = new Int32Array(k);
+      const atB = new Int32Array(k);
+      k = 0;
+      for (let i = aLo; i < aHi; i++) {
+        const id = a[i]!;
+        if (countA[id] === 1 && countB[id] === 1) {
+          atA[k] = i;
+          atB[k++] = posB[id]!;
+        }
+      }
+      for (let i = aLo; i < aHi; i++) countA[a[i]!] = 0;
+      for (let j = bLo; j < bHi; j++) countB[b[j]!] = 0;
+      if (shared === 0) {
+        // Nothing in common here (the changed statements between two anchors): known without a search.
         out.push("remove", aHi - aLo);
         out.push("add", bHi - bLo);
-      } else {
-        const [x, y, u, v] = snake;
-        this.compare(aLo, aLo + x, bLo, bLo + y);
-        out.push("keep", u - x);
-        this.compare(aLo + u, aHi, bLo + v, bHi);
+        continue;
       }
+      const anchors = longestIncreasing(atB);
+      // A gap without anchors (only repeated statements in common) is Myers' to align.
+      if (anchors.length === 0) {
+        myers.compare(out, aLo, aHi, bLo, bHi);
+        continue;
+      }
+      // Pushed last to first: gap, anchor, gap, anchor, …, gap.
+      let nextA = aHi;
+      let nextB = bHi;
+      for (let t = anchors.length - 1; t >= 0; t--) {
+        const i = atA[anchors[t]!]!;
+        const j = atB[anchors[t]!]!;
+        if (nextA > i + 1 || nextB > j + 1) stack.push([i + 1, nextA, j + 1, nextB]);
+        stack.push(1);
+        nextA = i;
+        nextB = j;
+      }
+      if (nextA > aLo || nextB > bLo) stack.push([aLo, nextA, bLo, nextB]);
     }
-    out.push("keep", suffix);
-  }
-
-  /**
-   * The middle snake of a[aLo, aLo+n) against b[bLo, bLo+m) (both non-empty, first and last
-   * elements differing): [x, y, u, v], the snake from (x, y) to (u, v); undefined when the
-   * budget ran out.
-   */
-  private middleSnake(aLo: number, n: number, bLo: number, m: number): [number, number, number, number] | undefined {
-    const { a, b, vf, vb } = this;
-    const delta = n - m;
-    const odd = (delta & 1) !== 0;
-    const max = Math.ceil((n + m) / 2);
-    const off = max + 1;
-    vf[off + 1] = 0;
-    vb[off + 1] = 0;
-    for (let d = 0; d <= max; d++) {
-      if (this.budget <= 0) return undefined;
-      this.budget -= 2 * (d + 1);
-      for (let k = -d; k <= d; k += 2) {
-        let x = k === -d || (k !== d && vf[off + k - 1]! < vf[off + k + 1]!) ? vf[off + k + 1]! : vf[off + k - 1]! + 1;
-        let y = x - k;
-        const x0 = x;
-        const y0 = y;
-        while (x < n && y < m && a[aLo + x] === b[bLo + y]) {
-          x++;
-          y++;
-        }
-        this.budget -= x - x0;
-        vf[off + k] = x;
-        const c = delta - k;
-        if (odd && c >= -(d - 1) && c <= d - 1 && x + vb[off + c]! >= n) return [x0, y0, x, y];
-      }
-      for (let c = -d; c <= d; c += 2) {
-        let x = c === -d || (c !== d && vb[off + c - 1]! < vb[off + c + 1]!) ? vb[off + c + 1]! : vb[off + c - 1]! + 1;
-        let y = x - c;
-        const x0 = x;
-        const y0 = y;
-        while (x < n && y < m && a[aLo + n - 1 - x] === b[bLo + m - 1 - y]) {
-          x++;
-          y++;
-        }
-        this.budget -= x - x0;
-        vb[off + c] = x;
-        const k = delta - c;
-        if (!odd && k >= -d && k <= d && x + vf[off + k]! >= n) return [n - x, m - y, n - x0, m - y0];
-      }
-    }
-    return undefined;
   }
 }
 
-/** The edit script turning `a` into `b`, as runs; equal elements are matched exactly. */
-export function diffSequences(a: readonly string[], b: readonly string[], options: DiffOptions = {}): EditRun[] {
+/** How many statements any script could keep at most: the common ones, counted with repeats. */
+function commonCount(ia: Int32Array, ib: Int32Array, ids: number): number {
+  const inA = new Int32Array(ids);
+  for (const id of ia) inA[id]!++;
+  let common = 0;
+  for (const id of ib) {
+    if (inA[id]! > 0) {
+      inA[id]!--;
+      common++;
+    }
+  }
+  return common;
+}
+
+/** The edit script turning `a` into `b`, and how it was found; equal elements are matched exactly. */
+export function alignSequences(a: readonly string[], b: readonly string[], options: DiffOptions = {}): SequenceDiff {
+  const budget = options.budget ?? DEFAULT_DIFF_BUDGET;
   const ids = new Map<string, number>();
   const intern = (s: string): number => {
     let id = ids.get(s);
@@ -157,34 +187,54 @@ export function diffSequences(a: readonly string[], b: readonly string[], option
     return id;
   };
   const ia = Int32Array.from(a, intern);
-  const shared = ids.size;
   const ib = Int32Array.from(b, intern);
-  const out = new RunBuilder();
-  if (ib.every((id) => id >= shared)) {
+  const common = commonCount(ia, ib, ids.size);
+  const exact = new RunBuilder();
+  if (common === 0) {
     // Nothing in common: the script is known without searching for it.
-    out.push("remove", ia.length);
-    out.push("add", ib.length);
-  } else {
-    new Myers(ia, ib, out, options.budget ?? DEFAULT_DIFF_BUDGET).compare(0, ia.length, 0, ib.length);
+    exact.push("remove", ia.length);
+    exact.push("add", ib.length);
+    return { runs: exact.runs, alignment: { algorithm: "exact", minimal: true, unaligned: 0 } };
   }
-  return out.runs;
+  // Myers needs at least (N+M)·D/2 work, D being at least the statements not in common: try it
+  // only when that fits the budget.
+  const fewestChanges = ia.length + ib.length - 2 * common;
+  if (((ia.length + ib.length) * fewestChanges) / 2 <= budget && new Myers(ia, ib, budget).compare(exact, 0, ia.length, 0, ib.length, true)) {
+    return { runs: exact.runs, alignment: { algorithm: "exact", minimal: true, unaligned: 0 } };
+  }
+  const out = new RunBuilder();
+  const anchored = new Anchored(ia, ib, ids.size, budget);
+  anchored.run(out);
+  let kept = 0;
+  for (const r of out.runs) if (r.kind === "keep") kept += r.count;
+  return { runs: out.runs, alignment: { algorithm: "anchored", minimal: kept === common, unaligned: anchored.unaligned } };
 }
 
-/** Statements of two plans, matched by statementKey. */
-export function diffStatements(from: readonly { readonly sql: string }[], to: readonly { readonly sql: string }[], options: DiffOptions = {}): EditRun[] {
-  return diffSequences(
+/** The edit script turning `a` into `b`, as runs. */
+export function diffSequences(a: readonly string[], b: readonly string[], options: DiffOptions = {}): EditRun[] {
+  return alignSequences(a, b, options).runs;
+}
+
+/** Statements of two plans, matched by statementKey, and how they were aligned. */
+export function alignStatements(from: readonly { readonly sql: string }[], to: readonly { readonly sql: string }[], options: DiffOptions = {}): SequenceDiff {
+  return alignSequences(
     from.map((s) => statementKey(s.sql)),
     to.map((s) => statementKey(s.sql)),
     options,
   );
 }
 
+/** Statements of two plans, matched by statementKey. */
+export function diffStatements(from: readonly { readonly sql: string }[], to: readonly { readonly sql: string }[], options: DiffOptions = {}): EditRun[] {
+  return alignStatements(from, to, options).runs;
+}
+
 /** Replays the runs on `a` (the property the tests hold the diff to: it yields `b`). */
 export function applyRuns<T>(a: readonly T[], b: readonly T[], runs: readonly EditRun[]): T[] {
   const out: T[] = [];
   for (const r of runs) {
-    if (r.kind === "keep") out.push(...a.slice(r.from, r.from + r.count));
-    if (r.kind === "add") out.push(...b.slice(r.to, r.to + r.count));
+    if (r.kind === "keep") for (let i = 0; i < r.count; i++) out.push(a[r.from + i]!);
+    if (r.kind === "add") for (let i = 0; i < r.count; i++) out.push(b[r.to + i]!);
   }
   return out;
 }
@@ -205,70 +255,4 @@ export function countEdits(runs: readonly EditRun[]): EditCounts {
     else unchanged += r.count;
   }
   return { added, removed, unchanged };
-}
-
-export interface HunkLine {
-  readonly kind: EditKind;
-  /** Index in the `from` plan (keep, remove) and in the `to` plan (keep, add). */
-  readonly from: number | undefined;
-  readonly to: number | undefined;
-}
-
-export interface Hunk {
-  /** 0-based first position in each plan, and how many of its statements the hunk shows. */
-  readonly fromStart: number;
-  readonly fromCount: number;
-  readonly toStart: number;
-  readonly toCount: number;
-  readonly lines: readonly HunkLine[];
-}
-
-function linesOf(r: EditRun, skip: number, take: number): HunkLine[] {
-  const out: HunkLine[] = [];
-  for (let i = skip; i < skip + take; i++) {
-    out.push({
-      kind: r.kind,
-      from: r.kind === "add" ? undefined : r.from + i,
-      to: r.kind === "remove" ? undefined : r.to + i,
-    });
-  }
-  return out;
-}
-
-function hunkOf(lines: HunkLine[], fromStart: number, toStart: number): Hunk {
-  return {
-    fromStart,
-    toStart,
-    fromCount: lines.filter((l) => l.kind !== "add").length,
-    toCount: lines.filter((l) => l.kind !== "remove").length,
-    lines,
-  };
-}
-
-/** Unified-diff hunks: the changes with `context` unchanged statements around them. */
-export function buildHunks(runs: readonly EditRun[], context = 3): Hunk[] {
-  const hunks: Hunk[] = [];
-  let open: { lines: HunkLine[]; fromStart: number; toStart: number } | undefined;
-  runs.forEach((r, i) => {
-    if (r.kind === "keep") {
-      if (!open) return;
-      const last = i === runs.length - 1;
-      if (last || r.count > 2 * context) {
-        open.lines.push(...linesOf(r, 0, Math.min(context, r.count)));
-        hunks.push(hunkOf(open.lines, open.fromStart, open.toStart));
-        open = undefined;
-      } else {
-        open.lines.push(...linesOf(r, 0, r.count));
-      }
-      return;
-    }
-    if (!open) {
-      const prev = runs[i - 1];
-      const lead = prev?.kind === "keep" ? Math.min(context, prev.count) : 0;
-      open = { lines: prev && lead > 0 ? linesOf(prev, prev.count - lead, lead) : [], fromStart: r.from - lead, toStart: r.to - lead };
-    }
-    open.lines.push(...linesOf(r, 0, r.count));
-  });
-  if (open) hunks.push(hunkOf(open.lines, open.fromStart, open.toStart));
-  return hunks;
 }

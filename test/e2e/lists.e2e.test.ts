@@ -61,6 +61,42 @@ describe.skipIf(skip)("list tolerance and printing flags against the lab", { tim
     expect(history.stdout).toMatch(/\nEvents: not shown: events is forbidden: User "lab-nobody" cannot list resource "events"/u);
   });
 
+  it("inbox -A as an identity with only a namespaced RoleBinding: what waits where it may read, one line naming what it could not list; exit 0", () => {
+    // A namespace of its own (the other cases count this file's schemas): one schema waits for an
+    // approval, one does not fit the model; lab-nobody may list schemas and migrations here only.
+    const here = createNamespace("inbox");
+    const waiting = createObject(schemaManifest(here, "storefront"));
+    setStatus(waiting, {
+      observedGeneration: 1,
+      phase: "AwaitingApproval",
+      conditions: [condition("ApprovalRequired", "True", "Waiting", "Create an approval bound to the current plan fingerprint", { observedGeneration: 1 })],
+    });
+    const odd = createObject(schemaManifest(here, "odd"));
+    setStatus(odd, { observedGeneration: 1, phase: "Applying", activeOperation: { type: "Apply", approvalRef: "storefront-v1" }, conditions: [] });
+    const user = labEnv().users.nobody.name;
+    kubectl(["create", "role", "inbox-reader", "--verb=get,list", "--resource=ptahschemas.operator.ptah.run", "--resource=ptahmigrations.operator.ptah.run"], { namespace: here });
+    kubectl(["create", "rolebinding", "inbox-reader", "--role=inbox-reader", `--user=${user}`], { namespace: here });
+    expect(kubectl(["auth", "can-i", "list", "ptahschemas.operator.ptah.run", "--all-namespaces"], { as: "nobody", check: false }).stdout.trim()).toBe("no");
+    for (const argv of [
+      ["inbox", "-A", "--namespaces", here],
+      ["inbox", "-A", "-n", here],
+    ]) {
+      const r = ptah(argv, "nobody");
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/\bptahschema\/storefront\b/u);
+      const lines = r.stderr.split("\n").filter(Boolean);
+      expect(lines).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^Warning: could not list across all namespaces, showing namespace ${here} only: ptah(schemas|migrations)\\.operator\\.ptah\\.run is forbidden: User "lab-nobody" cannot list resource "ptah(schemas|migrations)" in API group "operator\\.ptah\\.run" at the cluster scope`,
+            "u",
+          ),
+        ),
+        `Warning: not shown: ptahschema ${here}/odd does not fit the PtahSchema model: status.activeOperation.approvalRef: invalid input: expected object, received string`,
+      ]);
+    }
+  });
+
   it.each([
     [["--sort-by=.metadata.labels.tier", "-o", "name"]],
     [["--sort-by={.metadata.name}", "-o", "custom-columns=NAME:.metadata.name,PHASE:.status.phase,TIER:.metadata.labels.tier,OP:.status.activeOperation"]],

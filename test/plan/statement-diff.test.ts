@@ -3,7 +3,7 @@
 // budget) the script is minimal, checked against a quadratic LCS.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyRuns, buildHunks, countEdits, diffSequences, diffStatements, statementKey, type EditRun } from "../../src/plan/statement-diff.ts";
+import { alignSequences, applyRuns, buildHunks, countEdits, diffSequences, diffStatements, statementKey, type EditRun } from "../../src/plan/statement-diff.ts";
 
 function script(runs: readonly EditRun[]): string {
   return runs.map((r) => `${r.kind === "keep" ? "=" : r.kind === "add" ? "+" : "-"}${r.count}`).join(" ");
@@ -47,14 +47,15 @@ describe("diffSequences", () => {
     expect(script(diffStatements([{ sql: "SELECT 1" }], [{ sql: "SELECT  1" }]))).toBe("-1 +1");
   });
 
-  it("falls back to remove + add past its budget, and the script still yields the new plan", () => {
+  it("past the exact pass's budget, anchors on unique statements still find the minimal script (it once collapsed to remove + add)", () => {
     const a = Array.from({ length: 400 }, (_, i) => `a${i % 7}-${i}`);
     const b = Array.from({ length: 400 }, (_, i) => (i % 3 === 0 ? a[i]! : `b${i}`));
     const minimal = diffSequences(a, b);
-    const capped = diffSequences(a, b, { budget: 10 });
-    expect(applyRuns(a, b, capped)).toEqual(b);
+    const capped = alignSequences(a, b, { budget: 1000 });
+    expect(applyRuns(a, b, capped.runs)).toEqual(b);
     expect(countEdits(minimal).unchanged).toBe(lcsLength(a, b));
-    expect(countEdits(capped).unchanged).toBeLessThan(countEdits(minimal).unchanged);
+    expect(capped.alignment).toEqual({ algorithm: "anchored", minimal: true, unaligned: 0 });
+    expect(countEdits(capped.runs).unchanged).toBe(lcsLength(a, b));
   });
 });
 
@@ -148,5 +149,90 @@ describe("buildHunks", () => {
     b[8000] = a[8000]!;
     const runs = diffSequences(a, b);
     expect(applyRuns(a, b, runs)).toEqual(b);
+  });
+});
+
+describe("diff at every size the operator allows (issue 28 item 4)", () => {
+  const plan = fc.array(fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h"), { maxLength: 30 });
+  const uniquePlan = fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 30 }).map((xs) => xs.map((x) => `s${x}`));
+
+  it("small plans: the exact algorithm, minimal against the quadratic LCS oracle", () => {
+    fc.assert(
+      fc.property(plan, plan, (a, b) => {
+        const d = alignSequences(a, b);
+        expect(applyRuns(a, b, d.runs)).toEqual(b);
+        expect(d.alignment).toEqual({ algorithm: "exact", minimal: true, unaligned: 0 });
+        expect(countEdits(d.runs).unchanged).toBe(lcsLength(a, b));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("anchored (forced by a small budget): always a valid edit script, and `minimal` only when it is", () => {
+    fc.assert(
+      fc.property(fc.oneof(plan, uniquePlan), fc.oneof(plan, uniquePlan), fc.integer({ min: 0, max: 200 }), (a, b, budget) => {
+        const d = alignSequences(a, b, { budget });
+        expect(applyRuns(a, b, d.runs)).toEqual(b);
+        for (const r of d.runs) if (r.kind === "keep") expect(a.slice(r.from, r.from + r.count)).toEqual(b.slice(r.to, r.to + r.count));
+        const kept = countEdits(d.runs).unchanged;
+        if (d.alignment.minimal) expect(kept).toBe(lcsLength(a, b));
+        else expect(kept).toBeLessThanOrEqual(lcsLength(a, b));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("anchored on plans of unique statements (the real shape): minimal", () => {
+    fc.assert(
+      fc.property(uniquePlan, uniquePlan, (a, b) => {
+        const d = alignSequences(a, b, { budget: 1000 });
+        expect(applyRuns(a, b, d.runs)).toEqual(b);
+        // Statements in the same order in both (no moves): the anchors are the whole LCS.
+        const order = new Map(b.map((s, i) => [s, i]));
+        const shared = a.filter((s) => order.has(s));
+        if (shared.every((s, i) => i === 0 || order.get(s)! > order.get(shared[i - 1]!)!)) {
+          expect(d.alignment.minimal).toBe(true);
+          expect(countEdits(d.runs).unchanged).toBe(lcsLength(a, b));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("80,000 statements, 1 in 15 changed: minimal, not collapsed to all-added/all-removed", () => {
+    const a = Array.from({ length: 80_000 }, (_, i) => `CREATE TABLE t${i} (id int)`);
+    const b = a.map((s, i) => (i % 15 === 7 ? `${s} -- changed` : s));
+    const d = alignSequences(a, b);
+    expect(d.alignment).toEqual({ algorithm: "anchored", minimal: true, unaligned: 0 });
+    expect(countEdits(d.runs)).toEqual({ added: 5333, removed: 5333, unchanged: 80_000 - 5333 });
+    expect(applyRuns(a, b, d.runs)).toEqual(b);
+  });
+
+  it("one run of 200,000 changes: hunks without a stack overflow", () => {
+    const a = Array.from({ length: 200_000 }, (_, i) => `a${i}`);
+    const b = ["keep", ...Array.from({ length: 200_000 }, (_, i) => `b${i}`)];
+    a.unshift("keep");
+    const runs = diffSequences(a, b);
+    const hunks = buildHunks(runs);
+    expect(hunks).toHaveLength(1);
+    expect(hunks[0]!.lines).toHaveLength(400_001);
+  });
+
+  it("160,000 statements sharing half, interleaved: anchored, minimal, within the budget", () => {
+    const a = Array.from({ length: 160_000 }, (_, i) => `s${i}`);
+    const b = a.map((s, i) => (i % 2 === 0 ? s : `t${i}`));
+    const d = alignSequences(a, b);
+    expect(d.alignment).toEqual({ algorithm: "anchored", minimal: true, unaligned: 0 });
+    expect(countEdits(d.runs).unchanged).toBe(80_000);
+  });
+
+  it("past the budget inside a gap: the gap is removed and added, counted, and not called minimal", () => {
+    // No statement occurs once in each plan: no anchors, Myers alone, and a budget of 10.
+    const a = Array.from({ length: 400 }, (_, i) => `x${i % 7}`);
+    const b = Array.from({ length: 400 }, (_, i) => `x${(i * 3) % 7}`);
+    const d = alignSequences(a, b, { budget: 10 });
+    expect(applyRuns(a, b, d.runs)).toEqual(b);
+    expect(d.alignment.minimal).toBe(false);
+    expect(d.alignment.unaligned).toBeGreaterThan(0);
   });
 });

@@ -51,7 +51,7 @@ export function renderDiffJson(v: DiffView): string {
         operations.push(r.kind === "add" ? statementJson("add", r.to + i, toDoc[r.to + i]!) : statementJson("remove", r.from + i, fromDoc[r.from + i]!));
       }
     }
-    statements = { compared: true, ...v.statements.counts, operations };
+    statements = { compared: true, ...v.statements.counts, alignment: v.statements.alignment, operations };
   }
   const out = {
     namespace: v.namespace,

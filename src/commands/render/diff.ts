@@ -7,7 +7,7 @@ import { bindingValuesOfPlan, compareBindings, type BindingComparison, type Reco
 import type { PlanStatement } from "../../plan/document.ts";
 import type { VerifiedPlan } from "../../plan/load.ts";
 import { statementText } from "../../plan/sql-text.ts";
-import { buildHunks, countEdits, diffStatements, type EditCounts, type EditRun, type Hunk } from "../../plan/statement-diff.ts";
+import { alignStatements, buildHunks, countEdits, type Alignment, type EditCounts, type EditRun, type Hunk } from "../../plan/statement-diff.ts";
 import { formatTimestamp } from "../../render/age.ts";
 import { paint } from "../../render/color.ts";
 import { sanitize } from "../../errors.ts";
@@ -49,7 +49,7 @@ export interface DiffView extends DiffInput {
   /** The two fingerprints differ: some input moved. */
   readonly differs: boolean;
   /** Undefined when the `from` plan is gone. */
-  readonly statements: { readonly runs: readonly EditRun[]; readonly counts: EditCounts } | undefined;
+  readonly statements: { readonly runs: readonly EditRun[]; readonly counts: EditCounts; readonly alignment: Alignment } | undefined;
 }
 
 export const DIFF_CONTEXT = 3;
@@ -66,13 +66,27 @@ export function buildDiffView(input: DiffInput): DiffView {
     };
   }
   const from = input.from.plan;
-  const runs = diffStatements(from.document.statements, to.document.statements);
+  const { runs, alignment } = alignStatements(from.document.statements, to.document.statements);
   return {
     ...input,
     bindings: compareBindings(bindingValuesOfPlan(from.plan.object), toValues),
     differs: from.fingerprint !== to.fingerprint,
-    statements: { runs, counts: countEdits(runs) },
+    statements: { runs, counts: countEdits(runs), alignment },
   };
+}
+
+/**
+ * The stderr line when the statement diff is not known to be minimal: still a correct edit
+ * script (replaying it on the from plan gives the to plan), with fewer statements kept than the
+ * fewest-changes diff might keep.
+ */
+export function alignmentWarning(v: DiffView): string {
+  const a = v.statements?.alignment;
+  if (!a || a.minimal) return "";
+  if (a.unaligned > 0) {
+    return `Warning: statements: ${a.unaligned} statements were past the diff's work budget and are shown as removed and added, unmatched; the diff is correct but not minimal\n`;
+  }
+  return "Warning: statements: aligned on the statements that occur once in each plan; the diff is correct but may keep fewer statements than the fewest-changes diff\n";
 }
 
 export function describeSource(s: DiffSource): string {
