@@ -85,14 +85,14 @@ export interface Refused {
 
 export type CommandResult = Printed | Refused;
 
-export type FlagType = "string" | "boolean" | "number";
+export type FlagType = "string" | "boolean";
 
 export interface FlagSpec {
   readonly name: string;
   readonly alias?: string;
   readonly type: FlagType;
   readonly describe: string;
-  readonly default?: string | boolean | number;
+  readonly default?: string | boolean;
   /** Shown in help as the value placeholder, e.g. "NAME". */
   readonly value?: string;
   /**

@@ -7,6 +7,8 @@ import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kin
 import type { KindName, Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { parseDurationFlag } from "./options/duration.ts";
+
+const WEEK_MS = 7 * 24 * 3_600_000;
 import { parseTarget } from "./options/arguments.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
@@ -106,7 +108,9 @@ export const waitCommand: Command<WaitOptions> = {
     const waitFor = parseWaitFor(typeof args.flags.for === "string" ? args.flags.for : undefined);
     if (target === "migration" && waitFor.kind === "approval") throw new UsageError("--for=approval applies to schemas", "wait");
     const timeout = typeof args.flags.timeout === "string" ? args.flags.timeout : "5m";
-    return { target, name, for: waitFor, timeoutMs: parseDurationFlag(timeout, "timeout") };
+    // kubectl wait's reading: 0 checks once, a negative timeout waits for a week.
+    const timeoutMs = parseDurationFlag(timeout, "timeout");
+    return { target, name, for: waitFor, timeoutMs: timeoutMs < 0 ? WEEK_MS : timeoutMs };
   },
   async run(options, ctx) {
     const connection = await ctx.connect();

@@ -6,13 +6,12 @@
 // privilege lists empty, absent, unsorted, duplicated and padded with white space; destructive
 // both ways; counts from negative to 2^53-1. 10,000 specs under CI=true, 2,000 otherwise,
 // PTAH_PROPERTY_RUNS to choose.
-import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { canonicalJSONBytes } from "../../src/plan/canonical.ts";
 import { bindingOfPlanSpec, digestSchemaPlanBinding, schemaPlanBindingStruct } from "../../src/plan/fingerprint.ts";
 import type { PtahSchemaPlan } from "../../src/model/kinds.ts";
-import { buildOracle, hasGo } from "../oracle/build.ts";
+import { askOracle, hasGo } from "../oracle/build.ts";
 import { runs } from "./runs.ts";
 
 const CI = process.env.CI === "true";
@@ -108,15 +107,7 @@ describe.skipIf(noGo)("the plan fingerprint against a Go oracle (property)", () 
   it(`encodes ${NUM} generated plan specs exactly as Go's encoding/json does`, () => {
     const seed = Number.parseInt(process.env.PTAH_PROPERTY_SEED ?? "", 10) || Date.now() % 2 ** 31;
     const specs = fc.sample(spec, { numRuns: NUM, seed });
-    const oracle = buildOracle("fingerprint");
-    const input = specs.map((s) => JSON.stringify(s)).join("\n") + "\n";
-    const r = spawnSync(oracle, { input, encoding: "utf8", maxBuffer: 1 << 30 });
-    expect(r.status, r.stderr).toBe(0);
-    const answers = r.stdout
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l) as Answer);
-    expect(answers).toHaveLength(specs.length);
+    const answers = askOracle<Answer>("fingerprint", specs);
     specs.forEach((s, i) => {
       const a = answers[i]!;
       const binding = bindingOfPlanSpec(s as PtahSchemaPlan["spec"]);
