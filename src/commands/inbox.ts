@@ -12,6 +12,7 @@ import { sanitize } from "../render/sanitize.ts";
 import { inboxItems, inboxRow, renderInbox, type InboxItem } from "./render/inbox.ts";
 import type { ClusterReader } from "../kube/types.ts";
 import type { Command } from "./types.ts";
+import { ACCESS_REVIEW, ptah } from "../views/permissions.ts";
 
 export interface InboxOptions {
   readonly output: "table" | "json" | "yaml";
@@ -77,6 +78,7 @@ export const inboxCommand: Command<InboxOptions> = {
   ],
   flags: [{ name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" }],
   hiddenGlobals: ["selector"],
+  permissions: [{ form: "inbox", argv: ["inbox"], rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW] }],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("inbox takes no names; narrow it with -n NAMESPACE", "inbox");
     const o = args.global.output;

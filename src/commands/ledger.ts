@@ -12,6 +12,7 @@ import { noResources } from "./options/output.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "./reads/read.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Connection } from "./types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export interface LedgerOptions {
   readonly target: OptionalTarget;
@@ -67,6 +68,15 @@ export const ledgerCommand: Command<LedgerOptions> = {
     { comment: "Ages instead of timestamps", command: "kubectl ptah ledger storefront --relative" },
   ],
   flags: [{ name: "relative", type: "boolean", describe: "Print ages instead of RFC 3339 timestamps" }],
+  permissions: [
+    { form: "ledger SCHEMA", argv: ["ledger", "storefront"], rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")] },
+    {
+      form: "ledger migration MIGRATION",
+      argv: ["ledger", "migration", "billing"],
+      rules: [...ptah("get", "ptahmigrations"), ...ptah("list", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments")],
+    },
+    { form: "ledger", argv: ["ledger"], rules: ptah("list", "ptahschemas", "ptahschemaapprovals", "ptahmigrations", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments") },
+  ],
   toOptions(args) {
     const o = args.global.output;
     if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml" && o !== "csv")

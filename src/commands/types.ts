@@ -8,8 +8,9 @@ import type { PtahError } from "../errors.ts";
 import type { ConfigOverrides, Connection } from "../kube/types.ts";
 import type { LocalFacts } from "../views/doctor-connection.ts";
 import type { KindName } from "../model/parse.ts";
+import type { PermissionForm } from "../views/permissions.ts";
 
-export type { Connection, LocalFacts };
+export type { Connection, LocalFacts, PermissionForm };
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -56,6 +57,8 @@ export interface RunContext {
   readonly machine?: () => Promise<LocalFacts>;
   /** A file named on the command line (-o custom-columns-file); throws UsageError with kubectl's wording. */
   readFile?(path: string): string;
+  /** The registry this line runs in (doctor checks what each of its commands needs). */
+  readonly commands?: Registry;
 }
 
 /** The command printed: stdout is what was verified and rendered. */
@@ -178,6 +181,11 @@ export interface Command<O = unknown> {
   readonly flags: readonly FlagSpec[];
   /** Global flags that make no sense for this command are hidden from its help. */
   readonly hiddenGlobals?: readonly string[];
+  /**
+   * What each form of the command line sends the cluster (views/permissions.ts): doctor, the
+   * README's RBAC table and the RBAC tests come from this and nothing else.
+   */
+  readonly permissions: readonly PermissionForm[];
   /** `--timeout` is this command's own deadline (wait), not upstream's name for --request-timeout. */
   readonly ownsTimeout?: boolean;
   /** Pure: parsed args → typed options; throws UsageError (exit 2). */

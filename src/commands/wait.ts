@@ -12,6 +12,7 @@ const WEEK_MS = 7 * 24 * 3_600_000;
 import { parseTarget } from "./options/arguments.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export type WaitFor =
   | { readonly kind: "condition"; readonly type: string; readonly status: string }
@@ -103,6 +104,19 @@ export const waitCommand: Command<WaitOptions> = {
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers", "output"],
   ownsTimeout: true,
+  permissions: [
+    { form: "wait SCHEMA", argv: ["wait", "storefront", "--for=phase=AwaitingApproval", "--timeout=0"], rules: [...ptah("list", "ptahschemas"), ...ptah("watch", "ptahschemas")] },
+    {
+      form: "wait migration MIGRATION",
+      argv: ["wait", "migration", "billing", "--for=phase=AwaitingApproval", "--timeout=0"],
+      rules: [...ptah("list", "ptahmigrations"), ...ptah("watch", "ptahmigrations")],
+    },
+    {
+      form: "wait SCHEMA --for=approval=…",
+      argv: ["wait", "storefront", "--for=approval=consumed", "--timeout=0"],
+      rules: [...ptah("list", "ptahschemas", "ptahschemaapprovals"), ...ptah("watch", "ptahschemas", "ptahschemaapprovals")],
+    },
+  ],
   toOptions(args) {
     const { target, name } = parseTarget(args.positionals, "wait");
     const waitFor = parseWaitFor(typeof args.flags.for === "string" ? args.flags.for : undefined);
