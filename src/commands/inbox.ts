@@ -78,7 +78,14 @@ export const inboxCommand: Command<InboxOptions> = {
   ],
   flags: [{ name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" }],
   hiddenGlobals: ["selector"],
-  permissions: [{ form: "inbox", argv: ["inbox"], rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW] }],
+  permissions: [
+    {
+      form: "inbox",
+      argv: ["inbox"],
+      rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW],
+      note: "access reviews are granted to every authenticated user by Kubernetes' default `system:basic-user` role",
+    },
+  ],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("inbox takes no names; narrow it with -n NAMESPACE", "inbox");
     const o = args.global.output;
