@@ -1,16 +1,21 @@
-// The only file that touches `process`: argv, env, streams, TTY, the real clock, exit code.
+// The process's entry: argv, env, the streams, the TTYs, the real clock, SIGINT and the exit
+// code are read or set here and handed to runCli; commands see only their context. Two other
+// modules read `process` for facts no context carries: cli/local.ts (the running executable and
+// the platform, for doctor's PATH check) and kube/request-log.ts (the pid in klog's line).
 import { isatty } from "node:tty";
 import { startupSnapshot } from "node:v8";
+import { versionAnswer } from "./cli/version-flag.ts";
 
 declare const PTAH_VERSION: string | undefined;
 
 async function main(): Promise<void> {
   const version = typeof PTAH_VERSION === "string" ? PTAH_VERSION : "dev";
   const argv = process.argv.slice(2);
-  // `--version` first answers before the CLI (the parser, every command, the zod models) is even
-  // loaded: that load is most of a start (issue 9's benchmark). Same answer as runCli gives.
-  if (argv[0] === "--version") {
-    await write(process.stdout, `kubectl-ptah ${version}\n`);
+  // `--version` answers before the CLI (every command, the zod models) is even loaded: that load
+  // is most of a start (issue 9's benchmark). The same function as runCli asks (cli/version-flag.ts).
+  const early = versionAnswer(argv, version);
+  if (early !== undefined) {
+    await write(process.stdout, early);
     process.exit(0);
   }
   const { runCli } = await import("./cli/run.ts");

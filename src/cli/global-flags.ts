@@ -108,10 +108,25 @@ function list(v: unknown): string[] | undefined {
   return (Array.isArray(v) ? v : [v]).map(String);
 }
 
-/** -v/--v: klog's level, a non-negative integer (pflag's error otherwise). */
+/**
+ * -v/--v: klog's Level, strconv.ParseInt(text, 10, 32) with pflag's error lines: a sign is
+ * allowed (`-v=-1` logs nothing, as in kubectl), an int32 beyond range is "value out of range".
+ */
 export function parseVerbosity(text: string): number {
-  if (!/^\d+$/u.test(text)) throw new UsageError(`invalid argument "${text}" for "-v, --v" flag: strconv.ParseInt: parsing "${text}": invalid syntax`);
-  return Number(text);
+  const error = (why: string) => new UsageError(`invalid argument "${text}" for "-v, --v" flag: strconv.ParseInt: parsing "${text}": ${why}`);
+  if (!/^[+-]?\d+$/u.test(text)) throw error("invalid syntax");
+  const level = BigInt(text);
+  if (level < -(2n ** 31n) || level >= 2n ** 31n) throw error("value out of range");
+  return Number(level);
+}
+
+/**
+ * --request-timeout (or upstream's --timeout) in ms, as kubectl reads it: empty is unset (the
+ * default), a negative duration is no timeout (Go's http.Client ignores one), 0 no timeout.
+ */
+function requestTimeoutMs(text: string | undefined, flag: string): number {
+  const ms = parseDuration(text === undefined || text === "" ? defaultOf("request-timeout") : text, flag);
+  return ms < 0 ? 0 : ms;
 }
 
 /** Flags that are refused with a reason rather than silently ignored. */
@@ -147,7 +162,7 @@ export function toGlobalOptions(values: GlobalFlagValues, terminal: Terminal, ti
     selector: str(values.selector, "selector"),
     noHeaders: values["no-headers"] === true,
     color: resolveColor(str(values.color, "color") ?? defaultOf("color"), terminal),
-    requestTimeoutMs: parseDuration(upstreamTimeout ?? requestTimeout ?? defaultOf("request-timeout"), upstreamTimeout ? "timeout" : "request-timeout"),
+    requestTimeoutMs: requestTimeoutMs(upstreamTimeout ?? requestTimeout, upstreamTimeout ? "timeout" : "request-timeout"),
     overrides: {
       cluster: str(values.cluster, "cluster"),
       user: str(values.user, "user"),

@@ -61,6 +61,8 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
       break;
     }
     if (a.startsWith("--")) {
+      // pflag's parseLongArg: a name may not start with "-" or "=".
+      if (a[2] === "-" || a[2] === "=") throw new UsageError(`bad flag syntax: ${a}`);
       const eq = a.indexOf("=");
       const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
       const f = t.long.get(name);
@@ -102,33 +104,39 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
 }
 
 /**
- * The first word that is neither a flag nor a flag's value (the command name) and its index,
- * knowing only `specs` (the global flags): an unknown flag is taken to stand alone.
+ * The command word and its index, found as cobra finds a subcommand (Command.Find's stripFlags)
+ * knowing only `specs` (the root's flags): `--` ends the search with no command (what follows it
+ * is arguments); a flag the root does not know is taken to have a value, as cobra takes it
+ * (`-L app status` finds status; `--watch status` finds none, as `kubectl --watch get pods`
+ * does); `--name` or `-x` whose value would be the last word leaves no command (cobra's `-n get`).
+ * A shorthand group ending in a value flag (`-An shop status`) is walked as parseFlags reads it,
+ * where cobra would take `shop` for the command (README "Decisions").
  */
 export function findCommandWord(argv: readonly string[], specs: readonly FlagSpec[]): { word: string | undefined; index: number } {
   const t = table(specs);
+  const takesValue = (f: FlagSpec | undefined): boolean => f?.type !== "boolean";
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === "--") return { word: argv[i + 1], index: i + 1 };
-    if (a.startsWith("--")) {
-      const f = t.long.get(a.slice(2));
-      if (f && f.type !== "boolean" && !a.includes("=")) i++;
-      continue;
-    }
-    if (a.startsWith("-") && a !== "-") {
-      // Walk the group as parseFlags does: the value flag that ends it takes the next word
-      // only when nothing of the group is left.
+    if (a === "--") break;
+    let skip = false;
+    if (a.startsWith("--")) skip = !a.includes("=") && takesValue(t.long.get(a.slice(2)));
+    else if (a.startsWith("-") && a.length === 2) skip = takesValue(t.short.get(a[1]!));
+    else if (a.startsWith("-") && a.length > 2 && !a.includes("=")) {
+      // Walk a known group: the value flag that ends it takes the next word only when nothing
+      // of the group is left.
       for (let j = 1; j < a.length; j++) {
         const f = t.short.get(a[j]!);
         if (!f) break;
         if (f.type !== "boolean") {
-          if (j === a.length - 1) i++;
+          skip = j === a.length - 1;
           break;
         }
       }
-      continue;
+    } else if (a !== "" && !a.startsWith("-")) return { word: a, index: i };
+    if (skip) {
+      if (argv.length - i - 1 <= 1) break;
+      i++;
     }
-    return { word: a, index: i };
   }
   return { word: undefined, index: -1 };
 }

@@ -8,7 +8,6 @@ import { findCommandWord as findWord, parseFlags } from "./pflag.ts";
 export interface ParsedLine {
   readonly positionals: string[];
   readonly values: Record<string, unknown>;
-  readonly help: boolean;
 }
 
 /** The first word that is not a (global) flag or a flag's value: the command name. */
@@ -48,7 +47,7 @@ export function parseCommandLine(argvIn: readonly string[], command: Command | u
   const flags: readonly FlagSpec[] = [...GLOBAL_FLAGS, ...(command?.flags ?? [])];
   try {
     const parsed = parseFlags(argv, flags);
-    return { positionals: parsed.positionals, values: parsed.values, help: false };
+    return { positionals: parsed.positionals, values: parsed.values };
   } catch (err) {
     if (err instanceof UsageError) throw new UsageError(err.message, command?.name);
     throw err;

@@ -9,6 +9,7 @@ import { toGlobalOptions } from "./global-flags.ts";
 import { runComplete } from "./complete.ts";
 import { renderCommandHelp, renderRootHelp } from "./help.ts";
 import { findCommandWord, parseCommandLine } from "./program.ts";
+import { versionAnswer } from "./version-flag.ts";
 
 export type { Environment };
 
@@ -25,7 +26,8 @@ export async function runCli(environment: Environment): Promise<RunResult> {
   const first = argv[0]!;
   // Shell completion (Cobra's protocol, hidden): always exit 0, nothing on stderr.
   if (first === "__complete") return { stdout: await runComplete(argv.slice(1), environment, commands), stderr: "", status: 0 };
-  if (first === "--version") return { stdout: `kubectl-ptah ${environment.version}\n`, stderr: "", status: 0 };
+  const version = versionAnswer(argv, environment.version);
+  if (version !== undefined) return { stdout: version, stderr: "", status: 0 };
   if (first === "-h" || first === "--help") return { stdout: renderRootHelp(commands), stderr: "", status: 0 };
   if (first === "help") {
     const target = argv[1] ? findCommand(argv[1], commands) : undefined;
@@ -35,11 +37,10 @@ export async function runCli(environment: Environment): Promise<RunResult> {
     const { word, index } = findCommandWord(argv);
     const command = word === undefined ? undefined : findCommand(word, commands);
     if (word === undefined) {
-      // Only global flags: `kubectl ptah -n x --version` still answers the version.
-      if (argv.includes("--version")) return { stdout: `kubectl-ptah ${environment.version}\n`, stderr: "", status: 0 };
       if (argv.includes("-h") || argv.includes("--help")) return { stdout: renderRootHelp(commands), stderr: "", status: 0 };
       parseCommandLine(argv, undefined);
-      throw new UsageError("name a command");
+      // cobra's reading: the words after `--` are arguments, never the command.
+      throw new UsageError(argv.includes("--") ? 'name a command before "--": the words after it are arguments, never a command' : "name a command");
     }
     if (!command) throw new UsageError(`unknown command "${word}" for "kubectl ptah"`);
     const rest = [...argv.slice(0, index), ...argv.slice(index + 1)];

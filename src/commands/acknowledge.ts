@@ -10,6 +10,7 @@ import { dryRun, renderManifest } from "./reads/approval.ts";
 import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
 import { MIGRATION } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export interface AcknowledgeOptions {
   readonly name: string;
@@ -30,6 +31,14 @@ export const acknowledgeCommand: Command<AcknowledgeOptions> = {
     { name: "dry-run", type: "string", value: "MODE", describe: "server: send the create with dryRun=All and print what admission would store", values: ["server"] },
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+  permissions: [
+    { form: "acknowledge MIGRATION", argv: ["acknowledge", "billing"], rules: ptah("get", "ptahmigrations") },
+    {
+      form: "acknowledge MIGRATION --dry-run=server",
+      argv: ["acknowledge", "billing", "--dry-run=server"],
+      rules: [...ptah("get", "ptahmigrations"), ...ptah("create", "ptahmigrationrunacknowledgments")],
+    },
+  ],
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahMigration", "acknowledge");
     const output = parseManifestOutput(args.global.output, "acknowledge");

@@ -16,6 +16,7 @@ import { readAll } from "./reads/read.ts";
 import { rejectedWarnings, servedObjects } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, RunContext } from "./types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export interface ApprovalsOptions {
   readonly target: OptionalTarget;
@@ -43,6 +44,7 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
     { comment: "Everything, everywhere, as a kubectl List", command: "kubectl ptah approvals -A -o yaml" },
   ],
   flags: PRINT_FLAGS,
+  permissions: [{ form: "approvals", argv: ["approvals"], rules: ptah("list", "ptahschemaapprovals", "ptahschemas", "ptahmigrationapprovals", "ptahmigrations") }],
   toOptions(args) {
     const output = parseViewOutput(args.global.output, "approvals");
     const print = toPrintOptions(args.flags, output, "approvals");

@@ -17,6 +17,7 @@ import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
 import type { Command, Connection, Printed, RunContext } from "./types.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import { fourEyes } from "./reads/spec-writer.ts";
+import { ptah } from "../views/permissions.ts";
 
 export interface ApproveOptions {
   readonly target: "schema" | "migration";
@@ -115,6 +116,25 @@ export const approveCommand: Command<ApproveOptions> = {
     },
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+  permissions: [
+    { form: "approve SCHEMA", argv: ["approve", "storefront"], rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks") },
+    {
+      form: "approve SCHEMA --dry-run=server",
+      argv: ["approve", "storefront", "--dry-run=server"],
+      rules: [...ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"), ...ptah("create", "ptahschemaapprovals")],
+    },
+    {
+      form: "approve SCHEMA | kubectl create -f -",
+      rules: [...ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"), ...ptah("create", "ptahschemaapprovals")],
+      note: "kubectl sends the create",
+    },
+    { form: "approve migration MIGRATION", argv: ["approve", "migration", "billing"], rules: ptah("get", "ptahmigrations", "ptahmigrationplans") },
+    {
+      form: "approve migration MIGRATION --dry-run=server",
+      argv: ["approve", "migration", "billing", "--dry-run=server"],
+      rules: [...ptah("get", "ptahmigrations", "ptahmigrationplans"), ...ptah("create", "ptahmigrationapprovals")],
+    },
+  ],
   toOptions(args) {
     const { target, name } = parseTarget(args.positionals, "approve");
     const output = parseManifestOutput(args.global.output, "approve");

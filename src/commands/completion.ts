@@ -8,6 +8,7 @@
 import { UsageError } from "../errors.ts";
 import { words } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { OFFLINE } from "../views/permissions.ts";
 
 export type Shell = "bash" | "zsh" | "fish" | "kubectl";
 export const SHELLS: readonly Shell[] = ["bash", "zsh", "fish", "kubectl"];
@@ -161,6 +162,7 @@ export const completionCommand: Command<CompletionOptions> = {
   flags: [],
   // completion reads no cluster and prints no view: no global flag applies to it.
   hiddenGlobals: ["kubeconfig", "context", "namespace", "all-namespaces", "output", "selector", "no-headers", "color", "request-timeout", "timeout"],
+  permissions: [{ form: "completion SHELL", argv: ["completion", "bash"], rules: [], note: OFFLINE }],
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one shell: bash, zsh, fish or kubectl", NAME);
     const shell = args.positionals[0]!;

@@ -18,6 +18,7 @@ import { chooseFromApproval } from "./reads/diff-from.ts";
 import { getOrNotFound } from "./reads/read.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export const DIFF_FORMATS = ["text", "json", "sql"] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
@@ -84,6 +85,18 @@ export const diffCommand: Command<DiffOptions> = {
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
 
+  permissions: [
+    {
+      form: "diff SCHEMA",
+      argv: ["diff", "storefront"],
+      rules: [...ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"), ...ptah("list", "ptahschemaapprovals")],
+    },
+    {
+      form: "diff SCHEMA --from approval NAME",
+      argv: ["diff", "storefront", "--from", "approval", "storefront-old"],
+      rules: [...ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"), ...ptah("get", "ptahschemaapprovals")],
+    },
+  ],
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahSchema", "diff");
     const from = parseSide("from", args.flags.from);

@@ -9,7 +9,7 @@ import { formatJson } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { clockCheck, kubeconfigCheck, pathCheck, serverCheck, versionSkewCheck, type LocalFacts, type Outcome, type ServerFacts } from "../views/doctor-connection.ts";
 import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type ProbeFacts, type WebhookFacts } from "../views/doctor-operator.ts";
-import { buildPermissionCheck, ruleKey, rulesToReview } from "../views/doctor-permissions.ts";
+import { buildPermissionCheck, rulesToReview } from "../views/doctor-permissions.ts";
 import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "../views/doctor-spec-writer.ts";
 import { lastSpecWriter } from "../model/spec-writer.ts";
 import { doctorDocument, skipped, type Check, type DoctorView } from "../views/doctor-report.ts";
@@ -18,6 +18,7 @@ import { namespaceFlag } from "./options/output.ts";
 import { buildSchemaApproval } from "./reads/approval.ts";
 import { namesOf } from "./options/candidates.ts";
 import type { Command, Connection, RunContext } from "./types.ts";
+import { ACCESS_REVIEW, ruleKey } from "../views/permissions.ts";
 
 export interface DoctorOptions {
   readonly output: "text" | "json";
@@ -106,7 +107,9 @@ async function clusterChecks(
   const serverUrl = c.origin?.cluster.server;
   const connection = [serverCheck(server, serverUrl && sanitize(serverUrl)), versionSkewCheck(server, local), clockCheck(server)];
   if (server.kind !== "value") return { server: connection, cluster: unreachable("the server did not answer") };
-  const rules = rulesToReview();
+  const forms = (ctx.commands ?? []).flatMap((command) => command.permissions);
+  // The access reviews themselves need no review: answered, they prove the account may create them.
+  const rules = rulesToReview(forms).filter((r) => ruleKey(r) !== ruleKey(ACCESS_REVIEW));
   const [discovery, mutating, validating, access] = await Promise.all([
     attempt(() => inspector.discoverGroup(PTAH_API_VERSION)),
     attempt(() => inspector.listWebhooks("mutating")),
@@ -115,11 +118,14 @@ async function clusterChecks(
   ]);
   const served = discovery.kind === "value" ? PTAH_KIND_NAMES.filter((k) => discovery.value.kinds.includes(k)) : [];
   const crds = served.length === 0 ? undefined : await attempt(() => Promise.all(served.map((k) => inspector.getCrd(crdNameOf(k)))));
-  const allowed = access.kind === "value" ? new Map(access.value.map((a) => [ruleKey(a.check as (typeof rules)[number]), a.allowed])) : new Error(access.message);
+  const allowed =
+    access.kind === "value"
+      ? new Map([[ruleKey(ACCESS_REVIEW), true], ...access.value.map((a) => [ruleKey(a.check as (typeof rules)[number]), a.allowed] as const)])
+      : new Error(access.message);
   const cluster = [kindsCheck(discovery), generationCheck(crds), webhookCheck("mutating", mutating), webhookCheck("validating", validating)];
   cluster.push(specWriterCheck(c.namespace, mutating, await stampedFacts(c, mutating)));
   if (o.probe !== undefined) cluster.push(probeCheck(await probe(c, ctx, o.probe)));
-  cluster.push(buildPermissionCheck(c.namespace, allowed));
+  cluster.push(buildPermissionCheck(c.namespace, forms, allowed));
   return { server: connection, cluster };
 }
 
@@ -164,6 +170,14 @@ export const doctorCommand: Command<DoctorOptions> = {
     },
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+  permissions: [
+    {
+      form: "doctor",
+      argv: ["doctor"],
+      rules: [ACCESS_REVIEW],
+      note: "also get `/version` and discovery; optionally get `customresourcedefinitions` and list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations` (cluster scope — skipped without them); `--probe` as `approve --dry-run=server`",
+    },
+  ],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("doctor takes no arguments (name a schema with --probe)", "doctor");
     const o = args.global.output ?? "text";

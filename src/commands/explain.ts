@@ -9,6 +9,7 @@ import { isDnsSubdomain } from "../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
 import { namesOf } from "./options/candidates.ts";
 import type { Candidate, Command, CompletionSource, Printed, ParsedArgs, RunContext } from "./types.ts";
+import { OFFLINE, events, ptah } from "../views/permissions.ts";
 
 export type ExplainOutput = "text" | "json" | "name";
 
@@ -58,6 +59,16 @@ export function makeExplainCommand(diagnose?: Diagnose): Command<ExplainOptions>
     ],
     flags: [],
     hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+    permissions: [
+      { form: "explain TOPIC", argv: ["explain", "stale"], rules: [], note: OFFLINE },
+      {
+        form: "explain SCHEMA",
+        argv: ["explain", "storefront"],
+        rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")],
+      },
+      { form: "explain approval NAME", argv: ["explain", "approval", "storefront-old"], rules: [...ptah("get", "ptahschemaapprovals", "ptahschemas"), ...events("list")] },
+      { form: "explain migration MIGRATION", argv: ["explain", "migration", "billing"], rules: [...ptah("get", "ptahmigrations"), ...ptah("list", "ptahmigrationapprovals")] },
+    ],
     toOptions: parseExplainArgs,
     run: (options, ctx) => runExplain(options, ctx, diagnose),
   };

@@ -16,6 +16,7 @@ import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./r
 import type { ListResult } from "../kube/types.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
+import { events, ptah } from "../views/permissions.ts";
 
 export interface HistoryOptions {
   readonly target: "schema" | "migration";
@@ -223,6 +224,29 @@ export const historyCommand: Command<HistoryOptions> = {
     { name: "absolute-time", type: "boolean", describe: "Print timestamps instead of ages" },
   ],
   hiddenGlobals: ["all-namespaces", "selector"],
+  permissions: [
+    {
+      form: "history SCHEMA",
+      argv: ["history", "storefront"],
+      rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaplans", "ptahschemaapprovals"), ...events("list")],
+    },
+    {
+      form: "history migration MIGRATION",
+      argv: ["history", "migration", "billing"],
+      rules: [...ptah("get", "ptahmigrations"), ...ptah("list", "ptahmigrationplans", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments"), ...events("list")],
+    },
+    {
+      form: "history SCHEMA --watch",
+      argv: ["history", "storefront", "--watch"],
+      rules: [
+        ...ptah("get", "ptahschemas"),
+        ...ptah("list", "ptahschemas", "ptahschemaplans", "ptahschemaapprovals"),
+        ...events("list"),
+        ...ptah("watch", "ptahschemas", "ptahschemaplans", "ptahschemaapprovals"),
+        ...events("watch"),
+      ],
+    },
+  ],
   toOptions(args) {
     const { target, name } = parseTarget(args.positionals, "history");
     const o = args.global.output;

@@ -21,6 +21,7 @@ import { isDnsSubdomain } from "../model/names.ts";
 import { isSpecWriter } from "../model/spec-writer.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import type { Command, Connection } from "./types.ts";
+import { ACCESS_REVIEW, ptah } from "../views/permissions.ts";
 
 export interface InboxOptions {
   readonly output: "table" | "json" | "yaml";
@@ -184,6 +185,14 @@ export const inboxCommand: Command<InboxOptions> = {
     },
   ],
   hiddenGlobals: ["selector"],
+  permissions: [
+    {
+      form: "inbox",
+      argv: ["inbox"],
+      rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW],
+      note: "access reviews are granted to every authenticated user by Kubernetes' default `system:basic-user` role",
+    },
+  ],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("inbox takes no names; narrow it with -n NAMESPACE", "inbox");
     const o = args.global.output;

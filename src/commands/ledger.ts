@@ -12,6 +12,7 @@ import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "./reads/r
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Connection } from "./types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export interface LedgerOptions {
   readonly target: OptionalTarget;
@@ -69,6 +70,15 @@ export const ledgerCommand: Command<LedgerOptions> = {
     { comment: "Ages instead of timestamps", command: "kubectl ptah ledger storefront --relative" },
   ],
   flags: [{ name: "relative", type: "boolean", describe: "Print ages instead of RFC 3339 timestamps" }],
+  permissions: [
+    { form: "ledger SCHEMA", argv: ["ledger", "storefront"], rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")] },
+    {
+      form: "ledger migration MIGRATION",
+      argv: ["ledger", "migration", "billing"],
+      rules: [...ptah("get", "ptahmigrations"), ...ptah("list", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments")],
+    },
+    { form: "ledger", argv: ["ledger"], rules: ptah("list", "ptahschemas", "ptahschemaapprovals", "ptahmigrations", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments") },
+  ],
   toOptions(args) {
     const output = parseFixedOutput(args.global.output, ["json", "yaml", "csv"] as const, "ledger");
     return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "ledger"), output, relative: args.flags.relative === true };

@@ -8,6 +8,7 @@ import { renderMigrationJson, renderMigrationText } from "./render/migration.ts"
 import { noSuchMigration } from "./reads/read.ts";
 import { MIGRATION } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export interface MigrationOptions {
   readonly name: string;
@@ -51,6 +52,7 @@ export const migrationCommand: Command<MigrationOptions> = {
   ],
   flags: [],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+  permissions: [{ form: "migration MIGRATION", argv: ["migration", "billing"], rules: ptah("get", "ptahmigrations", "ptahmigrationplans") }],
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahMigration", "migration");
     const output = args.global.output ?? "text";

@@ -12,6 +12,7 @@ import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../views/
 import { renderPlanText, renderVerifyReport } from "./render/plan.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export const PLAN_FORMATS = ["text", "sql", "json", "yaml"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -84,6 +85,14 @@ export const planCommand: Command<PlanOptions> = {
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
 
+  permissions: [
+    {
+      form: "plan SCHEMA",
+      argv: ["plan", "storefront"],
+      rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"),
+      note: "older installs: get `configmaps`, list `ptahschemaplans` for applied records without `planRef`",
+    },
+  ],
   toOptions(args) {
     const file = typeof args.flags.filename === "string" ? args.flags.filename : undefined;
     if (file !== undefined) return fileOptions(args.positionals, args.flags, args.global.output, file);

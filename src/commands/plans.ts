@@ -2,17 +2,19 @@
 // stored PtahSchemaPlan and PtahMigrationPlan, and every reference that pins it (contract
 // upstream-2026-12 "Plan retention"). It deletes nothing: `-o name` is for a person's own
 // `kubectl delete`. Reads: LIST both plan kinds, both owner kinds and both approval kinds.
-import { NotFoundError } from "../errors.ts";
+import { NotFoundError, ReadError } from "../errors.ts";
 import { storedPlans, type StoredPlan } from "../plan/pins.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { plansDocument, renderPlanNames, renderPlansTable } from "./render/plans.ts";
 import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
 import { noResources, parseFixedOutput } from "./options/output.ts";
+import { readAll } from "./reads/read.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Connection } from "./types.ts";
 import type { KindName, ObjectOf } from "../model/parse.ts";
 import type { ListResult } from "../kube/types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export interface PlansOptions {
   readonly target: OptionalTarget;
@@ -26,8 +28,15 @@ export interface PlansOptions {
  * as deletable. Only the plans themselves are listed tolerantly.
  */
 async function pinSources(c: Connection, namespace: string | undefined) {
-  const strict = <K extends KindName>(kind: K): Promise<ObjectOf<K>[]> => c.reader.list(kind, { namespace, keepRaw: false }).then((l) => l.items.map((i) => i.object));
-  const [schemas, migrations, schemaApprovals, migrationApprovals] = await Promise.all([
+  // Every list is tolerant (it hands over what does not fit beside what does): a pin source
+  // that does not fit refuses here, naming the object.
+  const strict = <K extends KindName>(kind: K): Promise<ObjectOf<K>[]> =>
+    c.reader.list(kind, { namespace, keepRaw: false }).then((l) => {
+      const misfit = l.rejected[0];
+      if (misfit) throw new ReadError(`cannot tell which plans are pinned: ${misfit.problem}`);
+      return l.items.map((i) => i.object);
+    });
+  const [schemas, migrations, schemaApprovals, migrationApprovals] = await readAll([
     strict("PtahSchema"),
     strict("PtahMigration"),
     strict("PtahSchemaApproval"),
@@ -58,6 +67,13 @@ export const plansCommand: Command<PlansOptions> = {
     },
   ],
   flags: [{ name: "unpinned", type: "boolean", describe: "Only the plans no schema, migration or approval references" }],
+  permissions: [
+    {
+      form: "plans",
+      argv: ["plans"],
+      rules: ptah("list", "ptahschemaplans", "ptahmigrationplans", "ptahschemas", "ptahmigrations", "ptahschemaapprovals", "ptahmigrationapprovals"),
+    },
+  ],
   toOptions(args) {
     const output = parseFixedOutput(args.global.output, ["json", "yaml", "name"] as const, "plans");
     return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "plans"), output, unpinned: args.flags.unpinned === true };

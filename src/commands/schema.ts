@@ -6,6 +6,7 @@ import { renderSchemaViewJson, renderSchemaViewText } from "./render/schema-view
 import { getOrNotFound, noPtahSchema } from "./reads/read.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export interface SchemaOptions {
   readonly name: string;
@@ -25,6 +26,7 @@ export const schemaCommand: Command<SchemaOptions> = {
   ],
   flags: [],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+  permissions: [{ form: "schema SCHEMA", argv: ["schema", "storefront"], rules: ptah("get", "ptahschemas") }],
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahSchema", "schema");
     const o = args.global.output ?? "text";

@@ -16,6 +16,7 @@ import { gapWarning, readSecondary, rejectedWarnings, servedObjects, type Second
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
 import { watchStatus } from "./reads/status-watch.ts";
+import { ptah } from "../views/permissions.ts";
 
 const NO_APPROVALS: Secondary<ListResult<PtahSchemaApproval>> = { value: { items: [], resourceVersion: "", rejected: [] } };
 
@@ -114,6 +115,15 @@ export const statusCommand: Command<StatusOptions> = {
     },
   ],
   flags: [{ name: "watch", alias: "w", type: "boolean", describe: "Keep watching: redraw on a terminal, one record per change otherwise" }, ...PRINT_FLAGS],
+  permissions: [
+    { form: "status", argv: ["status"], rules: ptah("list", "ptahschemas", "ptahmigrations", "ptahschemaapprovals") },
+    { form: "status SCHEMA", argv: ["status", "storefront"], rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")] },
+    {
+      form: "status --watch",
+      argv: ["status", "--watch"],
+      rules: [...ptah("list", "ptahschemas", "ptahmigrations", "ptahschemaapprovals"), ...ptah("watch", "ptahschemas", "ptahmigrations", "ptahschemaapprovals")],
+    },
+  ],
   toOptions(args) {
     if (args.positionals.length > 1) throw new UsageError("name at most one PtahSchema", "status");
     const name = args.positionals[0];

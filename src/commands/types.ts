@@ -8,8 +8,9 @@ import type { PtahError } from "../errors.ts";
 import type { ConfigOverrides, Connection } from "../kube/types.ts";
 import type { LocalFacts } from "../views/doctor-connection.ts";
 import type { KindName } from "../model/parse.ts";
+import type { PermissionForm } from "../views/permissions.ts";
 
-export type { Connection, LocalFacts };
+export type { Connection, LocalFacts, PermissionForm };
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -60,6 +61,8 @@ export interface RunContext {
   readBytes?(path: string): Uint8Array;
   /** Creates a new local file (never a cluster write): refuses, with a RefusalError, a path that exists. */
   writeNewFile?(path: string, text: string): void;
+  /** The registry this line runs in (doctor checks what each of its commands needs). */
+  readonly commands?: Registry;
 }
 
 /** The command printed: stdout is what was verified and rendered. */
@@ -89,14 +92,14 @@ export interface Refused {
 
 export type CommandResult = Printed | Refused;
 
-export type FlagType = "string" | "boolean" | "number";
+export type FlagType = "string" | "boolean";
 
 export interface FlagSpec {
   readonly name: string;
   readonly alias?: string;
   readonly type: FlagType;
   readonly describe: string;
-  readonly default?: string | boolean | number;
+  readonly default?: string | boolean;
   /** Shown in help as the value placeholder, e.g. "NAME". */
   readonly value?: string;
   /**
@@ -182,6 +185,11 @@ export interface Command<O = unknown> {
   readonly flags: readonly FlagSpec[];
   /** Global flags that make no sense for this command are hidden from its help. */
   readonly hiddenGlobals?: readonly string[];
+  /**
+   * What each form of the command line sends the cluster (views/permissions.ts): doctor, the
+   * README's RBAC table and the RBAC tests come from this and nothing else.
+   */
+  readonly permissions: readonly PermissionForm[];
   /** `--timeout` is this command's own deadline (wait), not upstream's name for --request-timeout. */
   readonly ownsTimeout?: boolean;
   /** Pure: parsed args → typed options; throws UsageError (exit 2). */

@@ -24,6 +24,9 @@ export const versionCommand: Command<VersionOptions> = {
   ],
   flags: [{ name: "client", type: "boolean", describe: "Print only the plugin's version (no cluster needed)" }],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+  permissions: [
+    { form: "version", argv: ["version"], rules: [], note: "get `/version` and discovery of `operator.ptah.run` (every authenticated user, by Kubernetes' system:discovery)" },
+  ],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("version takes no arguments", "version");
     const o = args.global.output ?? "text";

@@ -9,9 +9,12 @@ import { sanitize } from "../render/sanitize.ts";
 import type { RejectedItem } from "../kube/types.ts";
 import { rejectedWarning } from "./reads/tolerance.ts";
 import { parseDurationFlag } from "./options/duration.ts";
+
+const WEEK_MS = 7 * 24 * 3_600_000;
 import { parseTarget } from "./options/arguments.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { ptah } from "../views/permissions.ts";
 
 export type WaitFor =
   | { readonly kind: "condition"; readonly type: string; readonly status: string }
@@ -103,12 +106,27 @@ export const waitCommand: Command<WaitOptions> = {
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers", "output"],
   ownsTimeout: true,
+  permissions: [
+    { form: "wait SCHEMA", argv: ["wait", "storefront", "--for=phase=AwaitingApproval", "--timeout=0"], rules: [...ptah("list", "ptahschemas"), ...ptah("watch", "ptahschemas")] },
+    {
+      form: "wait migration MIGRATION",
+      argv: ["wait", "migration", "billing", "--for=phase=AwaitingApproval", "--timeout=0"],
+      rules: [...ptah("list", "ptahmigrations"), ...ptah("watch", "ptahmigrations")],
+    },
+    {
+      form: "wait SCHEMA --for=approval=…",
+      argv: ["wait", "storefront", "--for=approval=consumed", "--timeout=0"],
+      rules: [...ptah("list", "ptahschemas", "ptahschemaapprovals"), ...ptah("watch", "ptahschemas", "ptahschemaapprovals")],
+    },
+  ],
   toOptions(args) {
     const { target, name } = parseTarget(args.positionals, "wait");
     const waitFor = parseWaitFor(typeof args.flags.for === "string" ? args.flags.for : undefined);
     if (target === "migration" && waitFor.kind === "approval") throw new UsageError("--for=approval applies to schemas", "wait");
     const timeout = typeof args.flags.timeout === "string" ? args.flags.timeout : "5m";
-    return { target, name, for: waitFor, timeoutMs: parseDurationFlag(timeout, "timeout") };
+    // kubectl wait's reading: 0 checks once, a negative timeout waits for a week.
+    const timeoutMs = parseDurationFlag(timeout, "timeout");
+    return { target, name, for: waitFor, timeoutMs: timeoutMs < 0 ? WEEK_MS : timeoutMs };
   },
   async run(options, ctx) {
     const connection = await ctx.connect();

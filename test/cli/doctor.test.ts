@@ -2,6 +2,7 @@
 // FakeInspector: one golden per situation the issue names, and the exit status of each.
 import { describe, expect, it } from "vitest";
 import type { LocalFacts } from "../../src/commands/types.ts";
+import { COMMANDS } from "../../src/commands/index.ts";
 import { ReadError } from "../../src/errors.ts";
 import type { KubeconfigOrigin } from "../../src/kube/types.ts";
 import { awaitingSchema } from "../support/builders.ts";
@@ -41,6 +42,13 @@ function doctor(args: readonly string[], inspector: FakeInspector, reader = new 
   return runCliWith(["doctor", "-n", "app", ...args], reader, { inspector, origin: ORIGIN, machine: MACHINE });
 }
 
+/** The Permissions rows of a text report: form → verdict. */
+function permissionRows(stdout: string): Map<string, string> {
+  const section = stdout.slice(stdout.indexOf("Permissions ("));
+  const rows = section.split("\n").filter((l) => /^ {31}\S/u.test(l) && !l.trimStart().startsWith("fix: "));
+  return new Map(rows.map((l) => /^ {31}(.*?) {2,}(\S.*)$/u.exec(l)!.slice(1, 3) as [string, string]));
+}
+
 describe("doctor", () => {
   it("admin on a cluster with the operator: every check ok, exit 0", async () => {
     const i = clusterAs("admin");
@@ -65,7 +73,16 @@ describe("doctor", () => {
     const r = await doctor([], clusterAs("viewer"));
     expect(r.status).toBe(1);
     await expectGolden(r.stdout, "doctor/viewer.txt");
-    expect(r.stdout).toMatch(/approve SCHEMA --dry-run=server: missing create ptahschemaapprovals/u);
+    // One row per form of every command, from the commands' own declarations.
+    const rows = permissionRows(r.stdout);
+    expect([...rows.keys()]).toEqual(COMMANDS.flatMap((c) => c.permissions.map((f) => f.form)));
+    expect(rows.get("approve SCHEMA --dry-run=server")).toBe("missing create ptahschemaapprovals");
+    expect([...rows].filter(([, v]) => v.startsWith("missing")).map(([form]) => form)).toEqual([
+      "approve SCHEMA --dry-run=server",
+      "approve SCHEMA | kubectl create -f -",
+      "approve migration MIGRATION --dry-run=server",
+      "acknowledge MIGRATION --dry-run=server",
+    ]);
     expect(r.stdout).toMatch(/skipped +CRD generation/u);
     expect(r.stdout).not.toMatch(/ok +(mutating|validating) webhooks/u);
   });
@@ -74,7 +91,9 @@ describe("doctor", () => {
     const r = await doctor([], clusterAs("nobody"));
     expect(r.status).toBe(1);
     await expectGolden(r.stdout, "doctor/nobody.txt");
-    expect(r.stdout).toMatch(/will work: none/u);
+    const missing = [...permissionRows(r.stdout)].filter(([, v]) => v !== "missing" && !v.startsWith("missing ")).map(([form]) => form);
+    // Only what needs no Ptah permission is left: the offline forms, version, doctor itself.
+    expect(missing).toEqual(["explain TOPIC", "doctor", "version", "completion SHELL"]);
     expect(r.stdout).toMatch(/ptah-viewer alone fixes every command but the creates/u);
   });
 

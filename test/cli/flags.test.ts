@@ -10,6 +10,9 @@ import { awaitingSchema } from "../support/builders.ts";
 const tty = { stdoutIsTTY: true, env: {} };
 const pipe = { stdoutIsTTY: false, env: {} };
 
+// Each row as kubectl 1.33 reads --request-timeout (clientcmd.ParseTimeout: a non-negative
+// integer is seconds, else Go's time.ParseDuration), seen with `kubectl.1.33 get pods
+// --request-timeout=…` (the ?timeout= it sends, or its refusal); in ms for a timer.
 describe("parseDuration", () => {
   it.each([
     { name: "seconds", text: "30s", ms: 30_000 },
@@ -19,27 +22,40 @@ describe("parseDuration", () => {
     { name: "minutes and seconds", text: "1m30s", ms: 90_000 },
     { name: "Go's own zero-padded form", text: "1h0m0s", ms: 3_600_000 },
     { name: "milliseconds", text: "300ms", ms: 300 },
-    { name: "microseconds round to milliseconds", text: "1500us", ms: 2 },
+    { name: "a fraction without a leading digit (kubectl sends timeout=500ms)", text: ".5s", ms: 500 },
+    { name: "a point without a fraction (kubectl: 5s)", text: "5.s", ms: 5_000 },
+    { name: "a unit given twice adds up (kubectl: 2h0m0s)", text: "1h1h", ms: 7_200_000 },
+    { name: "microseconds round up to whole milliseconds", text: "1500us", ms: 2 },
+    { name: "a positive duration below 1 ms is 1 ms, never 0 (no timeout)", text: "1.5\u00b5s", ms: 1 },
+    { name: "the Greek mu is Go's too", text: "1\u03bcs", ms: 1 },
     { name: "a bare integer is seconds, as kubectl's --request-timeout reads it", text: "45", ms: 45_000 },
+    { name: "a bare integer with a plus sign (strconv.ParseInt)", text: "+5", ms: 5_000 },
+    { name: "a zero-padded integer", text: "00", ms: 0 },
     { name: "a bare zero means no timeout", text: "0", ms: 0 },
+    { name: "a signed zero (Go's special case)", text: "-0", ms: 0 },
     { name: "zero with a unit", text: "0s", ms: 0 },
-    { name: "surrounding blanks", text: " 5s ", ms: 5_000 },
+    { name: "a negative duration (kubectl sends timeout=-1s; each flag says what it means)", text: "-1s", ms: -1 },
+    { name: "Go's longest duration, capped to the longest timer", text: "2562047h", ms: 2 ** 31 - 1 },
   ])("reads $name", ({ text, ms }) => {
     expect(parseDuration(text, "request-timeout")).toBe(ms);
   });
 
   it.each([
-    { name: "an empty value", text: "" },
-    { name: "a word", text: "soon" },
-    { name: "an unknown unit", text: "5x" },
-    { name: "days (Go has no such unit)", text: "1d" },
-    { name: "a negative duration", text: "-1s" },
-    { name: "a unit without a number", text: "s" },
-    { name: "a trailing number without a unit", text: "1m30" },
-    { name: "two decimal points", text: "1.5.5s" },
-  ])("refuses $name as a usage error naming the flag", ({ text }) => {
+    { name: "an empty value", text: "", why: "invalid duration" },
+    { name: "a word", text: "soon", why: "invalid duration" },
+    { name: "an unknown unit", text: "5x", why: 'unknown unit "x"' },
+    { name: "days (Go has no such unit)", text: "1d", why: 'unknown unit "d"' },
+    { name: "a negative bare integer (kubectl refuses it)", text: "-5", why: "missing unit" },
+    { name: "a unit without a number", text: "s", why: "invalid duration" },
+    { name: "a point alone", text: ".", why: "invalid duration" },
+    { name: "an exponent (kubectl refuses it)", text: "1e3s", why: 'unknown unit "e"' },
+    { name: "a trailing number without a unit", text: "1m30", why: "missing unit" },
+    { name: "two decimal points", text: "1.5.5s", why: "missing unit" },
+    { name: "surrounding blanks (kubectl refuses them)", text: " 5s ", why: "invalid duration" },
+    { name: "more than int64 nanoseconds (kubectl refuses it)", text: "9999999999h", why: "invalid duration" },
+  ])("refuses $name as a usage error naming the flag and Go's reason", ({ text, why }) => {
     expect(() => parseDuration(text, "request-timeout")).toThrow(UsageError);
-    expect(() => parseDuration(text, "request-timeout")).toThrow(/for --request-timeout/u);
+    expect(() => parseDuration(text, "request-timeout")).toThrow(`invalid duration ${JSON.stringify(text)} for --request-timeout: ${why}; give seconds (45) or Go's form (`);
   });
 });
 
@@ -84,6 +100,12 @@ describe("toGlobalOptions", () => {
     { name: "--timeout and --request-timeout may agree", values: { timeout: "5s", "request-timeout": "5s" }, expected: { requestTimeoutMs: 5_000 } },
     { name: "wait keeps --timeout for itself", values: { timeout: "5m" }, timeoutIsRequestTimeout: false, expected: { requestTimeoutMs: 30_000 } },
     { name: "0 waits forever", values: { "request-timeout": "0" }, expected: { requestTimeoutMs: 0 } },
+    { name: "a negative --request-timeout is none, as kubectl's client ignores it", values: { "request-timeout": "-1s" }, expected: { requestTimeoutMs: 0 } },
+    { name: "an empty --request-timeout is unset (kubectl's reading): the default", values: { "request-timeout": "" }, expected: { requestTimeoutMs: 30_000 } },
+    { name: "--request-timeout=.5s (Go's form, kubectl sends timeout=500ms)", values: { "request-timeout": ".5s" }, expected: { requestTimeoutMs: 500 } },
+    { name: "-v=-1 is klog's level -1 (kubectl 1.33 accepts it; nothing is logged)", values: { v: "-1" }, expected: { verbosity: -1 } },
+    { name: "-v=+2 (strconv.ParseInt takes a sign)", values: { v: "+2" }, expected: { verbosity: 2 } },
+    { name: "-v=2147483647, int32's largest", values: { v: "2147483647" }, expected: { verbosity: 2 ** 31 - 1 } },
     {
       name: "-n, -A, -o, -l and --no-headers pass through",
       values: { namespace: "ops", "all-namespaces": true, output: "wide", selector: "app=shop", "no-headers": true },
@@ -109,6 +131,15 @@ describe("toGlobalOptions", () => {
     { name: "a bad --request-timeout", values: { "request-timeout": "fast" }, message: /invalid duration "fast" for --request-timeout/u },
     { name: "a bad --timeout, naming --timeout", values: { timeout: "fast" }, message: /invalid duration "fast" for --timeout/u },
     { name: "a bad --color", values: { color: "sometimes" }, message: /invalid --color "sometimes"/u },
+    // kubectl 1.33's lines for `-v=x` and `-v=99999999999`, word for word.
+    { name: "-v=x", values: { v: "x" }, message: /^invalid argument "x" for "-v, --v" flag: strconv\.ParseInt: parsing "x": invalid syntax$/u },
+    {
+      name: "-v beyond int32",
+      values: { v: "99999999999" },
+      message: /^invalid argument "99999999999" for "-v, --v" flag: strconv\.ParseInt: parsing "99999999999": value out of range$/u,
+    },
+    { name: "-v=2147483648", values: { v: "2147483648" }, message: /value out of range$/u },
+    { name: "-v=1.5", values: { v: "1.5" }, message: /parsing "1\.5": invalid syntax$/u },
   ])("refuses $name (exit 2)", ({ values, message }) => {
     let caught: unknown;
     try {
@@ -134,7 +165,8 @@ describe("global flags through the real CLI", () => {
     {
       name: "a bad --request-timeout",
       argv: ["status", "--request-timeout", "fast"],
-      stderr: "error: invalid duration \"fast\" for --request-timeout: use a number with a unit, e.g. 30s, 1m, 2h (see 'kubectl ptah status -h' for help and examples)\n",
+      stderr:
+        "error: invalid duration \"fast\" for --request-timeout: invalid duration; give seconds (45) or Go's form (30s, 1.5m, 2h45m, .5s; units ns, us, ms, s, m, h) (see 'kubectl ptah status -h' for help and examples)\n",
     },
     { name: "an empty -n", argv: ["status", "-n", ""], stderr: "error: a namespace given with -n must not be empty (see 'kubectl ptah status -h' for help and examples)\n" },
     { name: "an unknown flag", argv: ["status", "--colour=always"], stderr: "error: unknown flag: --colour (see 'kubectl ptah status -h' for help and examples)\n" },

@@ -15,6 +15,7 @@ const greet: Command<{ name: string; shout: boolean; tone: string }> = {
   positionals: [{ name: "NAME", complete: words(["alice", "bob"]) }],
   outputs: ["json"],
   examples: [{ comment: "A loud greeting", command: "kubectl ptah greet alice --shout" }],
+  permissions: [],
   flags: [
     { name: "shout", alias: "S", type: "boolean", describe: "Greet in capitals" },
     { name: "tone", type: "string", value: "TONE", describe: "How the greeting sounds", default: "warm", values: ["warm", "cold"] },

@@ -38,3 +38,18 @@ export function buildOracle(name: string): string {
   fs.renameSync(tmp, bin);
   return bin;
 }
+
+/**
+ * Asks the oracle `name` about every input in one process: each input one JSON line in, one JSON
+ * answer line out, in order. Throws when the oracle fails or answers a different number of lines.
+ */
+export function askOracle<A>(name: string, inputs: readonly unknown[]): A[] {
+  const r = spawnSync(buildOracle(name), { input: inputs.map((i) => JSON.stringify(i)).join("\n") + "\n", encoding: "utf8", maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`test/oracle/${name} failed (${r.status}): ${r.error?.message ?? r.stderr}`);
+  const answers = r.stdout
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as A);
+  if (answers.length !== inputs.length) throw new Error(`test/oracle/${name} answered ${answers.length} lines for ${inputs.length} inputs`);
+  return answers;
+}

@@ -28,8 +28,6 @@ export interface PrintOptions {
   readonly fieldSelector: string | undefined;
 }
 
-export const NO_PRINT_OPTIONS: PrintOptions = { sortBy: undefined, labelColumns: [], showLabels: false, fieldSelector: undefined };
-
 function single(v: unknown, name: string, command: string): string | undefined {
   if (v === undefined) return undefined;
   if (Array.isArray(v)) throw new UsageError(`flag --${name} given more than once`, command);

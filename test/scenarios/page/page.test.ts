@@ -85,6 +85,37 @@ describe("a replay page", () => {
     const viewer = /<table class="viewer">[\s\S]*?<\/table>/u.exec(html)![0];
     expect([...viewer.matchAll(/<tr><td class="n">(\d+)<\/td>/gu)].map((m) => Number(m[1]))).toEqual([1, 3, 4, 6, 7, 8]);
   });
+
+  // The sentence under "Read-only, as lab-viewer" is the viewer replay's result, not a promise.
+  it.each<{ name: string; change: (r: ReturnType<typeof record>) => void; sentence: string }>([
+    { name: "every replay held", change: () => {}, sentence: "Its claims held for that identity too: reading needs no write permission." },
+    {
+      name: "one replay did not hold",
+      change: (r) => {
+        r.steps.find((s) => s.viewer)!.viewer!.held = false;
+      },
+      sentence: "The claims of 1 of 6 replayed steps did not hold for that identity (marked no below).",
+    },
+    {
+      name: "one step was not replayed",
+      change: (r) => {
+        delete (r.steps.find((s) => s.viewer) as { viewer?: unknown }).viewer;
+      },
+      sentence: "The claims of the 5 replayed steps held for that identity too. 1 of 6 were not replayed.",
+    },
+    {
+      name: "the replay did not run",
+      change: (r) => {
+        for (const s of r.steps) delete (s as { viewer?: unknown }).viewer;
+      },
+      sentence: "None was replayed, so this page claims nothing for that identity.",
+    },
+  ])("says what the viewer replay showed: $name", ({ change, sentence }) => {
+    const r = record();
+    change(r);
+    const section = /<section id="viewer">[\s\S]*?<\/section>/u.exec(renderPage(r))![0];
+    expect(section).toContain(`may only get, list and watch. ${sentence}</p>`);
+  });
 });
 
 describe("secrets", () => {

@@ -108,11 +108,23 @@ function variablesHtml(r: RunRecord): string {
 
 function viewerHtml(r: RunRecord): string {
   const ro = r.steps.filter((s) => s.readOnly);
-  const intro =
-    "<p>Each read-only step (one that runs no write verb and no <code>--dry-run=server</code> create) was run again right after it, as <code>lab-viewer</code>, whose role <code>ptah-viewer</code> may only get, list and watch. Its claims held for that identity too: reading needs no write permission.</p>";
+  const intro = `<p>Each read-only step (one that runs no write verb and no <code>--dry-run=server</code> create) was run again right after it, as <code>lab-viewer</code>, whose role <code>ptah-viewer</code> may only get, list and watch. ${text(viewerVerdict(ro))}</p>`;
   if (ro.length === 0) return ['<section id="viewer">', "<h2>Read-only, as lab-viewer</h2>", "<p>This scenario has no read-only steps.</p>", "</section>"].join("\n");
   const rows = ro.map((s) => ({ step: String(s.index), cell: el("code", {}, text(s.run.split("\n")[0]!)), held: s.viewer?.held ?? "not replayed" }));
   return ['<section id="viewer">', "<h2>Read-only, as lab-viewer</h2>", intro, heldTable("viewer", "Command", rows), "</section>"].join("\n");
+}
+
+/** What the viewer replay showed, from its results: all held, some did not, or it did not run. */
+function viewerVerdict(ro: RunRecord["steps"]): string {
+  const replayed = ro.filter((s) => s.viewer !== undefined);
+  const failed = replayed.filter((s) => !s.viewer!.held).length;
+  const missing = ro.length - replayed.length;
+  if (replayed.length === 0) return "None was replayed, so this page claims nothing for that identity.";
+  const notRun = missing > 0 ? ` ${missing} of ${ro.length} were not replayed.` : "";
+  if (failed > 0) return `The claims of ${failed} of ${replayed.length} replayed steps did not hold for that identity (marked no below).${notRun}`;
+  return missing > 0
+    ? `The claims of the ${replayed.length} replayed steps held for that identity too.${notRun}`
+    : "Its claims held for that identity too: reading needs no write permission.";
 }
 
 function reproduceHtml(r: RunRecord): string {

@@ -1,0 +1,122 @@
+// Each command's permission declaration (views/permissions.ts) is exact: every form with a
+// command line is run through the real CLI against an in-memory cluster where it succeeds, and
+// the namespaced requests it sends, as verb and resource, are exactly the rules it declares —
+// nothing sent that doctor does not check, nothing checked that the form does not send. Every
+// command of the registry declares at least one form.
+import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/commands/index.ts";
+import type { PermissionForm } from "../../src/commands/types.ts";
+import type { KindName } from "../../src/model/parse.ts";
+import { KINDS } from "../../src/model/parse.ts";
+import type { WatchOptions } from "../../src/kube/types.ts";
+import { ACCESS_REVIEW, OFFLINE, ruleKey } from "../../src/views/permissions.ts";
+import { AWAITING_CONDITIONS, FP2, PLAN2, T0, T1, aMigration, anApproval, awaitingSchema, cond } from "../support/builders.ts";
+import { runCliWith } from "../support/cli.ts";
+import { FakeInspector } from "../support/fake-inspector.ts";
+import { FakeReader, type FakeObject } from "../support/fake-reader.ts";
+import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../support/publish-plan.ts";
+
+const SCHEMA = { name: "storefront", namespace: "default", uid: "schema-uid-1" };
+const plan1 = publishSchemaPlan({
+  schema: SCHEMA,
+  statements: [{ sql: 'CREATE TABLE "customers" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }],
+  createdAt: T1,
+});
+const plan2 = publishSchemaPlan({
+  schema: SCHEMA,
+  statements: [{ sql: 'CREATE TABLE "orders" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }],
+  createdAt: T0,
+});
+const MPLAN = {
+  apiVersion: "operator.ptah.run/v1alpha1",
+  kind: "PtahMigrationPlan",
+  metadata: { name: "ptah-mplan-555555555555555555555555", namespace: "default", uid: "mplan-uid-1", creationTimestamp: T1, labels: { "operator.ptah.run/migration": "billing" } },
+  spec: {
+    contractVersion: 1,
+    migrationRef: { name: "billing", uid: "migration-uid-1" },
+    fingerprint: "sha256:5555555555555555555555555555555555555555555555555555555555555555",
+    historyFingerprint: "sha256:4444444444444444444444444444444444444444444444444444444444444444",
+    currentVersion: 2,
+    migrations: [{ version: 3, description: "add invoices", checksum: "c3" }],
+  },
+};
+const awaitingMigration = aMigration({
+  namespace: "default",
+  phase: "AwaitingApproval",
+  conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "1 planned migration needs an approval naming this plan")],
+});
+const unresolvedMigration = aMigration({
+  namespace: "default",
+  phase: "Blocked",
+  conditions: [cond("Blocked", "True", "ApplyOutcomeUnknown", "A Partial run nobody accounted for is recorded against this database")],
+  status: { unresolvedRun: { outcome: "Partial", operationID: `sha256:${"6".repeat(64)}`, jobName: "billing-apply-1", recordedAt: T1 } },
+});
+const oldApproval = anApproval({
+  name: "storefront-old",
+  namespace: "default",
+  schema: "storefront",
+  plan: PLAN2,
+  fingerprint: FP2,
+  conditions: [cond("Consumed", "True", "Applied", "applied", T1)],
+});
+
+/** A cluster where every form succeeds: the awaiting schema and its plans, an approval, a migration (unresolved for acknowledge). */
+function world(form: PermissionForm): FakeObject[] {
+  return [
+    { kind: "PtahSchema", raw: awaitingSchema({ namespace: "default", plan: currentPlanStatus(plan1), conditions: AWAITING_CONDITIONS }) },
+    ...fakeObjectsOf(plan1),
+    ...fakeObjectsOf(plan2),
+    { kind: "PtahSchemaApproval", raw: oldApproval },
+    { kind: "PtahMigration", raw: form.form.startsWith("acknowledge") ? unresolvedMigration : awaitingMigration },
+    { kind: "PtahMigrationPlan", raw: MPLAN },
+  ];
+}
+
+/** FakeReader that also records each watch (FakeReader's own watch records only its list). */
+class WatchingReader extends FakeReader {
+  override async watch<K extends KindName>(kind: K, options: WatchOptions): Promise<void> {
+    this.requests.push(`watch ${kind} ${options.namespace ?? "*"}`);
+    return super.watch(kind, options);
+  }
+}
+
+/** A recorded request as the rule an access review would check; undefined for non-resource paths. */
+function ruleOf(request: string): string | undefined {
+  // Non-resource paths and doctor's cluster-scope reads: the form's note names them.
+  if (request === "get /version" || request.startsWith("get /apis/") || request.startsWith("get crd ") || /^list \w+webhookconfigurations$/u.test(request)) return undefined;
+  if (request.startsWith("create SelfSubjectAccessReview") || request.startsWith("create selfsubjectaccessreviews")) return ruleKey(ACCESS_REVIEW);
+  const [verb, kind] = request.split(" ") as [string, string];
+  const info = KINDS[kind as KindName];
+  return `${verb.replace("?dryRun=All", "")} ${info.group ? `${info.group}/` : ""}${info.plural}`;
+}
+
+const forms = COMMANDS.flatMap((c) => c.permissions.map((f) => [f.form, f] as const));
+
+describe("permission declarations", () => {
+  it.each(COMMANDS.map((c) => [c.name, c] as const))("%s declares at least one form", (_name, c) => {
+    expect(c.permissions.length).toBeGreaterThan(0);
+    for (const f of c.permissions) expect(f.form === c.name || f.form.startsWith(`${c.name} `), f.form).toBe(true);
+  });
+
+  it.each(forms.filter(([, f]) => f.argv !== undefined))("%s sends exactly the requests it declares", async (_form, f) => {
+    const reader = new WatchingReader(world(f));
+    reader.dryRun = (_k, _ns, body) => ({ object: body });
+    const inspector = new FakeInspector();
+    const controller = new AbortController();
+    // A watch runs until interrupted: once every watch it declares has listed, Ctrl-C.
+    const watches = f.rules.filter((r) => r.verb === "watch").length;
+    if (watches > 0) {
+      const poll = setInterval(() => {
+        if (reader.watching >= watches) controller.abort();
+      }, 1);
+      controller.signal.addEventListener("abort", () => clearInterval(poll), { once: true });
+    }
+    const r = await runCliWith([...f.argv!, "-n", "default"], reader, { signal: controller.signal, inspector });
+    // Succeeded, interrupted (a watch), or ended as it should: doctor's problems, a wait that ran out.
+    const ended = (f.form === "doctor" && r.status === 1) || (f.form.startsWith("wait ") && r.status === 1 && r.stderr.startsWith("error: timed out waiting for "));
+    expect([0, 130].includes(r.status) || ended, `${f.form} exits ${r.status}: ${r.stderr}`).toBe(true);
+    const sent = new Set([...reader.requests, ...inspector.requests].map(ruleOf).filter((x): x is string => x !== undefined));
+    expect([...sent].sort(), r.stderr).toEqual([...new Set(f.rules.map(ruleKey))].sort());
+    if (f.note === OFFLINE) expect(r).toMatchObject({ connects: 0 });
+  });
+});

@@ -1,0 +1,3 @@
+module kubectl-ptah.test/oracle/duration
+
+go 1.22
