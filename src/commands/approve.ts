@@ -17,7 +17,7 @@ import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
 import type { Command, Connection, Printed, RunContext } from "./types.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import { fourEyes } from "./reads/spec-writer.ts";
-import { ptah } from "../views/permissions.ts";
+import { ptah, WHO_AM_I } from "../views/permissions.ts";
 
 export interface ApproveOptions {
   readonly target: "schema" | "migration";
@@ -117,7 +117,7 @@ export const approveCommand: Command<ApproveOptions> = {
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
   permissions: [
-    { form: "approve SCHEMA", argv: ["approve", "storefront"], rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks") },
+    { form: "approve SCHEMA", argv: ["approve", "storefront"], rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"), note: WHO_AM_I },
     {
       form: "approve SCHEMA --dry-run=server",
       argv: ["approve", "storefront", "--dry-run=server"],
@@ -128,7 +128,7 @@ export const approveCommand: Command<ApproveOptions> = {
       rules: [...ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"), ...ptah("create", "ptahschemaapprovals")],
       note: "kubectl sends the create",
     },
-    { form: "approve migration MIGRATION", argv: ["approve", "migration", "billing"], rules: ptah("get", "ptahmigrations", "ptahmigrationplans") },
+    { form: "approve migration MIGRATION", argv: ["approve", "migration", "billing"], rules: ptah("get", "ptahmigrations", "ptahmigrationplans"), note: WHO_AM_I },
     {
       form: "approve migration MIGRATION --dry-run=server",
       argv: ["approve", "migration", "billing", "--dry-run=server"],

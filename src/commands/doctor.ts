@@ -18,7 +18,7 @@ import { namespaceFlag } from "./options/output.ts";
 import { buildSchemaApproval } from "./reads/approval.ts";
 import { namesOf } from "./options/candidates.ts";
 import type { Command, Connection, RunContext } from "./types.ts";
-import { ACCESS_REVIEW, ruleKey } from "../views/permissions.ts";
+import { ACCESS_REVIEW, ptah, ruleKey } from "../views/permissions.ts";
 
 export interface DoctorOptions {
   readonly output: "text" | "json";
@@ -174,7 +174,8 @@ export const doctorCommand: Command<DoctorOptions> = {
     {
       form: "doctor",
       argv: ["doctor"],
-      rules: [ACCESS_REVIEW],
+      // The lists are the spec-writer check's (issue 29): is any object stamped by the webhook?
+      rules: [ACCESS_REVIEW, ...ptah("list", "ptahschemas", "ptahmigrations")],
       note: "also get `/version` and discovery; optionally get `customresourcedefinitions` and list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations` (cluster scope — skipped without them); `--probe` as `approve --dry-run=server`",
     },
   ],

@@ -21,7 +21,7 @@ import { isDnsSubdomain } from "../model/names.ts";
 import { isSpecWriter } from "../model/spec-writer.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import type { Command, Connection } from "./types.ts";
-import { ACCESS_REVIEW, ptah } from "../views/permissions.ts";
+import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../views/permissions.ts";
 
 export interface InboxOptions {
   readonly output: "table" | "json" | "yaml";
@@ -190,7 +190,7 @@ export const inboxCommand: Command<InboxOptions> = {
       form: "inbox",
       argv: ["inbox"],
       rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW],
-      note: "access reviews are granted to every authenticated user by Kubernetes' default `system:basic-user` role",
+      note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}`,
     },
   ],
   toOptions(args) {
