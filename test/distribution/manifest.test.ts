@@ -275,7 +275,7 @@ describe.skipIf(!fs.existsSync(built) || !hasTool("kubectl-krew"))("the built ar
       const l = (p.selector as { matchLabels: Platform }).matchLabels;
       return l.os === "linux" && l.arch === "amd64";
     });
-    if (!host) ctx.skip("the built manifest has no linux/amd64 platform");
+    if (!host) return ctx.skip("the built manifest has no linux/amd64 platform");
     if (process.platform !== "linux" || process.arch !== "x64") ctx.skip(`krew's archive for linux/amd64 cannot run on ${process.platform}/${process.arch}`);
     const root = fs.mkdtempSync(path.join(dir, "krew-real-"));
     const archive = path.join(ROOT, "dist", "release", path.basename(host!.uri));

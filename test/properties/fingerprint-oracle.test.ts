@@ -140,20 +140,18 @@ const STRINGS = [
   "ptahVersion",
   "executorImage",
 ] as const;
-const valid = fc.record(
-  {
-    ...(Object.fromEntries(STRINGS.map((f) => [f, solid.map((t) => t as Json)])) as Record<(typeof STRINGS)[number], fc.Arbitrary<Json>>),
-    contractVersion: fc.constantFrom(1, 3).map((n) => new Num(String(n)) as Json),
-    controllerStateVersion: positive,
-    runnerProtocolVersion: positive,
-    statementCount: positive,
-    executionBindingID: hex(32).map((h) => `v1-${h}` as Json),
-    schemaRef: fc.record({ name: text, uid: fc.uuid() }).map((r) => r as Json),
-    destructive: fc.boolean().map((b) => b as Json),
-    privilegeChanges: privileges.map((l) => l as Json),
-  },
-  { requiredKeys: [...INTS, ...STRINGS, "schemaRef", "destructive"] },
-);
+const validModel: Record<string, fc.Arbitrary<Json>> = {
+  ...Object.fromEntries(STRINGS.map((f) => [f, solid.map((t) => t as Json)])),
+  contractVersion: fc.constantFrom(1, 3).map((n) => new Num(String(n)) as Json),
+  controllerStateVersion: positive,
+  runnerProtocolVersion: positive,
+  statementCount: positive,
+  executionBindingID: hex(32).map((h) => `v1-${h}` as Json),
+  schemaRef: fc.record({ name: text, uid: fc.uuid() }).map((r) => r as Json),
+  destructive: fc.boolean().map((b) => b as Json),
+  privilegeChanges: privileges.map((l) => l as Json),
+};
+const valid = fc.record(validModel, { requiredKeys: [...INTS, ...STRINGS, "schemaRef", "destructive"] });
 
 const WRONG = fc.constantFrom<Json>(null, "1", true, [], {});
 const BLANK = ["", " ", "\t\n", "\u0085", "\u00a0\u3000", "\u2028", "\ufeff", "\u200b", " \ufeff "];
