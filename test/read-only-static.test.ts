@@ -8,7 +8,6 @@ import path from "node:path";
 import { ESLint } from "eslint";
 import tseslint from "typescript-eslint";
 import { beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error -- plain .js lint configuration, no type declarations
 import readOnly from "../eslint.read-only.js";
 import { readOnlyProof, SRC, srcProgram } from "./support/transport-proof.ts";
 import type ts from "typescript";
