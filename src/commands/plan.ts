@@ -8,10 +8,11 @@ import { CheckLog } from "../plan/verify.ts";
 import { escapeJsonText, formatYaml } from "../render/formats.ts";
 import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../views/plan.ts";
 import { renderPlanText, renderVerifyReport } from "./render/plan.ts";
+import { renderPlanMarkdown } from "./render/markdown.ts";
 import { SCHEMA } from "./options/candidates.ts";
-import type { Command } from "./types.ts";
+import type { Command, RunContext } from "./types.ts";
 
-export const PLAN_FORMATS = ["text", "sql", "json", "yaml"] as const;
+export const PLAN_FORMATS = ["text", "sql", "json", "yaml", "markdown"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
 
 export interface PlanOptions {
@@ -51,6 +52,7 @@ export const planCommand: Command<PlanOptions> = {
     { comment: "The stored plan document; it hashes to the plan's content digest", command: "kubectl ptah plan storefront -o json" },
     { comment: "Each statement's severity and reason next to its first line", command: "kubectl ptah plan storefront --statements" },
     { comment: "A CI gate: verify every check, print the report, exit 1 if any fails", command: "kubectl ptah plan storefront --verify" },
+    { comment: "A summary to paste into a pull request or a ticket (GitHub-flavoured Markdown)", command: "kubectl ptah plan storefront -o markdown" },
   ],
   flags: [
     { name: "current", type: "boolean", describe: "The plan the operator would run next (the default)" },
@@ -110,7 +112,7 @@ export const planCommand: Command<PlanOptions> = {
     // The header's Destructive line is the plan's own flag, as upstream prints it; SQL that reads
     // as destructive although the plan does not record it is said on stderr, whatever the format.
     const stderr = verified.document.destructiveRead && verified.plan.object.spec.destructive !== true ? undestructiveWarning(verified.plan.object.metadata.name) : undefined;
-    return { kind: "printed", stdout: renderVerified(verified, options, ctx.isTTY, ctx.width), ...(stderr ? { stderr } : {}) };
+    return { kind: "printed", stdout: renderVerified(verified, options, ctx), ...(stderr ? { stderr } : {}) };
   },
 };
 
@@ -118,7 +120,8 @@ function undestructiveWarning(planName: string): string {
   return `Warning: the SQL of ${planName} reads as destructive (read by this plugin), but the plan does not record it as destructive\n`;
 }
 
-function renderVerified(verified: VerifiedPlan, options: PlanOptions, isTTY: boolean, width: number): string {
+function renderVerified(verified: VerifiedPlan, options: PlanOptions, ctx: RunContext): string {
+  const { isTTY, width } = ctx;
   switch (options.output) {
     case "text":
       return renderPlanText(verified, { statements: options.statements, width: isTTY ? width : 0 });
@@ -136,5 +139,7 @@ function renderVerified(verified: VerifiedPlan, options: PlanOptions, isTTY: boo
     }
     case "yaml":
       return formatYaml(verified.document.value);
+    case "markdown":
+      return renderPlanMarkdown(verified, { version: ctx.version, now: ctx.now });
   }
 }
