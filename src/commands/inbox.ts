@@ -9,13 +9,16 @@ import { UsageError } from "../errors.ts";
 import type { KindName } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
-import { inboxItems, inboxRow, renderInbox, type InboxItem } from "./render/inbox.ts";
+import { inboxItems, inboxRow, renderInbox, type InboxItem, type InboxRow } from "./render/inbox.ts";
 import type { ClusterReader } from "../kube/types.ts";
-import type { Command } from "./types.ts";
+import type { Command, Printed, RunContext } from "./types.ts";
+import { FLEET_FLAGS, aimAt, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
 
 export interface InboxOptions {
   readonly output: "table" | "json" | "yaml";
   readonly absoluteTime: boolean;
+  /** --contexts / --all-contexts (options/fleet.ts); undefined: the one current context. */
+  readonly fleet?: FleetChoice;
 }
 
 /** SelfSubjectAccessReviews in flight at once. */
@@ -68,31 +71,26 @@ async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], all
 export const inboxCommand: Command<InboxOptions> = {
   name: "inbox",
   summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
-  usage: "kubectl ptah inbox [-n NAMESPACE | -A] [--absolute-time] [-o json|yaml]",
+  usage: "kubectl ptah inbox [-n NAMESPACE | -A] [--contexts A,B,… | --all-contexts] [--absolute-time] [-o json|yaml]",
   positionals: [],
   outputs: ["json", "yaml"],
   examples: [
     { comment: "What waits in the namespace, oldest first, and whether you may approve it", command: "kubectl ptah inbox -n app" },
     { comment: "Everything waiting, everywhere you can list", command: "kubectl ptah inbox -A" },
+    { comment: "Everything waiting in every cluster of the kubeconfig, one CONTEXT column", command: "kubectl ptah inbox -A --all-contexts" },
   ],
-  flags: [{ name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" }],
+  flags: [{ name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" }, ...FLEET_FLAGS],
   hiddenGlobals: ["selector"],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("inbox takes no names; narrow it with -n NAMESPACE", "inbox");
     const o = args.global.output;
     if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml") throw new UsageError(`unknown output format "${o}"; it is one of [json yaml]`, "inbox");
-    return { output: o === "json" || o === "yaml" ? o : "table", absoluteTime: args.flags["absolute-time"] === true };
+    const fleet = parseFleet(args.flags, args.global, "inbox");
+    return { output: o === "json" || o === "yaml" ? o : "table", absoluteTime: args.flags["absolute-time"] === true, ...(fleet ? { fleet } : {}) };
   },
   async run(options, ctx) {
-    const c = await ctx.connect();
-    const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
-    const [schemas, migrations] = await Promise.all([c.reader.list("PtahSchema", { namespace, keepRaw: false }), c.reader.list("PtahMigration", { namespace, keepRaw: false })]);
-    const items = inboxItems(
-      schemas.items.map((s) => s.object),
-      migrations.items.map((m) => m.object),
-    );
-    const mayCreate = await reviewAll(c.reader, items, ctx.global.allNamespaces);
-    const rows = items.map((i) => inboxRow(i, i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : undefined));
+    if (options.fleet) return runFleet(options, options.fleet, ctx);
+    const { rows, namespace } = await readInbox(ctx);
     if (options.output !== "table") {
       const doc = { apiVersion: "v1", kind: "List", items: rows };
       return { kind: "printed", stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc) };
@@ -107,3 +105,33 @@ export const inboxCommand: Command<InboxOptions> = {
     return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }) };
   },
 };
+
+/** One context's inbox rows, and the namespace it was read in (undefined with -A). */
+async function readInbox(ctx: RunContext): Promise<{ rows: InboxRow[]; namespace: string | undefined }> {
+  const c = await ctx.connect();
+  const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
+  const [schemas, migrations] = await Promise.all([c.reader.list("PtahSchema", { namespace, keepRaw: false }), c.reader.list("PtahMigration", { namespace, keepRaw: false })]);
+  const items = inboxItems(
+    schemas.items.map((s) => s.object),
+    migrations.items.map((m) => m.object),
+  );
+  const mayCreate = await reviewAll(c.reader, items, ctx.global.allNamespaces);
+  return { rows: items.map((i) => inboxRow(i, i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : undefined)), namespace };
+}
+
+/** --contexts / --all-contexts: every context's rows, a CONTEXT column first, each NEXT aimed at its context. */
+async function runFleet(options: InboxOptions, choice: Exclude<FleetChoice, undefined>, ctx: RunContext): Promise<Printed> {
+  const result = await readFleet(ctx, choice, readInbox);
+  const rows = result.answers.flatMap((a) => a.value.rows.map((r) => ({ ...r, context: a.context, next: aimAt(r.next, a.context) })));
+  if (options.output !== "table") {
+    const doc = { apiVersion: "v1", kind: "List", items: rows };
+    return fleetPrinted(result, options.output === "json" ? formatJson(doc) : formatYaml(doc));
+  }
+  const note =
+    rows.length === 0 && result.answers.length > 0
+      ? `Nothing is waiting for approval in the ${result.answers.length === 1 ? "context" : `${result.answers.length} contexts`} read.\n`
+      : "";
+  const text =
+    rows.length === 0 ? "" : renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders, contexts: rows.map((r) => r.context) });
+  return fleetPrinted(result, text, note);
+}
