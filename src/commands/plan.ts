@@ -30,7 +30,7 @@ function isPlanFormat(o: string): o is PlanFormat {
 export const planCommand: Command<PlanOptions> = {
   name: "plan",
   summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",
-  usage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml] [--statements] [--verify]",
+  usage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml|markdown] [--statements] [--verify]",
   positionals: [SCHEMA],
   outputs: PLAN_FORMATS,
   upstreamRank: 0,
