@@ -90,6 +90,14 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
           );
       return connection;
     },
+    // A fleet command (inbox, status, ledger with --contexts) reads each context through its own
+    // sibling context: the same shell, global.context set to that name, its own connection.
+    forContext: (name) => shellContext(environment, { ...global, context: name }),
+    kubeconfigContexts: async () => {
+      const { loadKubeconfig } = await import("../kube/connect.ts");
+      const doc = loadKubeconfig({ kubeconfig: global.kubeconfig }, environment.env);
+      return (doc.contexts ?? []).map((c) => String(c.name));
+    },
   };
 }
 

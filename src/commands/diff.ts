@@ -13,6 +13,7 @@ import { CheckLog } from "../plan/verify.ts";
 import { escapeJsonText } from "../render/formats.ts";
 import { alignmentWarning, buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "./render/diff.ts";
 import { renderDiffJson, renderDiffSql } from "./render/diff-output.ts";
+import { renderDiffMarkdown } from "./render/markdown.ts";
 import { sanitizeSqlForTerminal } from "../views/plan.ts";
 import { chooseFromApproval } from "./reads/diff-from.ts";
 import { getOrNotFound } from "./reads/read.ts";
@@ -20,7 +21,7 @@ import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
-export const DIFF_FORMATS = ["text", "json", "sql"] as const;
+export const DIFF_FORMATS = ["text", "json", "sql", "markdown"] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
 /** `--exit-code`: printed, and the two plans differ (0–3 keep their meaning). */
@@ -61,7 +62,7 @@ function parseSide(flag: "from" | "to", raw: unknown): FromChoice {
 export const diffCommand: Command<DiffOptions> = {
   name: "diff",
   summary: "Show what changed between two plans of a schema: fingerprint inputs and statements",
-  usage: "kubectl ptah diff <schema> [--from applied|--from approval NAME|--from plan NAME] [--to current|--to plan NAME] [-o text|json|sql] [--stat] [--exit-code]",
+  usage: "kubectl ptah diff <schema> [--from applied|--from approval NAME|--from plan NAME] [--to current|--to plan NAME] [-o text|json|sql|markdown] [--stat] [--exit-code]",
   positionals: [SCHEMA],
   outputs: DIFF_FORMATS,
   examples: [
@@ -69,6 +70,7 @@ export const diffCommand: Command<DiffOptions> = {
     { comment: "From the plan one approval names", command: "kubectl ptah diff storefront --from approval storefront-v1" },
     { comment: "From the applied plan, only the counts", command: "kubectl ptah diff storefront --from applied --stat" },
     { comment: "The waiting plan's SQL, added and removed statements marked", command: "kubectl ptah diff storefront -o sql" },
+    { comment: "A summary of the change to paste into a pull request or a ticket (GitHub-flavoured Markdown)", command: "kubectl ptah diff storefront -o markdown" },
     { comment: "A CI gate: exit 4 when the plans differ", command: "kubectl ptah diff storefront --from plan ptah-plan-4b44084123f0958600629632 --exit-code" },
   ],
   flags: [
@@ -121,6 +123,7 @@ export const diffCommand: Command<DiffOptions> = {
     let stdout: string;
     if (options.stat) stdout = renderDiffStat(view);
     else if (options.output === "json") stdout = ctx.isTTY ? escapeJsonText(renderDiffJson(view)) : renderDiffJson(view);
+    else if (options.output === "markdown") stdout = renderDiffMarkdown(view, { version: ctx.version, now: ctx.now });
     else if (options.output === "sql") stdout = ctx.isTTY ? sanitizeSqlForTerminal(renderDiffSql(view)) : renderDiffSql(view);
     else stdout = renderDiffText(view, { color: ctx.global.color, width: ctx.isTTY ? ctx.width : undefined });
     const stderr = (chosen?.warnings ?? "") + alignmentWarning(view);

@@ -14,13 +14,14 @@ import { ReadError, UsageError } from "../errors.ts";
 import type { KindName } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
-import { inboxItems, inboxRow, renderInbox, type InboxItem } from "./render/inbox.ts";
+import { inboxItems, inboxRow, renderInbox, type InboxItem, type InboxRow } from "./render/inbox.ts";
 import type { ClusterReader, Identity, ListResult } from "../kube/types.ts";
 import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
 import { isDnsSubdomain } from "../model/names.ts";
 import { isSpecWriter } from "../model/spec-writer.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
-import type { Command, Connection } from "./types.ts";
+import type { Command, Connection, Printed, RunContext } from "./types.ts";
+import { FLEET_FLAGS, aimAt, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
 import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../views/permissions.ts";
 
 export interface InboxOptions {
@@ -28,6 +29,8 @@ export interface InboxOptions {
   readonly absoluteTime: boolean;
   /** --namespaces: read these (alone), or fall back to them from -A. */
   readonly namespaces: readonly string[] | undefined;
+  /** --contexts / --all-contexts (options/fleet.ts); undefined: the one current context. */
+  readonly fleet?: FleetChoice;
 }
 
 interface Listed {
@@ -163,7 +166,7 @@ async function whoAmIIfNeeded(reader: ClusterReader, items: readonly InboxItem[]
 export const inboxCommand: Command<InboxOptions> = {
   name: "inbox",
   summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
-  usage: "kubectl ptah inbox [-n NAMESPACE | -A | --namespaces NS,NS] [--absolute-time] [-o json|yaml]",
+  usage: "kubectl ptah inbox [-n NAMESPACE | -A | --namespaces NS,NS] [--contexts A,B,… | --all-contexts] [--absolute-time] [-o json|yaml]",
   positionals: [],
   outputs: ["json", "yaml"],
   examples: [
@@ -174,6 +177,7 @@ export const inboxCommand: Command<InboxOptions> = {
       command: "kubectl ptah inbox -A",
     },
     { comment: "What waits in the namespaces your RoleBindings let you read", command: "kubectl ptah inbox --namespaces app,billing" },
+    { comment: "Everything waiting in every cluster of the kubeconfig, one CONTEXT column", command: "kubectl ptah inbox -A --all-contexts" },
   ],
   flags: [
     { name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" },
@@ -183,6 +187,7 @@ export const inboxCommand: Command<InboxOptions> = {
       value: "NS,NS",
       describe: "Read these namespaces (comma-separated); with -A, the ones read instead when you may not list across all namespaces (default: the context's namespace)",
     },
+    ...FLEET_FLAGS,
   ],
   hiddenGlobals: ["selector"],
   permissions: [
@@ -199,30 +204,56 @@ export const inboxCommand: Command<InboxOptions> = {
     if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml") throw new UsageError(`unknown output format "${o}"; it is one of [json yaml]`, "inbox");
     const namespaces = parseNamespaces(args.flags.namespaces);
     if (namespaces && args.global.namespace !== undefined) throw new UsageError("-n and --namespaces both name the namespaces to read; give one of them", "inbox");
-    return { output: o === "json" || o === "yaml" ? o : "table", absoluteTime: args.flags["absolute-time"] === true, namespaces };
+    const fleet = parseFleet(args.flags, args.global, "inbox");
+    return { output: o === "json" || o === "yaml" ? o : "table", absoluteTime: args.flags["absolute-time"] === true, namespaces, ...(fleet ? { fleet } : {}) };
   },
   async run(options, ctx) {
-    const c = await ctx.connect();
-    const read = ctx.global.allNamespaces
-      ? await listEverywhere(c, options.namespaces ?? [c.namespace])
-      : { listed: await (options.namespaces ? listEach(c, options.namespaces) : listIn(c, c.namespace)), allNamespaces: false };
-    const { schemas, migrations, warnings } = read.listed;
-    const items = inboxItems(schemas, migrations);
-    const mayCreate = await reviewAll(c.reader, items, read.allNamespaces);
-    const may = (i: InboxItem): boolean => (i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : false);
-    const me = await whoAmIIfNeeded(c.reader, items, may);
-    const rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
+    if (options.fleet) return runFleet(options, options.fleet, ctx);
+    const { rows, where, warnings } = await readInbox(ctx, options.namespaces);
     const warned = warnings ? { stderr: warnings } : {};
     if (options.output !== "table") {
       const doc = { apiVersion: "v1", kind: "List", items: rows };
       return { kind: "printed", stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc), ...warned };
     }
     if (rows.length === 0) {
-      const namespaces = read.allNamespaces ? undefined : (options.namespaces ?? [c.namespace]);
-      const where =
-        namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
       return { kind: "printed", stdout: "", stderr: `${warnings}Nothing is waiting for approval in ${where}.\n` };
     }
     return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }), ...warned };
   },
 };
+
+/** One context's inbox: the rows, where it looked (for "Nothing is waiting … in <where>") and its warning lines. */
+async function readInbox(ctx: RunContext, only: readonly string[] | undefined): Promise<{ rows: InboxRow[]; where: string; warnings: string }> {
+  const c = await ctx.connect();
+  const read = ctx.global.allNamespaces ? await listEverywhere(c, only ?? [c.namespace]) : { listed: await (only ? listEach(c, only) : listIn(c, c.namespace)), allNamespaces: false };
+  const { schemas, migrations, warnings } = read.listed;
+  const items = inboxItems(schemas, migrations);
+  const mayCreate = await reviewAll(c.reader, items, read.allNamespaces);
+  const may = (i: InboxItem): boolean => (i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : false);
+  const me = await whoAmIIfNeeded(c.reader, items, may);
+  const rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
+  const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
+  const where = namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
+  return { rows, where, warnings };
+}
+
+/** --contexts / --all-contexts: every context's rows, a CONTEXT column first, each NEXT aimed at its context. */
+async function runFleet(options: InboxOptions, choice: Exclude<FleetChoice, undefined>, ctx: RunContext): Promise<Printed> {
+  const result = await readFleet(ctx, choice, (c) => readInbox(c, options.namespaces));
+  const rows = result.answers.flatMap((a) => a.value.rows.map((r) => ({ ...r, context: a.context, next: aimAt(r.next, a.context) })));
+  // Each context's warning lines, naming the context.
+  const warnings = result.answers
+    .flatMap((a) => a.value.warnings.split("\n").filter((l) => l !== "").map((l) => `${l.replace(/^Warning: /u, `Warning: context ${sanitize(a.context)}: `)}\n`))
+    .join("");
+  if (options.output !== "table") {
+    const doc = { apiVersion: "v1", kind: "List", items: rows };
+    return fleetPrinted(result, options.output === "json" ? formatJson(doc) : formatYaml(doc), warnings);
+  }
+  const note =
+    rows.length === 0 && result.answers.length > 0
+      ? `Nothing is waiting for approval in the ${result.answers.length === 1 ? "context" : `${result.answers.length} contexts`} read.\n`
+      : "";
+  const text =
+    rows.length === 0 ? "" : renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders, contexts: rows.map((r) => r.context) });
+  return fleetPrinted(result, text, warnings + note);
+}

@@ -10,11 +10,12 @@ import { loadChosen, selectionLabel, type PlanChoice } from "./reads/plan-choice
 import { escapeJsonText, formatYaml } from "../render/formats.ts";
 import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../views/plan.ts";
 import { renderPlanText, renderVerifyReport } from "./render/plan.ts";
+import { renderPlanMarkdown } from "./render/markdown.ts";
 import { SCHEMA } from "./options/candidates.ts";
-import type { Command } from "./types.ts";
+import type { Command, RunContext } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
-export const PLAN_FORMATS = ["text", "sql", "json", "yaml"] as const;
+export const PLAN_FORMATS = ["text", "sql", "json", "yaml", "markdown"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
 
 export interface PlanOptions {
@@ -37,7 +38,7 @@ function isPlanFormat(o: string): o is PlanFormat {
 export const planCommand: Command<PlanOptions> = {
   name: "plan",
   summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",
-  usage: "kubectl ptah plan <schema> [--current|--applied|--plan NAME] [-o text|sql|json|yaml] [--statements] [--verify] [--export FILE] | kubectl ptah plan --verify -f FILE",
+  usage: "kubectl ptah plan <schema> [--current|--applied|--plan NAME] [-o text|sql|json|yaml|markdown] [--statements] [--verify] [--export FILE] | kubectl ptah plan --verify -f FILE",
   positionals: [SCHEMA],
   outputs: PLAN_FORMATS,
   upstreamRank: 0,
@@ -65,6 +66,7 @@ export const planCommand: Command<PlanOptions> = {
       command: "kubectl ptah plan storefront --plan ptah-plan-0a1b2c3d --export plan.json",
     },
     { comment: "Re-verify an export offline, byte for byte, without a cluster", command: "kubectl ptah plan --verify -f plan.json" },
+    { comment: "A summary to paste into a pull request or a ticket (GitHub-flavoured Markdown)", command: "kubectl ptah plan storefront -o markdown" },
   ],
   flags: [
     { name: "current", type: "boolean", describe: "The plan the operator would run next (the default)" },
@@ -150,7 +152,7 @@ export const planCommand: Command<PlanOptions> = {
     // The header's Destructive line is the plan's own flag, as upstream prints it; SQL that reads
     // as destructive although the plan does not record it is said on stderr, whatever the format.
     const stderr = verified.document.destructiveRead && verified.plan.object.spec.destructive !== true ? undestructiveWarning(verified.plan.object.metadata.name) : undefined;
-    return { kind: "printed", stdout: renderVerified(verified, options, ctx.isTTY, ctx.width), ...(stderr ? { stderr } : {}) };
+    return { kind: "printed", stdout: renderVerified(verified, options, ctx), ...(stderr ? { stderr } : {}) };
   },
 };
 
@@ -168,7 +170,8 @@ function undestructiveWarning(planName: string): string {
   return `Warning: the SQL of ${planName} reads as destructive (read by this plugin), but the plan does not record it as destructive\n`;
 }
 
-function renderVerified(verified: VerifiedPlan, options: PlanOptions, isTTY: boolean, width: number): string {
+function renderVerified(verified: VerifiedPlan, options: PlanOptions, ctx: RunContext): string {
+  const { isTTY, width } = ctx;
   switch (options.output) {
     case "text":
       return renderPlanText(verified, { statements: options.statements, width: isTTY ? width : 0 });
@@ -186,5 +189,7 @@ function renderVerified(verified: VerifiedPlan, options: PlanOptions, isTTY: boo
     }
     case "yaml":
       return formatYaml(verified.document.value);
+    case "markdown":
+      return renderPlanMarkdown(verified, { version: ctx.version, now: ctx.now });
   }
 }

@@ -55,6 +55,10 @@ export interface RunContext {
   clock(): Date;
   /** This machine's kubectl and kubectl-ptah executables on PATH (doctor). */
   readonly machine?: () => Promise<LocalFacts>;
+  /** The same context for another kubeconfig context (--contexts): its own connection. */
+  forContext?(name: string): RunContext;
+  /** The names of the kubeconfig's contexts, in file order (--all-contexts); throws on an unreadable kubeconfig. */
+  kubeconfigContexts?(): Promise<string[]>;
   /** A file named on the command line (-o custom-columns-file); throws UsageError with kubectl's wording. */
   readFile?(path: string): string;
   /** A file named by -f, byte for byte; throws UsageError with kubectl's wording. */

@@ -1,9 +1,11 @@
 // `kubectl ptah wait <schema> --for=…`: list then watch (bookmarks, reconnect, relist on 410)
-// until a condition, phase or approval state holds; exit 0 when it does, 1 on timeout with
-// the last state seen. A condition counts only once observed at the current generation.
-import { findCondition, isTrue } from "../approval/state.ts";
-import { ReadError, UsageError } from "../errors.ts";
-import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
+// until every --for holds (a condition, phase or approval state); exit 0 when they do, 1 on
+// timeout with the last state seen, and 1 at once when an approval wait can no longer hold (the
+// plan was superseded, the approval went stale: options/wait-for.ts). A condition counts only
+// once observed at the current generation.
+import { findCondition } from "../approval/state.ts";
+import { ReadError, RefusalError, UsageError } from "../errors.ts";
+import type { PtahSchemaApproval } from "../model/kinds.ts";
 import type { KindName, Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
 import type { RejectedItem } from "../kube/types.ts";
@@ -13,71 +15,26 @@ import { parseDurationFlag } from "./options/duration.ts";
 const WEEK_MS = 7 * 24 * 3_600_000;
 import { parseTarget } from "./options/arguments.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
+import { describeFor, parseWaitFors, Waiter, type Verdict, type WaitFor, type WaitTarget } from "./options/wait-for.ts";
 import type { Command } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
-export type WaitFor =
-  | { readonly kind: "condition"; readonly type: string; readonly status: string }
-  | { readonly kind: "phase"; readonly phase: string }
-  | { readonly kind: "approval"; readonly state: "consumed" | "reserved" };
+export { holds, parseWaitFor, type WaitFor } from "./options/wait-for.ts";
 
 export interface WaitOptions {
   readonly target: "schema" | "migration";
   readonly name: string;
-  readonly for: WaitFor;
+  /** Every one must hold (--for repeated, as kubectl 1.34 allows). */
+  readonly for: readonly WaitFor[];
   readonly timeoutMs: number;
 }
 
-export function parseWaitFor(text: string | undefined): WaitFor {
-  if (!text) throw new UsageError("say what to wait for: --for=condition=Type[=Status], --for=phase=Phase or --for=approval=consumed", "wait");
-  const [what, ...rest] = text.split("=");
-  const value = rest.join("=");
-  if (what === "condition" && value) {
-    const [type, status] = value.split("=");
-    const s = status ?? "True";
-    if (!type || !["True", "False", "Unknown"].includes(s)) throw new UsageError(`invalid --for=${text}: use condition=Type or condition=Type=True|False|Unknown`, "wait");
-    return { kind: "condition", type, status: s };
-  }
-  if (what === "phase" && value) return { kind: "phase", phase: value };
-  if (what === "approval" && (value === "consumed" || value === "reserved")) return { kind: "approval", state: value };
-  throw new UsageError(`invalid --for=${text}: use condition=Type[=Status], phase=Phase or approval=consumed|reserved`, "wait");
-}
-
-type Target = PtahSchema | PtahMigration;
-
-/** Does it hold? Pure; `approvals` are the schema's namespace's approvals. */
-export function holds(target: Target, waitFor: WaitFor, approvals: readonly PtahSchemaApproval[]): boolean {
-  const generation = target.metadata.generation;
-  switch (waitFor.kind) {
-    case "condition": {
-      const c = findCondition(target.status.conditions, waitFor.type);
-      if (!c || c.status !== waitFor.status) return false;
-      return c.observedGeneration === undefined || generation === undefined || c.observedGeneration >= generation;
-    }
-    case "phase":
-      return (
-        target.status.phase === waitFor.phase && (target.status.observedGeneration === undefined || generation === undefined || target.status.observedGeneration >= generation)
-      );
-    case "approval": {
-      const recorded = "plan" in target.status && target.status.plan && "approval" in target.status.plan ? target.status.plan.approval : undefined;
-      if (!recorded?.name) return false;
-      if (waitFor.state === "reserved") return true;
-      const a = approvals.find((x) => x.metadata.name === recorded.name && (!recorded.uid || x.metadata.uid === recorded.uid));
-      return a !== undefined && isTrue(a.status.conditions, "Consumed");
-    }
-  }
-}
+type Target = WaitTarget;
 
 export function describeState(target: Target | undefined): string {
   if (!target) return "the object was not seen";
   const ready = findCondition(target.status.conditions, "Ready");
   return `phase ${sanitize(target.status.phase ?? "-")}, Ready=${ready ? `${sanitize(ready.status)} (${sanitize(ready.reason ?? "")})` : "-"}`;
-}
-
-function describeFor(f: WaitFor): string {
-  if (f.kind === "condition") return `condition ${f.type}=${f.status}`;
-  if (f.kind === "phase") return `phase ${f.phase}`;
-  return `approval ${f.state}`;
 }
 
 export const waitCommand: Command<WaitOptions> = {
@@ -93,14 +50,19 @@ export const waitCommand: Command<WaitOptions> = {
       comment: "Check once, without waiting (--timeout=0, as kubectl wait): exit 0 if it holds now, else 1",
       command: "kubectl ptah wait storefront --for=phase=InSync --timeout=0",
     },
-    { comment: "Wait until the reserved approval was dispatched", command: "kubectl ptah wait storefront --for=approval=consumed" },
+    {
+      comment: "Wait until the reserved approval was dispatched (ends at once with exit 1 if a new plan supersedes it or the approval goes stale)",
+      command: "kubectl ptah wait storefront --for=approval=consumed",
+    },
+    { comment: "Wait until every condition given holds", command: "kubectl ptah wait storefront --for=approval=consumed --for=phase=InSync --timeout=10m" },
   ],
   flags: [
     {
       name: "for",
       type: "string",
       value: "WHAT",
-      describe: "condition=Type[=Status] (Status defaults to True), phase=Phase, or approval=consumed|reserved",
+      describe: "condition=Type[=Status] (Status defaults to True), phase=Phase, or approval=consumed|reserved; repeat it: every one must hold",
+      repeatable: true,
       values: ["condition=", "phase=", "approval=consumed", "approval=reserved"],
     },
   ],
@@ -121,8 +83,8 @@ export const waitCommand: Command<WaitOptions> = {
   ],
   toOptions(args) {
     const { target, name } = parseTarget(args.positionals, "wait");
-    const waitFor = parseWaitFor(typeof args.flags.for === "string" ? args.flags.for : undefined);
-    if (target === "migration" && waitFor.kind === "approval") throw new UsageError("--for=approval applies to schemas", "wait");
+    const waitFor = parseWaitFors(args.flags.for);
+    if (target === "migration" && waitFor.some((f) => f.kind === "approval")) throw new UsageError("--for=approval applies to schemas", "wait");
     const timeout = typeof args.flags.timeout === "string" ? args.flags.timeout : "5m";
     // kubectl wait's reading: 0 checks once, a negative timeout waits for a week.
     const timeoutMs = parseDurationFlag(timeout, "timeout");
@@ -145,17 +107,17 @@ export const waitCommand: Command<WaitOptions> = {
     };
     const warnOnly = (r: RejectedItem): void => ctx.log?.(rejectedWarning(r).trimEnd());
     const approvals = new Map<string, PtahSchemaApproval>();
-    let met = false;
+    const waiter = new Waiter(options.for);
+    const watchesApprovals = options.for.some((f) => f.kind === "approval");
+    let verdict: Verdict = { kind: "pending" };
     const check = (): void => {
-      if (target && holds(target, options.for, [...approvals.values()])) {
-        met = true;
-        controller.abort();
-      }
+      verdict = waiter.judge(target, [...approvals.values()]);
+      if (verdict.kind !== "pending") controller.abort();
     };
     const timer = options.timeoutMs > 0 ? setTimeout(stop, options.timeoutMs) : undefined;
     // --timeout=0 checks once, as `kubectl wait --timeout=0` does: after the first list of every
     // watched kind (the check runs on each), the wait ends.
-    let unlisted = options.for.kind === "approval" ? 2 : 1;
+    let unlisted = watchesApprovals ? 2 : 1;
     const listed = (): void => {
       if (options.timeoutMs === 0 && --unlisted === 0) stop();
     };
@@ -185,7 +147,7 @@ export const waitCommand: Command<WaitOptions> = {
           },
         }),
       ];
-      if (options.for.kind === "approval") {
+      if (watchesApprovals) {
         watches.push(
           connection.reader.watch("PtahSchemaApproval", {
             namespace: connection.namespace,
@@ -225,9 +187,15 @@ export const waitCommand: Command<WaitOptions> = {
       ctx.signal.removeEventListener("abort", stop);
     }
     const resource = `${kind.toLowerCase()}.operator.ptah.run/${sanitize(options.name)}`;
-    if (met) return { kind: "printed", stdout: `${resource} ${describeFor(options.for)} met\n` };
+    const final = verdict as Verdict;
+    if (final.kind === "met") return { kind: "printed", stdout: options.for.map((f) => `${resource} ${describeFor(f)} met\n`).join("") };
+    if (final.kind === "never") throw new RefusalError(`stopped waiting for ${describeFor(options.for.find((f) => f.kind === "approval")!)} on ${resource}: ${final.reason}`);
     const seen = misfit !== undefined ? `it does not fit the model (${sanitize(misfit)})` : describeState(target);
-    if (ctx.signal.aborted) throw new ReadError(`interrupted while waiting for ${describeFor(options.for)} on ${resource}; last seen: ${seen}`);
-    throw new ReadError(`timed out waiting for ${describeFor(options.for)} on ${resource}; last seen: ${seen}`);
+    const unmet = waiter
+      .unmet(target, [...approvals.values()])
+      .map(describeFor)
+      .join(" and ");
+    if (ctx.signal.aborted) throw new ReadError(`interrupted while waiting for ${unmet} on ${resource}; last seen: ${seen}`);
+    throw new ReadError(`timed out waiting for ${unmet} on ${resource}; last seen: ${seen}`);
   },
 };

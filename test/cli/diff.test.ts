@@ -174,7 +174,7 @@ describe("diff refuses", () => {
     { name: "--from approval without a name", argv: ["diff", "a", "--from", "approval"], message: "--from approval needs the name of the PtahSchemaApproval" },
     { name: "an unknown --from", argv: ["diff", "a", "--from", "yesterday"], message: '--from is applied, approval NAME or plan NAME, not "yesterday"' },
     { name: "--to applied", argv: ["diff", "a", "--to", "applied"], message: '--to is current or plan NAME, not "applied"' },
-    { name: "an unknown format", argv: ["diff", "a", "-o", "yaml"], message: 'unknown output format "yaml"; it is one of [text json sql]' },
+    { name: "an unknown format", argv: ["diff", "a", "-o", "yaml"], message: 'unknown output format "yaml"; it is one of [text json sql markdown]' },
     { name: "--stat with -o json", argv: ["diff", "a", "--stat", "-o", "json"], message: "--stat belongs to the text view" },
   ])("$name as a usage error (exit 2, empty stdout)", async ({ argv, message }) => {
     const r = await runCliWith(argv, new FakeReader([]));

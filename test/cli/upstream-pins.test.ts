@@ -17,7 +17,7 @@ interface Row {
   readonly pinned: readonly string[];
 }
 
-// go-client §10.1, in the table's order. Our one difference: `plan -o X` also lists yaml.
+// go-client §10.1, in the table's order. Our one difference: `plan -o X` also lists yaml and markdown (ours).
 const TABLE: readonly Row[] = [
   { argv: "", exit: 2, stdout: "usage", pinned: ["usage: kubectl ptah plan"] },
   { argv: "--help", exit: 0, stdout: "usage", pinned: ["usage: kubectl ptah plan"] },
@@ -27,7 +27,7 @@ const TABLE: readonly Row[] = [
   { argv: "plan", exit: 2, stdout: "empty", pinned: ["name one PtahSchema"] },
   { argv: "plan storefront warehouse", exit: 2, stdout: "empty", pinned: ["name one PtahSchema"] },
   { argv: "plan storefront --current --applied", exit: 2, stdout: "empty", pinned: ["ask for one"] },
-  { argv: "plan storefront -o X", exit: 2, stdout: "empty", pinned: ['unknown output format "X"; it is one of [text sql json yaml]'] },
+  { argv: "plan storefront -o X", exit: 2, stdout: "empty", pinned: ['unknown output format "X"; it is one of [text sql json yaml markdown]'] },
   { argv: "plan --help", exit: 0, stdout: "any", pinned: ["usage: kubectl ptah plan"] },
   { argv: "migration", exit: 2, stdout: "empty", pinned: ["name one PtahMigration"] },
   { argv: "migration orders invoices", exit: 2, stdout: "empty", pinned: ["name one PtahMigration"] },

@@ -16,7 +16,7 @@ describe("plan command line", () => {
     { name: "no name", argv: ["plan"], message: "name one PtahSchema" },
     { name: "two names", argv: ["plan", "a", "b"], message: "name one PtahSchema" },
     { name: "both selections", argv: ["plan", "a", "--current", "--applied"], message: "--current and --applied are two different plans; ask for one" },
-    { name: "an unknown format", argv: ["plan", "a", "-o", "wide"], message: 'unknown output format "wide"; it is one of [text sql json yaml]' },
+    { name: "an unknown format", argv: ["plan", "a", "-o", "wide"], message: 'unknown output format "wide"; it is one of [text sql json yaml markdown]' },
     { name: "--verify with -o sql", argv: ["plan", "a", "--verify", "-o", "sql"], message: "--verify prints a report, not the plan" },
     { name: "--verify with --statements", argv: ["plan", "a", "--verify", "--statements"], message: "--verify prints a report, not the plan" },
     { name: "--statements with -o json", argv: ["plan", "a", "--statements", "-o", "json"], message: "--statements belongs to the text view" },

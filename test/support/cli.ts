@@ -28,6 +28,8 @@ export interface CliOptions {
   readonly machine?: LocalFacts;
   /** doctor: connecting fails with this error (a broken kubeconfig). */
   readonly connectError?: Error;
+  /** A fleet (--contexts): the reader of each kubeconfig context by name, or the error connecting to it throws. */
+  readonly readers?: Readonly<Record<string, ClusterReader | Error>>;
   /** The registry to run with instead of commands/index.ts (a test's own command). */
   readonly commands?: Registry;
 }
@@ -71,6 +73,9 @@ export async function runCliWith(argv: readonly string[], reader: ClusterReader 
             connects++;
             options.onConnect?.(global);
             if (options.connectError) throw options.connectError;
+            const fleet = options.readers && global.context !== undefined ? options.readers[global.context] : undefined;
+            if (fleet instanceof Error) throw fleet;
+            if (fleet) return { reader: fleet, namespace: global.namespace ?? options.namespace ?? "default", contextName: global.context! };
             if (!reader) throw new Error("this test has no cluster");
             const extra = { ...(options.origin ? { origin: options.origin } : {}), ...(options.inspector ? { inspector: options.inspector } : {}) };
             return { reader, namespace: global.namespace ?? options.namespace ?? "default", contextName: "test", ...extra };

@@ -213,7 +213,7 @@ function statementLines(kind: "keep" | "remove" | "add", s: PlanStatement, o: St
     .join("\n");
 }
 
-function hunkHeader(h: Hunk): string {
+export function hunkHeader(h: Hunk): string {
   const range = (start: number, count: number): string => `${count === 0 ? start : start + 1},${count}`;
   return `@@ -${range(h.fromStart, h.fromCount)} +${range(h.toStart, h.toCount)} @@`;
 }

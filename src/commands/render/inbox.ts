@@ -139,6 +139,8 @@ export interface InboxRenderOptions {
   readonly now: Date;
   readonly absoluteTime: boolean;
   readonly noHeaders: boolean;
+  /** A fleet's table (--contexts): each row's context, in a CONTEXT column first. */
+  readonly contexts?: readonly string[];
 }
 
 export function renderInbox(rows: readonly InboxRow[], o: InboxRenderOptions): string {
@@ -153,5 +155,11 @@ export function renderInbox(rows: readonly InboxRow[], o: InboxRenderOptions): s
     r.youCan,
     r.next,
   ]);
+  if (o.contexts)
+    return renderTable(
+      ["CONTEXT", ...headers],
+      body.map((row, i) => [sanitize(o.contexts![i] ?? ""), ...row]),
+      { noHeaders: o.noHeaders },
+    );
   return renderTable(headers, body, { noHeaders: o.noHeaders });
 }
