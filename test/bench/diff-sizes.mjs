@@ -60,11 +60,16 @@ try {
     const median = results[Math.floor(results.length / 2)];
     rows.push({ label, ...median, rssMiB: Math.max(...results.map((x) => x.rssMiB)) });
   }
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
   console.log(`| case (${STATEMENTS.toLocaleString("en")} statements, ${rows[0].mib.toFixed(2)} MiB each) | time (median of ${runs}) | peak RSS | result |`);
   console.log("| --- | --- | --- | --- |");
   for (const r of rows) {
-    const result = r.label.startsWith("plan") ? `${(r.bytes / 1048576).toFixed(2)} MiB of SQL` : `${r.added} added, ${r.removed} removed, ${r.unchanged} unchanged; ${r.algorithm}, minimal ${r.minimal}, unaligned ${r.unaligned}; ${r.hunks} hunks`;
+    const result = r.label.startsWith("plan")
+      ? `${(r.bytes / 1048576).toFixed(2)} MiB of SQL`
+      : `${r.added} added, ${r.removed} removed, ${r.unchanged} unchanged; ${r.algorithm}, minimal ${r.minimal}, unaligned ${r.unaligned}; ${r.hunks} hunks`;
     console.log(`| ${r.label} | ${r.ms.toFixed(0)} ms | ${r.rssMiB.toFixed(0)} MiB | ${result} |`);
   }
   console.log(`\nload average at the end (1/5/15 min): ${load}; ${os.cpus().length} cores`);
