@@ -14,6 +14,7 @@ import type { AuthState, CredentialSource } from "./credentials.ts";
 import { TunnelAgent } from "./proxy-tunnel.ts";
 import { MAX_RETRIES, retryWait, sleep } from "./retry.ts";
 import { RequestLog } from "./request-log.ts";
+import { retireAgent } from "./retire-agent.ts";
 
 export interface TransportConfig {
   readonly server: URL;
@@ -85,24 +86,11 @@ export class Transport {
     this.log = new RequestLog(config.verbosity ?? 0, config.log ?? (() => {}));
   }
 
-  close(): void {
-    this.agent?.destroy();
-    for (const old of this.retired) old.destroy();
-    this.retired.clear();
-  }
-
-  /** Agents of an earlier client certificate, kept until their requests in flight finish. */
+  /** Agents of an earlier client certificate (kube/retire-agent.ts). */
   private readonly retired = new Set<http.Agent>();
 
-  /**
-   * A rotated client certificate gets a new agent; the old one takes no new requests, closes its
-   * idle connections now and each busy one when its response is done, so requests in flight on
-   * the old certificate finish (destroying it would reset them).
-   */
-  private retire(old: http.Agent): void {
-    old.keepSocketAlive = () => false; // a socket its response frees is closed, not pooled
-    for (const sockets of Object.values(old.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
-    this.retired.add(old);
+  close(): void {
+    for (const agent of [this.agent, ...this.retired]) agent?.destroy();
   }
 
   /**
@@ -113,7 +101,7 @@ export class Transport {
   private agentFor(auth: AuthState): http.Agent {
     if (this.config.server.protocol === "http:") return (this.agent ??= new http.Agent({ keepAlive: true, maxSockets: 8 }));
     if (this.agent && this.agentAuth && sameBytes(this.agentAuth.cert, auth.cert) && sameBytes(this.agentAuth.key, auth.key)) return this.agent;
-    if (this.agent) this.retire(this.agent);
+    if (this.agent) this.retired.add(retireAgent(this.agent));
     const tlsOptions: tls.ConnectionOptions = { ...this.config.tls, ...(auth.cert ? { cert: auth.cert } : {}), ...(auth.key ? { key: auth.key } : {}) };
     let secureContext: tls.SecureContext | undefined;
     try {
