@@ -225,7 +225,9 @@ export const inboxCommand: Command<InboxOptions> = {
 /** One context's inbox: the rows, where it looked (for "Nothing is waiting … in <where>") and its warning lines. */
 async function readInbox(ctx: RunContext, only: readonly string[] | undefined): Promise<{ rows: InboxRow[]; where: string; warnings: string }> {
   const c = await ctx.connect();
-  const read = ctx.global.allNamespaces ? await listEverywhere(c, only ?? [c.namespace]) : { listed: await (only ? listEach(c, only) : listIn(c, c.namespace)), allNamespaces: false };
+  const read = ctx.global.allNamespaces
+    ? await listEverywhere(c, only ?? [c.namespace])
+    : { listed: await (only ? listEach(c, only) : listIn(c, c.namespace)), allNamespaces: false };
   const { schemas, migrations, warnings } = read.listed;
   const items = inboxItems(schemas, migrations);
   const mayCreate = await reviewAll(c.reader, items, read.allNamespaces);
@@ -233,7 +235,8 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined): 
   const me = await whoAmIIfNeeded(c.reader, items, may);
   const rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
   const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
-  const where = namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
+  const where =
+    namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
   return { rows, where, warnings };
 }
 
@@ -243,7 +246,12 @@ async function runFleet(options: InboxOptions, choice: Exclude<FleetChoice, unde
   const rows = result.answers.flatMap((a) => a.value.rows.map((r) => ({ ...r, context: a.context, next: aimAt(r.next, a.context) })));
   // Each context's warning lines, naming the context.
   const warnings = result.answers
-    .flatMap((a) => a.value.warnings.split("\n").filter((l) => l !== "").map((l) => `${l.replace(/^Warning: /u, `Warning: context ${sanitize(a.context)}: `)}\n`))
+    .flatMap((a) =>
+      a.value.warnings
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => `${l.replace(/^Warning: /u, `Warning: context ${sanitize(a.context)}: `)}\n`),
+    )
     .join("");
   if (options.output !== "table") {
     const doc = { apiVersion: "v1", kind: "List", items: rows };

@@ -38,7 +38,8 @@ function isPlanFormat(o: string): o is PlanFormat {
 export const planCommand: Command<PlanOptions> = {
   name: "plan",
   summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",
-  usage: "kubectl ptah plan <schema> [--current|--applied|--plan NAME] [-o text|sql|json|yaml|markdown] [--statements] [--verify] [--export FILE] | kubectl ptah plan --verify -f FILE",
+  usage:
+    "kubectl ptah plan <schema> [--current|--applied|--plan NAME] [-o text|sql|json|yaml|markdown] [--statements] [--verify] [--export FILE] | kubectl ptah plan --verify -f FILE",
   positionals: [SCHEMA],
   outputs: PLAN_FORMATS,
   upstreamRank: 0,

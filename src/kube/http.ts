@@ -56,15 +56,13 @@ export interface RequestOptions {
  */
 const REVIEW_PATHS = {
   SelfSubjectAccessReview: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
-  // Who the caller is (issue 29, four-eyes): the server answers with the request's user, stores nothing.
-  SelfSubjectReview: "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+  SelfSubjectReview: "/apis/authentication.k8s.io/v1/selfsubjectreviews", // who the caller is (issue 29, four-eyes)
 } as const;
 export type DryRunKind = "PtahSchemaApproval" | "PtahMigrationApproval" | "PtahMigrationRunAcknowledgment";
 export type ReviewKind = Exclude<keyof typeof REVIEW_PATHS, IdentityKind>;
 export type IdentityKind = "SelfSubjectReview";
-export type CreateRequest =
-  | { readonly kind: DryRunKind; readonly namespace: string; readonly body: Record<string, unknown> }
-  | { readonly kind: ReviewKind | IdentityKind; readonly body: Record<string, unknown> };
+type Body = Record<string, unknown>;
+export type CreateRequest = { readonly kind: DryRunKind; readonly namespace: string; readonly body: Body } | { readonly kind: ReviewKind | IdentityKind; readonly body: Body };
 
 function createPath(r: CreateRequest): string {
   if (!("namespace" in r)) return REVIEW_PATHS[r.kind];
