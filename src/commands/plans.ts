@@ -33,7 +33,7 @@ async function pinSources(c: Connection, namespace: string | undefined) {
   const strict = <K extends KindName>(kind: K): Promise<ObjectOf<K>[]> =>
     c.reader.list(kind, { namespace, keepRaw: false }).then((l) => {
       const misfit = l.rejected[0];
-      if (misfit) throw new ReadError(`cannot tell which plans are pinned: ${misfit.problem}`);
+      if (misfit) throw new ReadError(misfit.problem);
       return l.items.map((i) => i.object);
     });
   const [schemas, migrations, schemaApprovals, migrationApprovals] = await readAll([

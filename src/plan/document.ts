@@ -4,6 +4,7 @@ import { VerificationError } from "../errors.ts";
 import type { PtahSchemaPlan } from "../model/kinds.ts";
 import { readSql, sortPrivilegeKinds } from "./sql.ts";
 import { parseStrictJson, StrictJsonError, type JsonValue } from "./strict-json.ts";
+import { trimSpace } from "./trim-space.ts";
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -83,7 +84,7 @@ function str(obj: JsonObject, key: string, where: string, required: boolean): st
     return "";
   }
   if (typeof v !== "string") fail(`${where}${key} is not a string`);
-  if (required && v.trim() === "") fail(`${where}${key} is empty`);
+  if (required && trimSpace(v) === "") fail(`${where}${key} is empty`);
   return v;
 }
 
@@ -198,7 +199,7 @@ function decodeManagedRows(v: JsonValue | undefined): ManagedRows[] | undefined 
     if (keys.length === 0) fail(`${where}keys is empty`);
     if (columns.length === 0) fail(`${where}columns is empty`);
     for (const list of [keys, columns]) {
-      if (list.some((c) => c.trim() === "")) fail(`${where}names an empty column`);
+      if (list.some((c) => trimSpace(c) === "")) fail(`${where}names an empty column`);
       if (new Set(list).size !== list.length) fail(`${where}names a column twice`);
     }
     for (const k of keys) if (!columns.includes(k)) fail(`${where}key ${JSON.stringify(k)} is not one of its columns`);

@@ -5,6 +5,7 @@
 import { NotFoundError, PtahError, VerificationError } from "../errors.ts";
 import type { PtahSchema, PtahSchemaPlan } from "../model/kinds.ts";
 import { bindingOfPlanSpec, digestSchemaPlanBinding, EXECUTION_BINDING_ID, SUPPORTED_PLAN_CONTRACT_VERSIONS, validateSchemaPlanBinding } from "./fingerprint.ts";
+import { trimSpace } from "./trim-space.ts";
 import type { PlanRecord } from "./select.ts";
 
 /** Storage limits (operator-api §5.3). */
@@ -96,7 +97,7 @@ const PINNED_IMAGE = /^[^\s@]+@sha256:[0-9a-f]{64}$/;
 
 function isValidRevision(rev: string | undefined): boolean {
   if (rev === undefined || rev.length < 1 || rev.length > 128) return false;
-  if (rev.trim() !== rev) return false;
+  if (trimSpace(rev) !== rev) return false; // Go's strings.TrimSpace, as the operator checks it
   // eslint-disable-next-line no-control-regex -- a revision must not carry control characters
   return !/[\u0000-\u001f\u007f]/.test(rev);
 }
