@@ -22,12 +22,12 @@ function lines(stdout: string, status: string): string[] {
   return stdout.split("\n").filter((l) => l.startsWith(`  ${status} `));
 }
 
-/** Polls `done` every 500 ms until `ms` have passed; then fails with `why()`, what was seen. */
-async function until(ms: number, done: () => boolean, why: () => string): Promise<void> {
+/** Polls `done` every `everyMs` until `ms` have passed; then fails with `why()`, what was seen. */
+async function until(ms: number, done: () => boolean, why: () => string, everyMs = 500): Promise<void> {
   const deadline = Date.now() + ms;
   while (!done()) {
     if (Date.now() > deadline) throw new Error(why());
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -107,14 +107,13 @@ describe.skipIf(skip)("doctor --probe on the lab", { timeout: 180_000 }, () => {
         ],
       }),
     });
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const s = kubectlJson<KubeObject>(["get", "ptahschemas.operator.ptah.run", "storefront", "-n", managed]);
-      const conditions = (s.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
-      if (conditions.some((c) => c.type === "ApprovalRequired" && c.status === "True")) break;
-      if (Date.now() > deadline) throw new Error(`storefront in ${managed} never waited for approval: ${JSON.stringify(s.status)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const status = (): KubeObject["status"] => kubectlJson<KubeObject>(["get", "ptahschemas.operator.ptah.run", "storefront", "-n", managed]).status;
+    await until(
+      60_000,
+      () => ((status() as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === "ApprovalRequired" && c.status === "True"),
+      () => `storefront in ${managed} never waited for approval: ${JSON.stringify(status())}`,
+      250,
+    );
     // An unmanaged namespace: the webhooks' namespaceSelector leaves it alone.
     unmanaged = createNamespace("doctor-unmanaged");
     const schema = createObject(schemaManifest(unmanaged, "storefront"));
