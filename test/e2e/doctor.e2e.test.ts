@@ -14,6 +14,7 @@ import { createNamespace, createObject, kubectl, kubectlJson, setStatus, type Ku
 import { labAwaitingStatus, publishPlanInLab } from "../support/lab-publish.ts";
 import { ptah, schemaManifest } from "../support/plugin.ts";
 import { PrivateLab, type PrivateLabState } from "../support/private-lab.ts";
+import { ADMIN_CONTEXT, labKubectl } from "../../lab/config.ts";
 import { createScenarioNamespace } from "../scenarios/process.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
@@ -192,6 +193,16 @@ describe.skipIf(skip)("doctor on a control plane without the operator", { timeou
     // discovery controller lists CRDs from its informer), and a CRD is only removed once its
     // cleanup finalizer has deleted every instance. So the test waits in two steps, each
     // failing with what it saw: first the CRDs are gone, then discovery has dropped the group.
+    // The cleanup finalizer first lists each CRD's instances; while a resource's storage is still
+    // initialising that list fails ("storage is (re)initializing", seen for ptahrealms after 150 s
+    // of the finalizer's backoff), so every kind is listed once, successfully, before the delete.
+    for (const plural of lab.kubectl(["api-resources", "--api-group=operator.ptah.run", "-o", "name"]).trim().split("\n")) {
+      await until(
+        60_000,
+        () => spawnSync(labKubectl(), ["--kubeconfig", state.kubeconfig, "--context", ADMIN_CONTEXT, "get", plural, "-A", "-o", "name"]).status === 0,
+        () => `${plural} cannot be listed`,
+      );
+    }
     lab.kubectl(["delete", "crd", "-l", "app.kubernetes.io/part-of=ptah-lab", "--wait=false"]);
     await until(
       150_000,
