@@ -14,6 +14,7 @@ import { createNamespace, createObject, kubectl, kubectlJson, setStatus, type Ku
 import { labAwaitingStatus, publishPlanInLab } from "../support/lab-publish.ts";
 import { ptah, schemaManifest } from "../support/plugin.ts";
 import { PrivateLab, type PrivateLabState } from "../support/private-lab.ts";
+import { ADMIN_CONTEXT, labKubectl } from "../../lab/config.ts";
 import { createScenarioNamespace } from "../scenarios/process.ts";
 import { COMMANDS } from "../../src/commands/index.ts";
 import { EVERY_USER, OFFLINE, RECOMMENDED_ROLES, describeRules, grants } from "../../src/views/permissions.ts";
@@ -24,12 +25,12 @@ function lines(stdout: string, status: string): string[] {
   return stdout.split("\n").filter((l) => l.startsWith(`  ${status} `));
 }
 
-/** Polls `done` every 500 ms until `ms` have passed; then fails with `why()`, what was seen. */
-async function until(ms: number, done: () => boolean, why: () => string): Promise<void> {
+/** Polls `done` every `everyMs` until `ms` have passed; then fails with `why()`, what was seen. */
+async function until(ms: number, done: () => boolean, why: () => string, everyMs = 500): Promise<void> {
   const deadline = Date.now() + ms;
   while (!done()) {
     if (Date.now() > deadline) throw new Error(why());
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -126,14 +127,13 @@ describe.skipIf(skip)("doctor --probe on the lab", { timeout: 180_000 }, () => {
         ],
       }),
     });
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const s = kubectlJson<KubeObject>(["get", "ptahschemas.operator.ptah.run", "storefront", "-n", managed]);
-      const conditions = (s.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
-      if (conditions.some((c) => c.type === "ApprovalRequired" && c.status === "True")) break;
-      if (Date.now() > deadline) throw new Error(`storefront in ${managed} never waited for approval: ${JSON.stringify(s.status)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const status = (): KubeObject["status"] => kubectlJson<KubeObject>(["get", "ptahschemas.operator.ptah.run", "storefront", "-n", managed]).status;
+    await until(
+      60_000,
+      () => ((status() as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === "ApprovalRequired" && c.status === "True"),
+      () => `storefront in ${managed} never waited for approval: ${JSON.stringify(status())}`,
+      250,
+    );
     // An unmanaged namespace: the webhooks' namespaceSelector leaves it alone.
     unmanaged = createNamespace("doctor-unmanaged");
     const schema = createObject(schemaManifest(unmanaged, "storefront"));
@@ -212,6 +212,16 @@ describe.skipIf(skip)("doctor on a control plane without the operator", { timeou
     // discovery controller lists CRDs from its informer), and a CRD is only removed once its
     // cleanup finalizer has deleted every instance. So the test waits in two steps, each
     // failing with what it saw: first the CRDs are gone, then discovery has dropped the group.
+    // The cleanup finalizer first lists each CRD's instances; while a resource's storage is still
+    // initialising that list fails ("storage is (re)initializing", seen for ptahrealms after 150 s
+    // of the finalizer's backoff), so every kind is listed once, successfully, before the delete.
+    for (const plural of lab.kubectl(["api-resources", "--api-group=operator.ptah.run", "-o", "name"]).trim().split("\n")) {
+      await until(
+        60_000,
+        () => spawnSync(labKubectl(), ["--kubeconfig", state.kubeconfig, "--context", ADMIN_CONTEXT, "get", plural, "-A", "-o", "name"]).status === 0,
+        () => `${plural} cannot be listed`,
+      );
+    }
     lab.kubectl(["delete", "crd", "-l", "app.kubernetes.io/part-of=ptah-lab", "--wait=false"]);
     await until(
       150_000,
