@@ -23,6 +23,7 @@ const TWO_DIR = path.join(REPO, ".cache", "e2e-fleet-lab");
 interface PrivateLab {
   readonly kubeconfig: string;
   readonly kubeconfigs: Record<"admin" | "viewer", string>;
+  readonly pluginKubeconfigs: Record<"viewer", string>;
   readonly auditLog: string;
 }
 
@@ -38,7 +39,11 @@ function labTwo(command: string, timeoutMs = 15 * 60_000): void {
 
 type Doc = { clusters: { name: string }[]; users: { name: string }[]; contexts: { name: string; context: Record<string, string> }[]; "current-context": string };
 
-/** Both labs' lab-viewer as contexts `one` and `two` of one kubeconfig (names prefixed so they cannot collide). */
+/**
+ * Both labs' lab-viewer as contexts `one` and `two` of one kubeconfig (names prefixed so they
+ * cannot collide), from their plugin twins (lab/config.ts PLUGIN_GROUP): only the plugin reads this
+ * file, and the shared lab's read-only proof judges the plugin by those certificates.
+ */
 function fleetKubeconfig(one: string, two: string): string {
   const named = (file: string, as: string) => {
     const d = yaml.load(fs.readFileSync(file, "utf8")) as Doc;
@@ -104,7 +109,7 @@ describe.skipIf(skip)("inbox across two real control planes", { timeout: 600_000
     labTwo("stop");
     labTwo("start");
     two = JSON.parse(fs.readFileSync(path.join(TWO_DIR, "lab.json"), "utf8")) as PrivateLab;
-    merged = fleetKubeconfig(labEnv().kubeconfigs.viewer, two.kubeconfigs.viewer);
+    merged = fleetKubeconfig(labEnv().pluginKubeconfigs.viewer, two.pluginKubeconfigs.viewer);
     // Lab one: the simulator brings storefront to a plan waiting for approval.
     await waitForSimulator();
     ns = createScenarioNamespace("fleet");

@@ -46,13 +46,13 @@ interface LedgerItem {
   readonly staleReason?: string;
 }
 
-/** storefront-v1 approved by lab-approver at T1, consumed at T2, applied at T3, stale at T4, T1 ≤ T2 ≤ T3 ≤ T4. */
+/** storefront-v1 approved by lab-approver at T1, consumed at T2, applied at T3 (DISPATCHED BY: the simulator's images), stale at T4, T1 ≤ T2 ≤ T3 ≤ T4. */
 function checkLedger(namespace: string): void {
   const table = ptah(["ledger", "storefront", "-n", namespace]);
   expect(table.status, table.stderr).toBe(0);
   const stamp = "(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ)";
   const row = new RegExp(
-    `^storefront-v1 +storefront +ptah-plan-\\S+ +sha256:[0-9a-f]{12} +lab-approver +\\S+ +${stamp} +\\S+ +${stamp} +${stamp} +PlanNoLongerCurrent ${stamp} +Consumed, stale$`,
+    `^storefront-v1 +storefront +ptah-plan-\\S+ +sha256:[0-9a-f]{12} +lab-approver +\\S+ +${stamp} +\\S+ +${stamp} +${stamp} +sim-\\S+ registry\\.lab/ptah-operator@sha256:[0-9a-f]{12}, runner registry\\.lab/ptah-runner@sha256:[0-9a-f]{12} +PlanNoLongerCurrent ${stamp} +Consumed, stale$`,
     "mu",
   ).exec(table.stdout);
   expect(row, table.stdout).not.toBeNull();
