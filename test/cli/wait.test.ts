@@ -45,4 +45,21 @@ describe("wait --for", () => {
       "error: timed out waiting for phase InSync on ptahschema.operator.ptah.run/storefront; last seen: phase AwaitingApproval, Ready=False (AwaitingApproval)\n",
     );
   });
+
+  it("--timeout=0 checks once: a condition that does not hold yet is a timeout at once", async () => {
+    const reader = new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema() }]);
+    const r = await runCliWith(["wait", "storefront", "-n", "app", "--for=phase=InSync", "--timeout=0"], reader);
+    expect(r).toMatchObject({ status: 1, stdout: "" });
+    expect(r.stderr).toMatch(/^error: timed out waiting for phase InSync on ptahschema\.operator\.ptah\.run\/storefront; last seen: /u);
+  });
+
+  it("a negative --timeout waits on (kubectl wait's reading: a week), past any short deadline, until the condition holds", async () => {
+    const reader = new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema() }]);
+    const run = runCliWith(["wait", "storefront", "-n", "app", "--for=phase=InSync", "--timeout=-1s"], reader);
+    for (let i = 0; i < 1000 && reader.watching < 1; i++) await new Promise((r) => setTimeout(r, 2));
+    expect(reader.watching).toBe(1);
+    await new Promise((r) => setTimeout(r, 300)); // a deadline of 0 or of the absolute value would have fired by now
+    reader.event("PtahSchema", "MODIFIED", inSyncSchema());
+    expect(await run).toMatchObject({ status: 0, stderr: "", stdout: "ptahschema.operator.ptah.run/storefront phase InSync met\n" });
+  });
 });
