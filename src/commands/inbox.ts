@@ -21,7 +21,7 @@ import { isDnsSubdomain } from "../model/names.ts";
 import { isSpecWriter } from "../model/spec-writer.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import type { Command, Connection, Printed, RunContext } from "./types.ts";
-import { FLEET_FLAGS, aimAt, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
+import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
 import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../views/permissions.ts";
 
 export interface InboxOptions {
@@ -245,14 +245,7 @@ async function runFleet(options: InboxOptions, choice: Exclude<FleetChoice, unde
   const result = await readFleet(ctx, choice, (c) => readInbox(c, options.namespaces));
   const rows = result.answers.flatMap((a) => a.value.rows.map((r) => ({ ...r, context: a.context, next: aimAt(r.next, a.context) })));
   // Each context's warning lines, naming the context.
-  const warnings = result.answers
-    .flatMap((a) =>
-      a.value.warnings
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => `${l.replace(/^Warning: /u, `Warning: context ${sanitize(a.context)}: `)}\n`),
-    )
-    .join("");
+  const warnings = contextWarnings(result.answers, (v) => v.warnings);
   if (options.output !== "table") {
     const doc = { apiVersion: "v1", kind: "List", items: rows };
     return fleetPrinted(result, options.output === "json" ? formatJson(doc) : formatYaml(doc), warnings);

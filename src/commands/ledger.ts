@@ -1,6 +1,7 @@
 // `kubectl ptah ledger [SCHEMA | migration NAME] [-A] [-l SELECTOR] [--relative] [-o json|yaml|csv]`:
 // one row per approval ever bound to the object (and per run acknowledgment of a migration), from
-// durable fields only. Reads: GET the named owner (or LIST the owners) and LIST each approval kind.
+// durable fields only. Reads: GET the named owner (or LIST the owners) and LIST each approval kind;
+// with --contexts/--all-contexts, the same in each context (options/fleet.ts), a CONTEXT column first.
 import { migrationLedger, schemaLedger, sortLedger, type LedgerEntry } from "../approval/ledger.ts";
 import { bindsSchema } from "../approval/state.ts";
 import type { KindName, ObjectOf } from "../model/parse.ts";
@@ -8,16 +9,19 @@ import { formatJson, formatYaml } from "../render/formats.ts";
 import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "./render/ledger.ts";
 import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
 import { noResources, parseFixedOutput } from "./options/output.ts";
+import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "./reads/read.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
-import type { Command, Connection } from "./types.ts";
+import type { Command, Connection, Printed, RunContext } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface LedgerOptions {
   readonly target: OptionalTarget;
   readonly output: "table" | "json" | "yaml" | "csv";
   readonly relative: boolean;
+  /** --contexts / --all-contexts (options/fleet.ts); undefined: the one current context. */
+  readonly fleet?: FleetChoice;
 }
 
 /** The objects of a list that fit the model; the warning line of each that does not goes to `warnings`. */
@@ -60,7 +64,7 @@ async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | 
 export const ledgerCommand: Command<LedgerOptions> = {
   name: "ledger",
   summary: "Who approved which exact plan, when, and whether it was consumed, applied or retired",
-  usage: "kubectl ptah ledger [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--relative] [-o json|yaml|csv]",
+  usage: "kubectl ptah ledger [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--contexts A,B,… | --all-contexts] [--relative] [-o json|yaml|csv]",
   positionals: SCHEMA_OR_MIGRATION,
   outputs: ["json", "yaml", "csv"],
   examples: [
@@ -68,8 +72,9 @@ export const ledgerCommand: Command<LedgerOptions> = {
     { comment: "A migration's approvals and run acknowledgments", command: "kubectl ptah ledger migration billing" },
     { comment: "The audit record of every namespace, for a spreadsheet", command: "kubectl ptah ledger -A -o csv > approvals.csv" },
     { comment: "Ages instead of timestamps", command: "kubectl ptah ledger storefront --relative" },
+    { comment: "Every approval in every cluster of the kubeconfig, one CONTEXT column", command: "kubectl ptah ledger -A --all-contexts" },
   ],
-  flags: [{ name: "relative", type: "boolean", describe: "Print ages instead of RFC 3339 timestamps" }],
+  flags: [{ name: "relative", type: "boolean", describe: "Print ages instead of RFC 3339 timestamps" }, ...FLEET_FLAGS],
   permissions: [
     { form: "ledger SCHEMA", argv: ["ledger", "storefront"], rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")] },
     {
@@ -81,15 +86,13 @@ export const ledgerCommand: Command<LedgerOptions> = {
   ],
   toOptions(args) {
     const output = parseFixedOutput(args.global.output, ["json", "yaml", "csv"] as const, "ledger");
-    return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "ledger"), output, relative: args.flags.relative === true };
+    const fleet = parseFleet(args.flags, args.global, "ledger");
+    return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "ledger"), output, relative: args.flags.relative === true, ...(fleet ? { fleet } : {}) };
   },
   async run(options, ctx) {
-    const c = await ctx.connect();
-    const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
-    const w: string[] = [];
-    const entries = sortLedger(await loadLedger(options.target, c, namespace, ctx.global.selector, w));
+    if (options.fleet) return runFleet(options, options.fleet, ctx);
+    const { entries, warnings: stderr, namespace } = await readLedger(options.target, ctx);
     // Objects that do not fit the model: one warning each, the ledger of the others (README "Tolerance").
-    const stderr = w.join("");
     const warned = stderr ? { stderr } : {};
     if (options.output === "json") return { kind: "printed", stdout: formatJson(ledgerDocument(entries)), ...warned };
     if (options.output === "yaml") return { kind: "printed", stdout: formatYaml(ledgerDocument(entries)), ...warned };
@@ -103,3 +106,29 @@ export const ledgerCommand: Command<LedgerOptions> = {
     };
   },
 };
+
+/** One context's ledger, oldest first, its warning lines and the namespace read (undefined: every one). */
+async function readLedger(target: OptionalTarget, ctx: RunContext): Promise<{ entries: LedgerEntry[]; warnings: string; namespace: string | undefined }> {
+  const c = await ctx.connect();
+  const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
+  const w: string[] = [];
+  const entries = sortLedger(await loadLedger(target, c, namespace, ctx.global.selector, w));
+  return { entries, warnings: w.join(""), namespace };
+}
+
+/** --contexts / --all-contexts: each context's ledger in the order named, a CONTEXT column (a context field, a context column) first. */
+async function runFleet(options: LedgerOptions, choice: Exclude<FleetChoice, undefined>, ctx: RunContext): Promise<Printed> {
+  const result = await readFleet(ctx, choice, (c) => readLedger(options.target, c));
+  const entries = result.answers.flatMap((a) => a.value.entries);
+  const contexts = result.answers.flatMap((a) => a.value.entries.map(() => a.context));
+  const warnings = contextWarnings(result.answers, (v) => v.warnings);
+  if (options.output === "json" || options.output === "yaml") {
+    const doc = ledgerDocument(entries, contexts);
+    return fleetPrinted(result, options.output === "json" ? formatJson(doc) : formatYaml(doc), warnings);
+  }
+  if (entries.length === 0) return fleetPrinted(result, "", warnings + noResourcesInFleet(result));
+  if (options.output === "csv") return fleetPrinted(result, renderLedgerCsv(entries, contexts), warnings);
+  const g = ctx.global;
+  const text = renderLedgerTable(entries, { now: ctx.now, relative: options.relative, color: g.color, noHeaders: g.noHeaders, allNamespaces: g.allNamespaces, contexts });
+  return fleetPrinted(result, text, warnings);
+}

@@ -1,7 +1,7 @@
-// `inbox --all-contexts` on two real control planes (issue 31 part 3): the shared lab (with the
+// `inbox`, `status` and `ledger` with `--all-contexts` on two real control planes (issue 31 part 3): the shared lab (with the
 // operator simulator) and a second, private lab started here (its own etcd, kube-apiserver, PKI,
 // CRDs and audit log under .cache/e2e-fleet-lab; no simulator: its schema's status is written by
-// hand). One kubeconfig names lab-viewer of each as contexts `one` and `two`. Both answer: one table
+// hand, and one approval of it). One kubeconfig names lab-viewer of each as contexts `one` and `two`. Both answer: one table
 // with a CONTEXT column holding both. The second kube-apiserver stopped: the first still prints,
 // `two` is one stderr line naming it, exit 0. Afterwards the private lab's audit log shows only
 // get/list/watch and access reviews from the plugin.
@@ -104,7 +104,7 @@ function inbox(args: readonly string[]) {
   return runKubectl(["ptah", "inbox", ...args], "viewer", { KUBECONFIG: merged });
 }
 
-describe.skipIf(skip)("inbox across two real control planes", { timeout: 600_000 }, () => {
+describe.skipIf(skip)("inbox, status and ledger across two real control planes", { timeout: 600_000 }, () => {
   beforeAll(async () => {
     labTwo("stop");
     labTwo("start");
@@ -125,6 +125,29 @@ describe.skipIf(skip)("inbox across two real control planes", { timeout: 600_000
       conditions: [cond("ApprovalRequired", "True", "Waiting", "Create an approval bound to the current plan fingerprint"), cond("Ready", "False", "AwaitingApproval", "x")],
     };
     twoKubectl(["patch", "ptahschemas.operator.ptah.run", "catalog", "-n", "fleet", "--subresource=status", "--type=merge", "-p", JSON.stringify({ status })]);
+    // And an approval of it, written by hand too (lab two has no admission webhook to stamp one).
+    const uid = spawnSync(
+      "kubectl",
+      ["--kubeconfig", two.kubeconfig, "--context", "lab-admin", "get", "ptahschemas.operator.ptah.run", "catalog", "-n", "fleet", "-o", "jsonpath={.metadata.uid}"],
+      {
+        encoding: "utf8",
+      },
+    ).stdout;
+    expect(uid).toMatch(/^[0-9a-f-]{36}$/u);
+    const approval = {
+      apiVersion: "operator.ptah.run/v1alpha1",
+      kind: "PtahSchemaApproval",
+      metadata: { name: "catalog-v1" },
+      spec: {
+        schemaRef: { name: "catalog", uid },
+        planRef: { name: "ptah-plan-0123456789abcdef01234567", uid: "plan-uid" },
+        planFingerprint: `sha256:${"0123456789abcdef".repeat(4)}`,
+        approver: { username: "lab-approver", groups: ["system:authenticated"] },
+        approvedAt: now(),
+        mutationRequestUID: "by-hand",
+      },
+    };
+    twoKubectl(["create", "-n", "fleet", "-f", "-"], JSON.stringify(approval));
   }, 20 * 60_000);
 
   afterAll(() => {
@@ -152,6 +175,23 @@ describe.skipIf(skip)("inbox across two real control planes", { timeout: 600_000
     expect(items.find((i) => i.context === "one" && i.name === "storefront")).toBeDefined();
   });
 
+  it("status and ledger --all-contexts show both control planes, one CONTEXT column", () => {
+    const status = runKubectl(["ptah", "status", "-A", "--all-contexts"], "viewer", { KUBECONFIG: merged });
+    expect(status.stderr).toBe("");
+    expect(status.status).toBe(0);
+    expect(status.stdout.split("\n")[0]).toMatch(/^CONTEXT +NAMESPACE +NAME +PHASE /u);
+    expect(status.stdout).toMatch(new RegExp(`^one +${ns} +(ptahschema/)?storefront +AwaitingApproval `, "mu"));
+    expect(status.stdout).toMatch(/^two +fleet +(ptahschema\/)?catalog +AwaitingApproval /mu);
+    const ledger = runKubectl(["ptah", "ledger", "-n", "fleet", "--contexts", "two"], "viewer", { KUBECONFIG: merged });
+    expect(ledger).toMatchObject({ status: 0, stderr: "" });
+    expect(ledger.stdout).toMatch(/^CONTEXT +APPROVAL +OBJECT /u);
+    expect(ledger.stdout).toMatch(/^two +catalog-v1 +catalog +ptah-plan-0123456789abcdef01234567 +sha256:0123456789ab +lab-approver /mu);
+    const json = runKubectl(["ptah", "ledger", "-A", "--all-contexts", "-o", "json"], "viewer", { KUBECONFIG: merged });
+    expect(json.status, json.stderr).toBe(0);
+    const items = (JSON.parse(json.stdout) as { items: { context: string; name: string }[] }).items;
+    expect(items.filter((i) => i.context === "two").map((i) => i.name)).toEqual(["catalog-v1"]);
+  });
+
   it("with the second kube-apiserver stopped, shows the first and names the stopped one (exit 0)", () => {
     labTwo("stop-apiserver", 60_000);
     const r = inbox(["-A", "--all-contexts"]);
@@ -162,5 +202,9 @@ describe.skipIf(skip)("inbox across two real control planes", { timeout: 600_000
     const only = inbox(["-A", "--contexts", "two"]);
     expect(only).toMatchObject({ status: 1, stdout: "" });
     expect(only.stderr).toMatch(/^error: context "two": [^\n]+\n$/u);
+    const status = runKubectl(["ptah", "status", "-A", "--all-contexts"], "viewer", { KUBECONFIG: merged });
+    expect(status.status, status.stderr).toBe(0);
+    expect(status.stderr).toMatch(/^error: context "two": [^\n]+\n$/u);
+    expect(status.stdout).toMatch(new RegExp(`^one +${ns} +(ptahschema/)?storefront `, "mu"));
   });
 });

@@ -82,6 +82,23 @@ export async function readFleet<T>(ctx: RunContext, choice: Exclude<FleetChoice,
   return { answers, failures };
 }
 
+/** Each answer's warning lines (`Warning: …`), naming its context: `Warning: context east: …`. */
+export function contextWarnings<T>(answers: readonly FleetAnswer<T>[], warningsOf: (value: T) => string): string {
+  return answers
+    .flatMap((a) =>
+      warningsOf(a.value)
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => `${l.replace(/^Warning: /u, `Warning: context ${sanitize(a.context)}: `)}\n`),
+    )
+    .join("");
+}
+
+/** The empty fleet's stderr line, as kubectl's "No resources found" names where it looked. */
+export function noResourcesInFleet<T>(result: FleetResult<T>): string {
+  return result.answers.length === 0 ? "" : `No resources found in the ${result.answers.length === 1 ? "context" : `${result.answers.length} contexts`} read.\n`;
+}
+
 /** What a fleet command printed: its text, the failures on stderr (after any note), exit 1 when no context answered. */
 export function fleetPrinted<T>(result: FleetResult<T>, stdout: string, note = ""): Printed {
   const stderr = [...result.failures.map((l) => `${l}\n`), note].join("");

@@ -13,6 +13,8 @@ export interface LedgerRenderOptions {
   readonly color: boolean;
   readonly noHeaders: boolean;
   readonly allNamespaces: boolean;
+  /** A fleet's ledger (--contexts): each entry's context, in a CONTEXT column first. */
+  readonly contexts?: readonly string[];
 }
 
 const KIND_WORD: Readonly<Record<LedgerEntry["kind"], string>> = {
@@ -47,6 +49,7 @@ export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRend
   const when = (t: string | undefined): string => (t ? (o.relative ? formatAge(t, o.now) : formatTimestamp(t)) : "-");
   const mixed = new Set(entries.map((e) => e.kind)).size > 1;
   const headers = [
+    ...(o.contexts ? ["CONTEXT"] : []),
     ...(o.allNamespaces ? ["NAMESPACE"] : []),
     "APPROVAL",
     "OBJECT",
@@ -62,7 +65,8 @@ export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRend
     "STALE",
     "STATE",
   ];
-  const rows = entries.map((e) => [
+  const rows = entries.map((e, i) => [
+    ...(o.contexts ? [sanitize(o.contexts[i] ?? "")] : []),
     ...(o.allNamespaces ? [sanitize(e.namespace)] : []),
     (mixed ? `${KIND_WORD[e.kind]}/` : "") + sanitize(e.name),
     sanitize(owner(e)),
@@ -102,12 +106,13 @@ const CSV_HEADERS = [
   "state",
 ];
 
-/** CSV keeps full fingerprints and absolute times: it is a record, not a screen. */
-export function renderLedgerCsv(entries: readonly LedgerEntry[]): string {
+/** CSV keeps full fingerprints and absolute times: it is a record, not a screen. A fleet's (contexts) gains a context column first. */
+export function renderLedgerCsv(entries: readonly LedgerEntry[], contexts?: readonly string[]): string {
   const t = (s: string | undefined): string => (s ? formatTimestamp(s) : "");
   return formatCsv(
-    CSV_HEADERS,
-    entries.map((e) => [
+    contexts ? ["context", ...CSV_HEADERS] : CSV_HEADERS,
+    entries.map((e, i) => [
+      ...(contexts ? [contexts[i] ?? ""] : []),
       e.namespace,
       e.kind,
       e.name,
@@ -130,7 +135,16 @@ export function renderLedgerCsv(entries: readonly LedgerEntry[]): string {
   );
 }
 
-/** -o json|yaml: the entries as data, in a kubectl-style List (they are not Kubernetes objects). */
-export function ledgerDocument(entries: readonly LedgerEntry[]): Record<string, unknown> {
-  return { apiVersion: "v1", kind: "List", items: entries.map((e) => ({ ...e, groups: [...e.groups], ...(e.dispatchedBy ? { dispatchedBy: { ...e.dispatchedBy } } : {}) })) };
+/** -o json|yaml: the entries as data, in a kubectl-style List (they are not Kubernetes objects); a fleet's carry their context first. */
+export function ledgerDocument(entries: readonly LedgerEntry[], contexts?: readonly string[]): Record<string, unknown> {
+  return {
+    apiVersion: "v1",
+    kind: "List",
+    items: entries.map((e, i) => ({
+      ...(contexts ? { context: contexts[i] ?? "" } : {}),
+      ...e,
+      groups: [...e.groups],
+      ...(e.dispatchedBy ? { dispatchedBy: { ...e.dispatchedBy } } : {}),
+    })),
+  };
 }

@@ -22,6 +22,8 @@ export interface StatusListInput {
   /** -L/--label-columns keys and --show-labels: columns after every other one, as kubectl adds them. */
   readonly labelColumns?: readonly string[];
   readonly showLabels?: boolean;
+  /** A fleet's table (--contexts): each object's context (by identity), in a CONTEXT column first, contexts in `order`. */
+  readonly contexts?: { readonly order: readonly string[]; readonly of: ReadonlyMap<object, string> };
 }
 
 /** READY column: status and reason of the Ready condition, e.g. `False (AwaitingApproval)`. */
@@ -36,12 +38,20 @@ function phase(p: string | undefined, color: boolean): string {
   return p ? paintWord(p, color) : "-";
 }
 
-function orderKey(o: { metadata: { namespace?: string; name: string } }): string {
-  return `${o.metadata.namespace ?? ""}\u0000${o.metadata.name}`;
+type Named = { metadata: { namespace?: string; name: string } };
+
+/** The context an object was read from ("" outside a fleet). */
+function contextOf(o: object, input: StatusListInput): string {
+  return input.contexts?.of.get(o) ?? "";
 }
 
-function inOrder<T extends { metadata: { namespace?: string; name: string } }>(items: readonly T[], input: StatusListInput): readonly T[] {
-  return input.ordered ? items : byNamespaceAndName(items);
+function inOrder<T extends Named>(items: readonly T[], input: StatusListInput): readonly T[] {
+  if (input.ordered) return items;
+  // By context (in the order named), namespace and name; keys computed once per item, not twice per comparison.
+  const rank = new Map((input.contexts?.order ?? []).map((c, i) => [c, String(i).padStart(6, "0")]));
+  const keyed = items.map((item) => ({ item, key: `${rank.get(contextOf(item, input)) ?? ""}\u0000${item.metadata.namespace ?? ""}\u0000${item.metadata.name}` }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.item);
 }
 
 function labelHeadersOf(input: StatusListInput): string[] {
@@ -52,16 +62,18 @@ function labelCellsOf(o: { metadata: { labels?: Record<string, string> } }, inpu
   return labelCells(o.metadata.labels, input.labelColumns ?? [], input.showLabels === true);
 }
 
-function byNamespaceAndName<T extends { metadata: { namespace?: string; name: string } }>(items: readonly T[]): T[] {
-  // Keys computed once per item, not twice per comparison.
-  const keyed = items.map((item) => ({ item, key: orderKey(item) }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return keyed.map((k) => k.item);
+/** The leading columns: CONTEXT in a fleet, NAMESPACE with -A. */
+function scopeHeaders(input: StatusListInput): string[] {
+  return [...(input.contexts ? ["CONTEXT"] : []), ...(input.allNamespaces ? ["NAMESPACE"] : [])];
+}
+
+function scopeCells(o: Named, input: StatusListInput): string[] {
+  return [...(input.contexts ? [sanitize(contextOf(o, input))] : []), ...(input.allNamespaces ? [sanitize(o.metadata.namespace ?? "")] : [])];
 }
 
 export function renderSchemaRows(input: StatusListInput, prefix: string): string {
   const headers = [
-    ...(input.allNamespaces ? ["NAMESPACE"] : []),
+    ...scopeHeaders(input),
     "NAME",
     "PHASE",
     "READY",
@@ -76,19 +88,19 @@ export function renderSchemaRows(input: StatusListInput, prefix: string): string
   // Approvals grouped by namespace once: filtering the whole list per schema is quadratic
   // (5,000 schemas × 15,000 approvals in issue 9's benchmark).
   const approvalsByNamespace = new Map<string, PtahSchemaApproval[]>();
+  const groupOf = (o: Named): string => `${contextOf(o, input)}\u0000${o.metadata.namespace ?? ""}`;
   for (const a of input.approvals) {
-    const ns = a.metadata.namespace ?? "";
+    const ns = groupOf(a);
     const group = approvalsByNamespace.get(ns);
     if (group) group.push(a);
     else approvalsByNamespace.set(ns, [a]);
   }
   const rows = inOrder(input.schemas, input).map((s) => {
     const plan = s.status.plan;
-    const ns = s.metadata.namespace ?? "";
-    const approvals = approvalsByNamespace.get(ns) ?? [];
+    const approvals = approvalsByNamespace.get(groupOf(s)) ?? [];
     const applied = s.status.applied?.completedAt;
     return [
-      ...(input.allNamespaces ? [sanitize(ns)] : []),
+      ...scopeCells(s, input),
       prefix + sanitize(s.metadata.name),
       phase(s.status.phase, input.color),
       formatReady(s.status.conditions, input.color),
@@ -121,7 +133,7 @@ function migrationApproval(m: PtahMigration): string {
 
 export function renderMigrationRows(input: StatusListInput, prefix: string): string {
   const headers = [
-    ...(input.allNamespaces ? ["NAMESPACE"] : []),
+    ...scopeHeaders(input),
     "NAME",
     "PHASE",
     "READY",
@@ -138,7 +150,7 @@ export function renderMigrationRows(input: StatusListInput, prefix: string): str
     const h = m.status.history;
     const outcome = m.status.lastRun?.outcome;
     return [
-      ...(input.allNamespaces ? [sanitize(m.metadata.namespace ?? "")] : []),
+      ...scopeCells(m, input),
       prefix + sanitize(m.metadata.name),
       phase(m.status.phase, input.color),
       formatReady(m.status.conditions, input.color),
