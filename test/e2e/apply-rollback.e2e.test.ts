@@ -11,6 +11,7 @@ import { connectionFromEnv, psql } from "../sim/psql.ts";
 import { createScenarioNamespace } from "../scenarios/process.ts";
 import { getObject, kubectl, labEnv, type KubeObject } from "../support/lab.ts";
 import { ptah } from "../support/plugin.ts";
+import { storefrontSetup } from "./storefront-setup.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let ns = "";
@@ -31,27 +32,7 @@ const ready = (s: KubeObject) => (s.status as { conditions?: Array<{ type: strin
 
 beforeAll(() => {
   ns = createScenarioNamespace("apply-rollback");
-  const manifests = `
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: verification-policy}
-immutable: true
-data:
-  policy.json: '{"artifactType":"application/vnd.ptah.schema.v1","signatures":"not required in the lab"}'
----
-apiVersion: v1
-kind: Secret
-metadata: {name: storefront-db}
-stringData: {url: "postgres://storefront@db.lab:5432/storefront"}
----
-apiVersion: operator.ptah.run/v1alpha1
-kind: PtahSchema
-metadata: {name: storefront}
-spec:
-  target: {engine: PostgreSQL, coordinationKey: storefront, urlFrom: {name: storefront-db, key: url}}
-  desired: {ociRef: "oci://registry.lab/schemas/demo:v1", verificationPolicyFrom: {name: verification-policy, key: policy.json}}
-  policy: {apply: Always}
-`;
+  const manifests = storefrontSetup({ apply: "Always" });
   kubectl(["apply", "-f", "-"], { namespace: ns, input: manifests });
 });
 

@@ -15,6 +15,7 @@ import { formatAuditEvent, pluginWrites, readAuditLog } from "../support/audit.t
 import { kubectl, labEnv } from "../support/lab.ts";
 import { runKubectl } from "../support/plugin.ts";
 import { createScenarioNamespace, waitForSimulator } from "../scenarios/runner.ts";
+import { storefrontSetup } from "./storefront-setup.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 const REPO = path.resolve(import.meta.dirname, "..", "..");
@@ -42,16 +43,19 @@ type Doc = { clusters: { name: string }[]; users: { name: string }[]; contexts: 
 /**
  * Both labs' lab-viewer as contexts `one` and `two` of one kubeconfig (names prefixed so they
  * cannot collide), from their plugin twins (lab/config.ts PLUGIN_GROUP): only the plugin reads this
- * file, and the shared lab's read-only proof judges the plugin by those certificates.
+ * file, and the shared lab's read-only proof judges the plugin by those certificates. Each context
+ * names its namespace (one: the test's, two: fleet) and the commands read those: the shared lab's
+ * other namespaces hold other tests' deliberately malformed objects, whose warnings are not this
+ * test's subject.
  */
-function fleetKubeconfig(one: string, two: string): string {
-  const named = (file: string, as: string) => {
+function fleetKubeconfig(one: string, two: string, namespaces: Record<"one" | "two", string>): string {
+  const named = (file: string, as: "one" | "two") => {
     const d = yaml.load(fs.readFileSync(file, "utf8")) as Doc;
     const ctx = d.contexts.find((c) => c.name === d["current-context"])!; // the file names every identity; lab-viewer is current
     return {
       cluster: { ...d.clusters.find((c) => c.name === ctx.context.cluster)!, name: `${as}-cluster` },
       user: { ...d.users.find((u) => u.name === ctx.context.user)!, name: `${as}-user` },
-      context: { name: as, context: { ...ctx.context, cluster: `${as}-cluster`, user: `${as}-user` } },
+      context: { name: as, context: { ...ctx.context, cluster: `${as}-cluster`, user: `${as}-user`, namespace: namespaces[as] } },
     };
   };
   const parts = [named(one, "one"), named(two, "two")];
@@ -67,26 +71,6 @@ function fleetKubeconfig(one: string, two: string): string {
   fs.writeFileSync(file, yaml.dump(doc));
   return file;
 }
-
-const SETUP = `apiVersion: v1
-kind: ConfigMap
-metadata: {name: verification-policy}
-immutable: true
-data:
-  policy.json: '{"artifactType":"application/vnd.ptah.schema.v1","signatures":"not required in the lab"}'
----
-apiVersion: v1
-kind: Secret
-metadata: {name: storefront-db}
-stringData: {url: "postgres://storefront@db.lab:5432/storefront"}
----
-apiVersion: operator.ptah.run/v1alpha1
-kind: PtahSchema
-metadata: {name: storefront}
-spec:
-  target: {engine: PostgreSQL, coordinationKey: storefront, urlFrom: {name: storefront-db, key: url}}
-  desired: {ociRef: "oci://registry.lab/schemas/demo:v1", verificationPolicyFrom: {name: verification-policy, key: policy.json}}
-`;
 
 let two: PrivateLab;
 let merged: string;
@@ -109,16 +93,16 @@ describe.skipIf(skip)("inbox, status and ledger across two real control planes",
     labTwo("stop");
     labTwo("start");
     two = JSON.parse(fs.readFileSync(path.join(TWO_DIR, "lab.json"), "utf8")) as PrivateLab;
-    merged = fleetKubeconfig(labEnv().pluginKubeconfigs.viewer, two.pluginKubeconfigs.viewer);
     // Lab one: the simulator brings storefront to a plan waiting for approval.
     await waitForSimulator();
     ns = createScenarioNamespace("fleet");
-    kubectl(["apply", "-f", "-"], { namespace: ns, input: SETUP });
+    kubectl(["apply", "-f", "-"], { namespace: ns, input: storefrontSetup() });
     const ready = runKubectl(["ptah", "wait", "storefront", "-n", ns, "--for=condition=ApprovalRequired", "--timeout=90s"], "viewer");
     expect(ready.status, ready.stderr).toBe(0);
+    merged = fleetKubeconfig(labEnv().pluginKubeconfigs.viewer, two.pluginKubeconfigs.viewer, { one: ns, two: "fleet" });
     // Lab two: a schema whose status says it waits, written by hand.
     twoKubectl(["create", "namespace", "fleet"]);
-    twoKubectl(["apply", "-n", "fleet", "-f", "-"], SETUP.replace(/name: storefront\}/u, "name: catalog}"));
+    twoKubectl(["apply", "-n", "fleet", "-f", "-"], storefrontSetup().replace(/name: storefront\}/u, "name: catalog}"));
     const status = {
       observedGeneration: 1,
       phase: "AwaitingApproval",
@@ -163,30 +147,30 @@ describe.skipIf(skip)("inbox, status and ledger across two real control planes",
   });
 
   it("--all-contexts shows what waits in both, one CONTEXT column", () => {
-    const r = inbox(["-A", "--all-contexts"]);
+    const r = inbox(["--all-contexts"]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout.split("\n")[0]).toMatch(/^CONTEXT +NAMESPACE +OBJECT +WAITING /u);
     expect(r.stdout).toMatch(new RegExp(`^one +${ns} +ptahschema/storefront .* read only +kubectl ptah --context one plan storefront -n ${ns}$`, "mu"));
     expect(r.stdout).toMatch(/^two +fleet +ptahschema\/catalog .* read only +kubectl ptah --context two plan catalog -n fleet$/mu);
-    const json = inbox(["-A", "--contexts", "two,one", "-o", "json"]);
+    const json = inbox(["--contexts", "two,one", "-o", "json"]);
     const items = (JSON.parse(json.stdout) as { items: { context: string; name: string }[] }).items;
     expect(items.filter((i) => i.context === "two").map((i) => i.name)).toEqual(["catalog"]);
     expect(items.find((i) => i.context === "one" && i.name === "storefront")).toBeDefined();
   });
 
   it("status and ledger --all-contexts show both control planes, one CONTEXT column", () => {
-    const status = runKubectl(["ptah", "status", "-A", "--all-contexts"], "viewer", { KUBECONFIG: merged });
+    const status = runKubectl(["ptah", "status", "--all-contexts"], "viewer", { KUBECONFIG: merged });
     expect(status.stderr).toBe("");
     expect(status.status).toBe(0);
-    expect(status.stdout.split("\n")[0]).toMatch(/^CONTEXT +NAMESPACE +NAME +PHASE /u);
-    expect(status.stdout).toMatch(new RegExp(`^one +${ns} +(ptahschema/)?storefront +AwaitingApproval `, "mu"));
-    expect(status.stdout).toMatch(/^two +fleet +(ptahschema\/)?catalog +AwaitingApproval /mu);
-    const ledger = runKubectl(["ptah", "ledger", "-n", "fleet", "--contexts", "two"], "viewer", { KUBECONFIG: merged });
+    expect(status.stdout.split("\n")[0]).toMatch(/^CONTEXT +NAME +PHASE /u);
+    expect(status.stdout).toMatch(/^one +(ptahschema\/)?storefront +AwaitingApproval /mu);
+    expect(status.stdout).toMatch(/^two +(ptahschema\/)?catalog +AwaitingApproval /mu);
+    const ledger = runKubectl(["ptah", "ledger", "--contexts", "two"], "viewer", { KUBECONFIG: merged });
     expect(ledger).toMatchObject({ status: 0, stderr: "" });
     expect(ledger.stdout).toMatch(/^CONTEXT +APPROVAL +OBJECT /u);
     expect(ledger.stdout).toMatch(/^two +catalog-v1 +catalog +ptah-plan-0123456789abcdef01234567 +sha256:0123456789ab +lab-approver /mu);
-    const json = runKubectl(["ptah", "ledger", "-A", "--all-contexts", "-o", "json"], "viewer", { KUBECONFIG: merged });
+    const json = runKubectl(["ptah", "ledger", "--all-contexts", "-o", "json"], "viewer", { KUBECONFIG: merged });
     expect(json.status, json.stderr).toBe(0);
     const items = (JSON.parse(json.stdout) as { items: { context: string; name: string }[] }).items;
     expect(items.filter((i) => i.context === "two").map((i) => i.name)).toEqual(["catalog-v1"]);
@@ -194,17 +178,17 @@ describe.skipIf(skip)("inbox, status and ledger across two real control planes",
 
   it("with the second kube-apiserver stopped, shows the first and names the stopped one (exit 0)", () => {
     labTwo("stop-apiserver", 60_000);
-    const r = inbox(["-A", "--all-contexts"]);
+    const r = inbox(["--all-contexts"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^error: context "two": [^\n]+\n$/u);
     expect(r.stdout).toMatch(new RegExp(`^one +${ns} +ptahschema/storefront `, "mu"));
     expect(r.stdout).not.toMatch(/^two /mu);
-    const only = inbox(["-A", "--contexts", "two"]);
+    const only = inbox(["--contexts", "two"]);
     expect(only).toMatchObject({ status: 1, stdout: "" });
     expect(only.stderr).toMatch(/^error: context "two": [^\n]+\n$/u);
-    const status = runKubectl(["ptah", "status", "-A", "--all-contexts"], "viewer", { KUBECONFIG: merged });
+    const status = runKubectl(["ptah", "status", "--all-contexts"], "viewer", { KUBECONFIG: merged });
     expect(status.status, status.stderr).toBe(0);
     expect(status.stderr).toMatch(/^error: context "two": [^\n]+\n$/u);
-    expect(status.stdout).toMatch(new RegExp(`^one +${ns} +(ptahschema/)?storefront `, "mu"));
+    expect(status.stdout).toMatch(/^one +(ptahschema\/)?storefront /mu);
   });
 });

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEventsSince, auditMark, getObject, kubectl, type KubeObject } from "../support/lab.ts";
 import { pluginEnv, ptah } from "../support/plugin.ts";
 import { createScenarioNamespace, waitForSimulator } from "../scenarios/runner.ts";
+import { storefrontSetup } from "./storefront-setup.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 
@@ -48,26 +49,7 @@ function openWatches(mark: number, namespace: string, resource: string): number 
   ).length;
 }
 
-const SETUP = (ociRef: string) => `apiVersion: v1
-kind: ConfigMap
-metadata: {name: verification-policy}
-immutable: true
-data:
-  policy.json: '{"artifactType":"application/vnd.ptah.schema.v1","signatures":"not required in the lab"}'
----
-apiVersion: v1
-kind: Secret
-metadata: {name: storefront-db}
-stringData: {url: "postgres://storefront@db.lab:5432/storefront"}
----
-apiVersion: operator.ptah.run/v1alpha1
-kind: PtahSchema
-metadata: {name: storefront}
-spec:
-  target: {engine: PostgreSQL, coordinationKey: storefront, urlFrom: {name: storefront-db, key: url}}
-  desired: {ociRef: "${ociRef}", verificationPolicyFrom: {name: verification-policy, key: policy.json}}
-  policy: {apply: OnApproval}
-`;
+const SETUP = (ociRef: string): string => storefrontSetup({ ociRef, apply: "OnApproval" });
 
 let ns: string;
 

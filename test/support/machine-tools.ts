@@ -6,6 +6,8 @@
 // required and a missing one fails the test instead.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { chromiumPath } from "./chromium.ts";
 
 function onPath(name: string): string | undefined {
@@ -38,6 +40,16 @@ export const MACHINE_TOOLS = {
   wine64: { missing: "no wine64", install: "apt-get install wine64", find: () => ["/usr/lib/wine/wine64", onPath("wine64")].find((c) => c !== undefined && fs.existsSync(c)) },
   zsh: { missing: "no zsh on PATH", install: "apt-get install zsh", find: () => onPath("zsh") },
   fish: { missing: "no fish on PATH", install: "apt-get install fish", find: () => onPath("fish") },
+  tmux: { missing: "no tmux on PATH", install: "apt-get install tmux", find: () => onPath("tmux") },
+  // Not a Debian package: built from the Go module proxy once (the e2e k9s test, plugin-manifest/k9s/).
+  k9s: {
+    missing: "k9s is not built (~/.cache/kubectl-ptah/k9s-bin/k9s, or $PTAH_K9S_BIN_DIR)",
+    install: "node plugin-manifest/k9s/k9s-tool.mjs (builds it once from the Go module proxy)",
+    find: () => {
+      const bin = path.join(process.env.PTAH_K9S_BIN_DIR ?? path.join(os.homedir(), ".cache", "kubectl-ptah", "k9s-bin"), "k9s");
+      return fs.existsSync(bin) ? bin : undefined;
+    },
+  },
 } satisfies Record<string, MachineTool>;
 
 export type ToolName = keyof typeof MACHINE_TOOLS;
