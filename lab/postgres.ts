@@ -167,6 +167,8 @@ export async function startPostgres(labDir: string, port: number, say: (m: strin
   const child = spawn(cmd, args, { cwd: "/", detached: true, stdio: ["ignore", fd, fd], env: { ...process.env, LC_ALL: "C" } });
   fs.closeSync(fd);
   child.on("error", () => {});
+  let exit = "";
+  child.on("exit", (code, signal) => (exit = signal ? ` (signal ${signal})` : ` (exit status ${String(code)})`));
   child.unref();
   const pid = child.pid;
   if (!pid) throw new LabError("postgres (start)", `could not spawn ${cmd}`, p.log);
@@ -175,7 +177,7 @@ export async function startPostgres(labDir: string, port: number, say: (m: strin
   const env = { ...process.env, ...clientEnv(info) };
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (!alive(pid)) throw new LabError("postgres (start)", `the server exited before it was ready\n${tail(p.log, 15)}`, p.log);
+    if (!alive(pid)) throw new LabError("postgres (start)", `the server exited${exit} before it was ready\n${tail(p.log, 15) || "(postgres.log is empty)"}`, p.log);
     const r = spawnSync(path.join(bin, "psql"), ["-X", "-At", "-w", "-c", "SHOW server_version"], { env, encoding: "utf8", timeout: 10_000 });
     if (r.status === 0 && r.stdout.trim()) {
       info.version = r.stdout.trim();
@@ -234,7 +236,11 @@ export async function stopPostgres(labDir: string, say: (m: string) => void = ()
   wipePostgres(labDir);
 }
 
-/** Deletes the cluster's data (and the temp folder <lab>/postgres/data links to) and postgres.json; logs go with it. */
+/**
+ * Deletes the cluster's data (and the temp folder <lab>/postgres/data links to) and postgres.json.
+ * The logs stay, as the other services' do: a start that failed names postgres.log, and the
+ * cleanup after that failure must not delete what it names (the next start truncates it).
+ */
 export function wipePostgres(labDir: string): void {
   const p = postgresPaths(labDir);
   try {
@@ -242,7 +248,7 @@ export function wipePostgres(labDir: string): void {
   } catch {
     /* no data folder */
   }
-  fs.rmSync(p.root, { recursive: true, force: true });
+  fs.rmSync(p.data, { recursive: true, force: true });
   fs.rmSync(p.json, { force: true });
 }
 
