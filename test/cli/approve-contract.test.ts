@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
-import { aMigration, awaitingSchema, cond, T1 } from "../support/builders.ts";
+import { aMigration, aMigrationPlan, awaitingSchema, cond, T1 } from "../support/builders.ts";
 import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../support/publish-plan.ts";
 
 const SCHEMA = { name: "storefront", namespace: "app", uid: "schema-uid-1" };
@@ -16,19 +16,7 @@ function schemaCluster(contractVersion: number): FakeReader {
 }
 
 function migrationCluster(contractVersion: number): FakeReader {
-  const plan = {
-    apiVersion: "operator.ptah.run/v1alpha1",
-    kind: "PtahMigrationPlan",
-    metadata: { name: "ptah-mplan-555555555555555555555555", namespace: "app", uid: "mplan-uid-1", creationTimestamp: T1 },
-    spec: {
-      contractVersion,
-      migrationRef: { name: "billing", uid: "migration-uid-1" },
-      fingerprint: `sha256:${"5".repeat(64)}`,
-      historyFingerprint: `sha256:${"4".repeat(64)}`,
-      currentVersion: 2,
-      migrations: [{ version: 3, description: "add invoices", checksum: "c3" }],
-    },
-  };
+  const plan = aMigrationPlan({ contractVersion });
   const migration = aMigration({
     phase: "AwaitingApproval",
     conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "1 planned migration needs an approval naming this plan")],

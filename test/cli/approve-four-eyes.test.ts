@@ -5,7 +5,7 @@ import yaml from "js-yaml";
 import { NotFoundError, ReadError } from "../../src/errors.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
-import { aMigration, awaitingSchema, cond, T1 } from "../support/builders.ts";
+import { aMigration, aMigrationPlan, awaitingSchema, cond, T1 } from "../support/builders.ts";
 import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../support/publish-plan.ts";
 import { expectGolden } from "../support/golden.ts";
 
@@ -117,19 +117,7 @@ describe("approve: four-eyes", () => {
   });
 
   describe("migration", () => {
-    const mplan = {
-      apiVersion: "operator.ptah.run/v1alpha1",
-      kind: "PtahMigrationPlan",
-      metadata: { name: "ptah-mplan-555555555555555555555555", namespace: "app", uid: "mplan-uid-1", creationTimestamp: T1 },
-      spec: {
-        contractVersion: 1,
-        migrationRef: { name: "billing", uid: "migration-uid-1" },
-        fingerprint: "sha256:5555555555555555555555555555555555555555555555555555555555555555",
-        historyFingerprint: "sha256:4444444444444444444444444444444444444444444444444444444444444444",
-        currentVersion: 2,
-        migrations: [{ version: 3, description: "add invoices", checksum: "c3" }],
-      },
-    };
+    const mplan = aMigrationPlan();
     const awaiting = aMigration({
       phase: "AwaitingApproval",
       conditions: [cond("ApprovalRequired", "True", "AwaitingApproval", "1 planned migration needs an approval naming this plan")],

@@ -10,7 +10,7 @@ import type { KindName } from "../../src/model/parse.ts";
 import { KINDS } from "../../src/model/parse.ts";
 import type { WatchOptions } from "../../src/kube/types.ts";
 import { ACCESS_REVIEW, OFFLINE, ruleKey } from "../../src/views/permissions.ts";
-import { AWAITING_CONDITIONS, FP2, PLAN2, T0, T1, aMigration, anApproval, awaitingSchema, cond } from "../support/builders.ts";
+import { AWAITING_CONDITIONS, FP2, PLAN2, T0, T1, aMigration, aMigrationPlan, anApproval, awaitingSchema, cond } from "../support/builders.ts";
 import { runCliWith } from "../support/cli.ts";
 import { FakeInspector } from "../support/fake-inspector.ts";
 import { FakeReader, type FakeObject } from "../support/fake-reader.ts";
@@ -27,19 +27,7 @@ const plan2 = publishSchemaPlan({
   statements: [{ sql: 'CREATE TABLE "orders" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }],
   createdAt: T0,
 });
-const MPLAN = {
-  apiVersion: "operator.ptah.run/v1alpha1",
-  kind: "PtahMigrationPlan",
-  metadata: { name: "ptah-mplan-555555555555555555555555", namespace: "default", uid: "mplan-uid-1", creationTimestamp: T1, labels: { "operator.ptah.run/migration": "billing" } },
-  spec: {
-    contractVersion: 1,
-    migrationRef: { name: "billing", uid: "migration-uid-1" },
-    fingerprint: "sha256:5555555555555555555555555555555555555555555555555555555555555555",
-    historyFingerprint: "sha256:4444444444444444444444444444444444444444444444444444444444444444",
-    currentVersion: 2,
-    migrations: [{ version: 3, description: "add invoices", checksum: "c3" }],
-  },
-};
+const MPLAN = aMigrationPlan({ namespace: "default", labels: { "operator.ptah.run/migration": "billing" } });
 const awaitingMigration = aMigration({
   namespace: "default",
   phase: "AwaitingApproval",

@@ -205,6 +205,29 @@ export const CONSUMED_AND_STALE = [
   cond("Consumed", "True", "DispatchCommitted", "The exact plan was committed to one Apply Job dispatch", T1),
 ];
 
+/** billing's published PtahMigrationPlan (3 of 3 pending from version 2), as the operator writes it. */
+export function aMigrationPlan(f: { namespace?: string; contractVersion?: number; labels?: Record<string, string> } = {}): Raw {
+  return {
+    apiVersion: PTAH_API_VERSION,
+    kind: "PtahMigrationPlan",
+    metadata: {
+      name: "ptah-mplan-555555555555555555555555",
+      namespace: f.namespace ?? "app",
+      uid: "mplan-uid-1",
+      creationTimestamp: T1,
+      ...(f.labels ? { labels: f.labels } : {}),
+    },
+    spec: {
+      contractVersion: f.contractVersion ?? 1,
+      migrationRef: { name: "billing", uid: "migration-uid-1" },
+      fingerprint: `sha256:${"5".repeat(64)}`,
+      historyFingerprint: `sha256:${"4".repeat(64)}`,
+      currentVersion: 2,
+      migrations: [{ version: 3, description: "add invoices", checksum: "c3" }],
+    },
+  };
+}
+
 export function aMigration(f: { name?: string; namespace?: string; phase: string; conditions: Raw[]; status?: Raw }): Raw {
   return checked("PtahMigration", {
     apiVersion: PTAH_API_VERSION,
