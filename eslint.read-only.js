@@ -17,6 +17,9 @@
 //              execFile("kubectl", ["version", "--client", "-o", "json"], …);
 //   EXEC_AUTH  src/kube/credentials.ts may call spawn, imported by that name, only inside
 //              runExecPlugin: the kubeconfig's exec credential plugin, as kubectl runs it;
+//   LOADER     src/cli/code-cache.ts, the npm bin's loader, may import node:vm's Script and
+//              node:module's createRequire, by those names: it compiles and runs the bundle's own
+//              files (dist/npm/) as node's require would, from V8's code cache (issue 30);
 //   and src/kube/connect.ts and src/kube/request-log.ts use node:net's and node:http's pure
 //   helpers (isIP, BlockList, STATUS_CODES) and types, which open nothing.
 // test/read-only-static.test.ts applies each known bypass to a copy of a module and shows these
@@ -27,6 +30,7 @@ import tseslint from "typescript-eslint";
 export const TRANSPORT = ["src/kube/http.ts", "src/kube/proxy-tunnel.ts"];
 export const DOCTOR = "src/cli/local.ts";
 export const EXEC_AUTH = "src/kube/credentials.ts";
+export const LOADER = "src/cli/code-cache.ts";
 
 /** Modules that reach the network or run code outside this process. */
 const NETWORK = ["http", "https", "http2", "net", "tls", "dgram", "dns", "dns/promises"];
@@ -127,6 +131,7 @@ export default [
   },
   { files: TRANSPORT, rules: { "read-only/imports": imports({ http: true, https: true, tls: true, net: true }) } },
   { files: ["src/kube/connect.ts"], rules: { "read-only/imports": imports({ net: ["isIP", "isIPv4", "isIPv6", "BlockList"] }) } },
+  { files: [LOADER], rules: { "read-only/imports": imports({ vm: ["Script"], module: ["createRequire"] }) } },
   { files: ["src/kube/request-log.ts"], rules: { "read-only/imports": imports({ http: ["STATUS_CODES"] }) } },
   {
     files: [DOCTOR],

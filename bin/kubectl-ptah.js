@@ -1,3 +1,4 @@
 #!/usr/bin/env node
-// npm's entry point: the esbuild bundle (npm run build writes dist/).
-import "../dist/kubectl-ptah.mjs";
+// npm's entry point (CommonJS: bin/package.json): the loader npm run build writes, which runs
+// the bundle in dist/npm/ from V8's code cache (src/cli/code-cache.ts).
+require("../dist/start.cjs");

@@ -1,7 +1,9 @@
-// Bundles src/main.ts with esbuild: dist/kubectl-ptah.mjs (ESM, split so that only network
-// commands load the connection code) and dist/kubectl-ptah.cjs (one CommonJS file, the SEA entry).
-import { build } from "esbuild";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// Bundles src/main.ts with esbuild: the npm bin's tree, dist/npm/ (CommonJS, one file per chunk of
+// esbuild's split, so that only network commands load the connection code) with its loader
+// dist/start.cjs (src/cli/code-cache.ts: V8's code cache for every file), and
+// dist/kubectl-ptah.cjs (one CommonJS file, the SEA entry).
+import { build, transform } from "esbuild";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,27 +20,45 @@ const common = {
   logLevel: "warning",
 };
 
-const esm = await build({
+// Earlier layouts (the ES-module tree before issue 30) must not linger beside the new one.
+for (const old of ["dist/kubectl-ptah.mjs", "dist/chunks", "dist/meta.esm.json"]) rmSync(old, { recursive: true, force: true });
+
+// esbuild splits only ES modules: split as ESM (in memory), then turn each file into CommonJS,
+// dynamic import() into require() (vm.Script, which the loader compiles with a code cache, runs
+// scripts, not modules). The chunk graph, and so what each command loads, stays esbuild's.
+const split = await build({
   ...common,
   format: "esm",
   metafile: true,
   splitting: true,
-  outdir: "dist",
-  outExtension: { ".js": ".mjs" },
+  write: false,
+  outdir: "dist/npm",
+  outExtension: { ".js": ".cjs" },
   chunkNames: "chunks/[name]-[hash]",
-  // yargs and friends use require() for built-ins in places; give ESM a require.
-  banner: { js: "import { createRequire as __ptahCreateRequire } from 'node:module'; const require = __ptahCreateRequire(import.meta.url);" },
 });
-
-// What each ESM output holds (test/distribution/fast-start.test.ts finds the chunks that only network
-// commands may load); not shipped.
-writeFileSync("dist/meta.esm.json", JSON.stringify(esm.metafile));
-// Chunks of earlier builds would otherwise pile up in dist/chunks and ship in the npm package.
-const outputs = new Set(Object.keys(esm.metafile.outputs).map((p) => path.resolve(p)));
-for (const f of readdirSync("dist/chunks")) {
-  const file = path.resolve("dist/chunks", f);
-  if (!outputs.has(file)) rmSync(file, { force: true });
+rmSync("dist/npm", { recursive: true, force: true });
+for (const file of split.outputFiles) {
+  const cjs = await transform(file.text, { format: "cjs", loader: "js", minify: true, legalComments: "none", supported: { "dynamic-import": false }, logLevel: "error" });
+  if (cjs.code.includes("import.meta")) throw new Error(`${path.relative(".", file.path)}: import.meta has no meaning in the CommonJS tree`);
+  mkdirSync(path.dirname(file.path), { recursive: true });
+  writeFileSync(file.path, cjs.code);
 }
+// What each output holds (test/distribution/fast-start.test.ts finds the chunks that only network
+// commands may load); not shipped.
+writeFileSync("dist/meta.npm.json", JSON.stringify(split.metafile));
+
+await build({
+  ...common,
+  entryPoints: undefined,
+  stdin: {
+    contents: 'import { startFromCodeCache } from "./src/cli/code-cache.ts";\nstartFromCodeCache(require("node:path").join(__dirname, "npm", "kubectl-ptah.cjs"));\n',
+    resolveDir: ".",
+    loader: "ts",
+    sourcefile: "start.ts",
+  },
+  format: "cjs",
+  outfile: "dist/start.cjs",
+});
 
 // Optional packages required inside try/catch: absent in the npm install too, so behaviour is
 // the same; in a SEA a real require() of them would warn on stderr (krew/optional-absent.cjs).

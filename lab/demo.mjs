@@ -71,7 +71,7 @@ async function main(argv) {
     return 2;
   }
   const plugin = path.join(REPO, "bin", "kubectl-ptah.js");
-  if (!fs.existsSync(path.join(REPO, "dist", "kubectl-ptah.mjs"))) {
+  if (!fs.existsSync(path.join(REPO, "dist", "start.cjs"))) {
     err("demo: the plugin is not built; run `npm run demo` (it builds first) or `npm run build`\n");
     return 2;
   }

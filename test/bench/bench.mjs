@@ -51,8 +51,8 @@ function chooseKubectl(opts, lab) {
 /** A private copy of the build (bin/, dist/, package.json): colleagues may rebuild dist/ mid-run. */
 function snapshotBuild(tmp) {
   const root = path.join(tmp, "pkg");
-  // The bundle and its chunks; not the CommonJS bundle, metafiles, the binary or release archives.
-  const keep = (rel) => !rel.endsWith(".cjs") && !rel.endsWith(".json") && !/^(bin|release|krew)(\/|$)/.test(rel);
+  // The npm tree and its loader; not the SEA's one-file bundle, metafiles, the binary or release archives.
+  const keep = (rel) => rel !== "kubectl-ptah.cjs" && !rel.endsWith(".json") && !/^(bin|release|krew)(\/|$)/.test(rel);
   fs.mkdirSync(root, { recursive: true });
   fs.cpSync(path.join(REPO, "bin"), path.join(root, "bin"), { recursive: true });
   fs.cpSync(path.join(REPO, "dist"), path.join(root, "dist"), { recursive: true, filter: (src) => keep(path.relative(path.join(REPO, "dist"), src)) });
@@ -121,7 +121,7 @@ async function firstSchemaPlan(api) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2), OUT_DIR);
-  if (!fs.existsSync(path.join(REPO, "dist", "kubectl-ptah.mjs"))) throw new Error("dist/ is missing: run `npm run build` (npm run bench does)");
+  if (!fs.existsSync(path.join(REPO, "dist", "start.cjs"))) throw new Error("dist/ is missing: run `npm run build` (npm run bench does)");
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-bench-"));
   const plugin = opts.pluginBin ?? snapshotBuild(tmp);
@@ -186,7 +186,7 @@ async function main() {
       kubectlBinary: kubectl.note,
       server: lab.versions,
       plugin: runSync(plugin, ["--version"]).stdout.trim(),
-      pluginBinary: opts.pluginBin ?? "bin/kubectl-ptah.js (npm bin → dist/kubectl-ptah.mjs), copied before the run",
+      pluginBinary: opts.pluginBin ?? "bin/kubectl-ptah.js (npm bin → dist/start.cjs → dist/npm/, V8 code cache warm), copied before the run",
       binary: binary ? "dist/bin/kubectl-ptah (npm run build:binary), copied before the run" : null,
     },
     lab: { server: lab.server, identity: "lab-viewer", simulator: opts.sim },

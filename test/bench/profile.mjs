@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Where a command's time goes: runs it under `node --cpu-prof` (--runs times, medians) and sums the profile's self
 // time by where it was spent — node's own start and loader (node:internal), each file of the
-// bundle (dist/kubectl-ptah.mjs and its chunks: the parser, commands, zod models, connection),
+// bundle (dist/npm/kubectl-ptah.cjs and its chunks: the parser, commands, zod models, connection),
 // V8 work outside JavaScript ("(program)": mostly compiling), the garbage collector, and
 // "(idle)": waiting, i.e. on the network — plus the top functions. Bundle files are named by
-// what they hold (from dist/meta.esm.json).
+// what they hold (from dist/meta.npm.json).
 //
 //   node test/bench/profile.mjs [--runs N] [--top N] -- COMMAND ARGS...   (COMMAND: a .js/.mjs file run by node)
 import { spawnSync } from "node:child_process";
@@ -21,13 +21,13 @@ if (command.length === 0) throw new Error("usage: node test/bench/profile.mjs [-
 
 const runs = Number(opts[opts.indexOf("--runs") + 1] ?? 1) || 1;
 
-/** What each output file of the bundle holds (dist/meta.esm.json): its two largest sources. */
+/** What each output file of the bundle holds (dist/meta.npm.json): its two largest sources. */
 const contents = new Map();
 function describeOutput(file) {
   if (contents.has(file)) return contents.get(file);
   let label = path.basename(file);
   try {
-    const meta = JSON.parse(fs.readFileSync(path.join(path.dirname(file).replace(/\/chunks$/, ""), "meta.esm.json"), "utf8"));
+    const meta = JSON.parse(fs.readFileSync(path.join(file.slice(0, file.lastIndexOf("/dist/") + 5), "meta.npm.json"), "utf8"));
     const out = Object.entries(meta.outputs).find(([o]) => file.endsWith(o.replace(/^dist\//, "")));
     const sizes = {};
     for (const [input, x] of Object.entries(out?.[1].inputs ?? {})) {
@@ -51,6 +51,8 @@ function bucket(frame) {
   if (!url) return functionName.startsWith("(") ? functionName : "(native)";
   // V8 compiling the bundle's ES modules is reported as node's loader function.
   if (functionName === "compileSourceTextModule") return "compile: V8 compiling the bundle's modules";
+  // The npm bin's loader (src/cli/code-cache.ts): vm.Script compiles, or reads V8's code cache.
+  if (url === "node:vm" && functionName === "Script") return "compile: vm.Script (the bundle, or its code cache)";
   if (url.startsWith("node:")) return "node:internal (start, loader, streams, TLS)";
   if (url.includes("/node_modules/")) return `node_modules/${url.split("/node_modules/")[1].split("/")[0]}`;
   return describeOutput(url.replace(/^file:\/\//, ""));

@@ -15,7 +15,7 @@ let kubeconfig = "";
 
 beforeAll(async () => {
   // dist/ is built by `npm test`; build it here when this file runs alone.
-  if (!fs.existsSync(path.join(REPO_ROOT, "dist", "kubectl-ptah.mjs"))) {
+  if (!fs.existsSync(path.join(REPO_ROOT, "dist", "start.cjs"))) {
     const r = spawnSync(process.execPath, [path.join(REPO_ROOT, "krew", "bundle.mjs")], { cwd: REPO_ROOT, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
   }

@@ -1,17 +1,17 @@
 // Fast start: commands that need no cluster (--version, --help, explain TOPIC, completion,
 // __complete for words) never load the connection code, @kubernetes/client-node nor zod (the
-// object models: only what reads objects needs them). The npm bin
-// runs under a module-load hook that records every module URL node loads; the chunks holding
-// src/kube/connect.ts and client-node are found in esbuild's metafile (dist/meta.esm.json).
+// object models: only what reads objects needs them). The npm bin's loader names every file of
+// the bundle it loads (PTAH_CODE_CACHE_LOG, src/cli/code-cache.ts); the chunks holding
+// src/kube/connect.ts and client-node are found in esbuild's metafile (dist/meta.npm.json).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const META = path.join(ROOT, "dist", "meta.esm.json");
+const META = path.join(ROOT, "dist", "meta.npm.json");
+const ENTRY = path.join(ROOT, "dist", "npm", "kubectl-ptah.cjs");
 const BIN = path.join(ROOT, "bin", "kubectl-ptah.js");
 
 interface Metafile {
@@ -25,19 +25,13 @@ const chunks = new Map<string, string[]>();
 
 beforeAll(() => {
   // dist/ is built by `npm test` (and the e2e setup); build it here when this file runs alone.
-  if (!fs.existsSync(META) || !fs.existsSync(path.join(ROOT, "dist", "kubectl-ptah.mjs"))) {
+  if (!fs.existsSync(META) || !fs.existsSync(ENTRY)) {
     const r = spawnSync(process.execPath, [path.join(ROOT, "krew", "bundle.mjs")], { cwd: ROOT, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
   }
   meta = JSON.parse(fs.readFileSync(META, "utf8")) as Metafile;
   for (const [out, o] of Object.entries(meta.outputs)) chunks.set(path.resolve(ROOT, out), Object.keys(o.inputs));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-fast-start-"));
-  // The hook runs in node's loader thread and appends each URL it loads to $PTAH_LOADED_LOG.
-  fs.writeFileSync(
-    path.join(dir, "hooks.mjs"),
-    'import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) {\n  appendFileSync(process.env.PTAH_LOADED_LOG, `${url}\\n`);\n  return next(url, context);\n}\n',
-  );
-  fs.writeFileSync(path.join(dir, "register.mjs"), 'import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n');
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -53,16 +47,17 @@ let runs = 0;
 function loaded(args: readonly string[], env: NodeJS.ProcessEnv = {}): { files: string[]; status: number | null; stderr: string } {
   const log = path.join(dir, `loaded-${++runs}.log`);
   fs.writeFileSync(log, "");
-  const r = spawnSync(process.execPath, ["--import", pathToFileURL(path.join(dir, "register.mjs")).href, BIN, ...args], {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
     encoding: "utf8",
-    env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: "1", PTAH_LOADED_LOG: log, ...env },
+    env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: "1", PTAH_CODE_CACHE_LOG: log, ...env },
     timeout: 30_000,
   });
+  // `hit|miss|rejected|off FILE` per file loaded.
   const files = fs
     .readFileSync(log, "utf8")
     .split("\n")
-    .filter((u) => u.startsWith("file:"))
-    .map((u) => new URL(u).pathname);
+    .filter(Boolean)
+    .map((line) => line.slice(line.indexOf(" ") + 1));
   return { files, status: r.status, stderr: r.stderr };
 }
 
@@ -107,7 +102,7 @@ describe("commands that need no cluster load neither the connection code, client
     const r = loaded(args);
     if (args[0] === "nope") expect(r.stderr).toMatch(/^error: unknown command "nope"/u);
     else expect(r.stderr).toBe("");
-    expect(r.files).toContain(path.join(ROOT, "dist", "kubectl-ptah.mjs"));
+    expect(r.files).toContain(ENTRY);
     for (const file of [...connectChunks(), ...clientNodeChunks(), ...zodChunks()]) expect(r.files).not.toContain(file);
   });
 });

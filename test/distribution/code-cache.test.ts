@@ -1,0 +1,162 @@
+// The npm bin's V8 code cache (src/cli/code-cache.ts, issue 30): the first run compiles and
+// writes one entry per file it loaded, the second run is served from them, and a changed bundle
+// (even by a change of the same length, which V8's own check does not see) or another Node is
+// never served from an old entry. Each run is the real bin on a private copy of the build.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cacheEntryName, codeCacheDir } from "../../src/cli/code-cache.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+let dir = "";
+let pkg = "";
+let bin = "";
+
+beforeAll(() => {
+  if (!fs.existsSync(path.join(ROOT, "dist", "start.cjs")) || !fs.existsSync(path.join(ROOT, "dist", "npm", "kubectl-ptah.cjs"))) {
+    const r = spawnSync(process.execPath, [path.join(ROOT, "krew", "bundle.mjs")], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+  }
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-code-cache-"));
+  // A copy of what npm installs (bin/, dist/start.cjs, dist/npm/): this test edits its bundle.
+  pkg = path.join(dir, "pkg");
+  fs.cpSync(path.join(ROOT, "bin"), path.join(pkg, "bin"), { recursive: true });
+  fs.mkdirSync(path.join(pkg, "dist"));
+  fs.copyFileSync(path.join(ROOT, "dist", "start.cjs"), path.join(pkg, "dist", "start.cjs"));
+  fs.cpSync(path.join(ROOT, "dist", "npm"), path.join(pkg, "dist", "npm"), { recursive: true });
+  bin = path.join(pkg, "bin", "kubectl-ptah.js");
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+let runs = 0;
+/** The bin with ARGS and the cache in CACHE; each file it loaded with its outcome. */
+function run(args: readonly string[], cache: string, env: NodeJS.ProcessEnv = {}) {
+  const log = path.join(dir, `log-${++runs}`);
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: path.join(dir, "home"), NO_COLOR: "1", PTAH_CODE_CACHE_DIR: cache, PTAH_CODE_CACHE_LOG: log, ...env },
+    timeout: 30_000,
+  });
+  const loads = fs.existsSync(log)
+    ? fs
+        .readFileSync(log, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => ({ outcome: line.slice(0, line.indexOf(" ")), file: path.relative(pkg, line.slice(line.indexOf(" ") + 1)) }))
+    : [];
+  return { ...r, loads, outcomes: new Set(loads.map((l) => l.outcome)) };
+}
+
+const entries = (cache: string): string[] => (fs.existsSync(cache) ? fs.readdirSync(cache).sort() : []);
+
+describe("the code cache", () => {
+  it("is written on the first run, one entry per file loaded, and serves every file on the second", () => {
+    const cache = path.join(dir, "first-second");
+    const first = run(["explain", "stale"], cache);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toBe("");
+    expect(first.loads.length).toBeGreaterThan(1);
+    expect(first.outcomes).toEqual(new Set(["miss"]));
+    expect(entries(cache)).toHaveLength(first.loads.length);
+    for (const { file } of first.loads) expect(entries(cache).some((e) => e.startsWith(`${path.basename(file)}.`))).toBe(true);
+    const second = run(["explain", "stale"], cache);
+    expect(second.status).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.loads.map((l) => l.file)).toEqual(first.loads.map((l) => l.file));
+    expect(second.outcomes).toEqual(new Set(["hit"]));
+    // Nothing to write when everything was served.
+    expect(entries(cache)).toHaveLength(first.loads.length);
+  });
+
+  it("serves a command's files and compiles only the ones it had not loaded before", () => {
+    const cache = path.join(dir, "widening");
+    expect(run(["--help"], cache).status).toBe(0);
+    const status = run(["status", "--kubeconfig", path.join(dir, "missing-config")], cache);
+    expect(status.status).toBe(1);
+    const hits = status.loads.filter((l) => l.outcome === "hit").map((l) => l.file);
+    const misses = status.loads.filter((l) => l.outcome === "miss").map((l) => l.file);
+    expect(hits).toContain(path.join("dist", "npm", "kubectl-ptah.cjs"));
+    expect(misses.some((f) => path.basename(f).startsWith("connect-"))).toBe(true);
+    expect(run(["status", "--kubeconfig", path.join(dir, "missing-config")], cache).outcomes).toEqual(new Set(["hit"]));
+  });
+
+  it("never serves a changed bundle from an old entry, even when the change keeps the file's length", () => {
+    const cache = path.join(dir, "changed");
+    const before = run(["explain", "stale"], cache);
+    expect(before.stdout).toContain("it can authorise nothing");
+    // The file that holds the text, changed in place to a text of the same length.
+    const holder = before.loads.map((l) => path.join(pkg, l.file)).find((f) => fs.readFileSync(f, "utf8").includes("it can authorise nothing"))!;
+    const original = fs.readFileSync(holder, "utf8");
+    const entryBefore = entries(cache).find((e) => e.startsWith(`${path.basename(holder)}.`));
+    try {
+      fs.writeFileSync(holder, original.replace("it can authorise nothing", "IT CAN AUTHORISE NOTHING"));
+      expect(fs.statSync(holder).size).toBe(Buffer.byteLength(original));
+      const after = run(["explain", "stale"], cache);
+      expect(after.status).toBe(0);
+      expect(after.stdout).toContain("IT CAN AUTHORISE NOTHING");
+      expect(after.loads.find((l) => path.join(pkg, l.file) === holder)?.outcome).toBe("miss");
+      // The changed file's entry replaced its old one; the other files were served.
+      expect(after.loads.filter((l) => path.join(pkg, l.file) !== holder).every((l) => l.outcome === "hit")).toBe(true);
+      const now = entries(cache).filter((e) => e.startsWith(`${path.basename(holder)}.`));
+      expect(now).toHaveLength(1);
+      expect(now[0]).not.toBe(entryBefore);
+    } finally {
+      fs.writeFileSync(holder, original);
+    }
+  });
+
+  it("rejects an entry V8 cannot use, answers as without one, and writes it again", () => {
+    const cache = path.join(dir, "corrupt");
+    const first = run(["explain", "stale"], cache);
+    for (const e of entries(cache)) fs.writeFileSync(path.join(cache, e), "not a V8 code cache");
+    const corrupt = run(["explain", "stale"], cache);
+    expect(corrupt.status).toBe(0);
+    expect(corrupt.stderr).toBe("");
+    expect(corrupt.stdout).toBe(first.stdout);
+    expect(corrupt.outcomes).toEqual(new Set(["rejected"]));
+    expect(run(["explain", "stale"], cache).outcomes).toEqual(new Set(["hit"]));
+  });
+
+  it("is off with PTAH_CODE_CACHE=off: nothing read, nothing written", () => {
+    const cache = path.join(dir, "off");
+    const r = run(["explain", "stale"], cache, { PTAH_CODE_CACHE: "off" });
+    expect(r.status).toBe(0);
+    expect(r.outcomes).toEqual(new Set(["off"]));
+    expect(fs.existsSync(cache)).toBe(false);
+  });
+
+  it("never fails a command when the cache folder cannot be made", () => {
+    const blocked = path.join(dir, "a-file");
+    fs.writeFileSync(blocked, "");
+    const r = run(["explain", "stale"], path.join(blocked, "cache"));
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("it can authorise nothing");
+    expect(r.outcomes).toEqual(new Set(["miss"]));
+  });
+});
+
+describe("where entries live and how they are named", () => {
+  it.each([
+    [{}, "/home/u", "/home/u/.cache/kubectl-ptah/code-cache"],
+    [{ XDG_CACHE_HOME: "/xdg" }, "/home/u", "/xdg/kubectl-ptah/code-cache"],
+    [{ XDG_CACHE_HOME: "relative" }, "/home/u", "/home/u/.cache/kubectl-ptah/code-cache"],
+    [{ PTAH_CODE_CACHE_DIR: "/c", XDG_CACHE_HOME: "/xdg" }, "/home/u", "/c"],
+    [{ PTAH_CODE_CACHE: "off", PTAH_CODE_CACHE_DIR: "/c" }, "/home/u", undefined],
+    [{ PTAH_CODE_CACHE: "0" }, "/home/u", undefined],
+    [{}, "", undefined],
+  ])("%j with HOME %j: %s", (env, home, expected) => {
+    expect(codeCacheDir(env, home)).toBe(expected);
+  });
+
+  it("names an entry by the file, its source and the runtime", () => {
+    const name = cacheEntryName("/x/run-A.cjs", "source", "v20.20.2 linux x64");
+    expect(name).toMatch(/^run-A\.cjs\.[0-9a-f]{40}\.v8$/u);
+    expect(cacheEntryName("/other/run-A.cjs", "source", "v20.20.2 linux x64")).toBe(name);
+    expect(cacheEntryName("/x/run-A.cjs", "sourcf", "v20.20.2 linux x64")).not.toBe(name);
+    expect(cacheEntryName("/x/run-A.cjs", "source", "v20.20.3 linux x64")).not.toBe(name);
+    expect(cacheEntryName("/x/run-A.cjs", "source", "v20.20.2 linux arm64")).not.toBe(name);
+  });
+});
