@@ -8,6 +8,30 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+
+// No zod at run time (issue 30): the models' validators are generated from the zod models here
+// (src/model/codegen.ts) and take the place of src/model/validators.ts in both bundles.
+const generator = await build({
+  stdin: {
+    contents: 'import { generateValidators } from "./src/model/codegen.ts";\nimport { MODELS } from "./src/model/kinds.ts";\nexport default generateValidators(MODELS);\n',
+    resolveDir: ".",
+    loader: "ts",
+    sourcefile: "generate-validators.ts",
+  },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  write: false,
+  logLevel: "warning",
+});
+const validators = (await import(`data:text/javascript;base64,${Buffer.from(generator.outputFiles[0].text).toString("base64")}`)).default;
+const generatedValidators = {
+  name: "generated-validators",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]model[\\/]validators\.ts$/ }, () => ({ contents: validators, loader: "js" }));
+  },
+};
+
 const version = process.env.PTAH_VERSION ?? `v${pkg.version}`;
 const common = {
   entryPoints: { "kubectl-ptah": "src/main.ts" },
@@ -17,6 +41,7 @@ const common = {
   minify: true,
   legalComments: "none",
   define: { PTAH_VERSION: JSON.stringify(version) },
+  plugins: [generatedValidators],
   logLevel: "warning",
 };
 

@@ -20,6 +20,7 @@ const SELF = "one-shell.test.ts";
 /** Dynamic imports of something other than a literal, each with why it is not the shell. */
 const COMPUTED_IMPORTS: Readonly<Record<string, string>> = {
   "lab/bundle.test.ts": "loads the lab bundle it has just built, by file URL with a cache-buster",
+  "model/validators.property.test.ts": "loads the validators module src/model/codegen.ts has just generated, by file URL",
 };
 
 /** What a file does that only the harness may do, one line each. */

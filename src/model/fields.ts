@@ -11,10 +11,8 @@ export const strList = z.array(z.string()).optional();
 /** Every kind's envelope; spec and status may be missing on the wire. */
 export const head = { apiVersion: str, kind: str, metadata: ObjectMeta };
 export function optionalSpec<T extends z.ZodRawShape>(shape: T) {
-  return z
-    .object(shape)
-    .optional()
-    .transform((s) => s ?? ({} as z.infer<z.ZodObject<T>>));
+  // Every field of a spec shape is optional, so {} is a value of it; the generic cannot show that.
+  return z.object(shape).default(() => ({}) as never);
 }
 
 /** The plan bindings a schema's record repeats (operator-api §2.1; required in the newest CRD). */
@@ -60,7 +58,4 @@ export const approvalStamp = {
   mutationRequestUID: str,
 };
 
-export const simpleStatus = z
-  .object({ observedGeneration: int, conditions: Conditions })
-  .optional()
-  .transform((s) => s ?? { conditions: [] });
+export const simpleStatus = z.object({ observedGeneration: int, conditions: Conditions }).default(() => ({ conditions: [] }));

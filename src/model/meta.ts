@@ -38,10 +38,7 @@ export const Condition = z.object({
 });
 export type Condition = z.infer<typeof Condition>;
 
-export const Conditions = z
-  .array(Condition)
-  .optional()
-  .transform((c) => c ?? []);
+export const Conditions = z.array(Condition).default(() => []);
 
 /** ImmutableObjectReference (operator-api §2.0): a name plus the UID as of writing. */
 export const ObjectRef = z.object({

@@ -66,8 +66,7 @@ export const PtahMigration = z.object({
         .optional(),
       conditions: Conditions,
     })
-    .optional()
-    .transform((s) => s ?? { conditions: [] }),
+    .default(() => ({ conditions: [] })),
 });
 export type PtahMigration = z.infer<typeof PtahMigration>;
 

@@ -2,51 +2,41 @@
 // ModelError naming the object and the field that does not fit.
 import type { z } from "zod";
 import { ModelError } from "../errors.ts";
-import {
-  ChunkConfigMap,
-  KubeEvent,
-  PtahMigration,
-  PtahMigrationApproval,
-  PtahMigrationPlan,
-  PtahMigrationRunAcknowledgment,
-  PtahSchema,
-  PtahSchemaApproval,
-  PtahSchemaPlan,
-  PtahSchemaPlanChunk,
-} from "./kinds.ts";
+import type { MODELS } from "./kinds.ts";
+import { VALIDATORS } from "./validators.ts";
 
 import { PTAH_GROUP, PTAH_VERSION } from "./api.ts";
 
 export { PTAH_API_VERSION, PTAH_GROUP, PTAH_VERSION } from "./api.ts";
 
-export interface KindInfo<S extends z.ZodType = z.ZodType> {
+export interface KindInfo {
   readonly kind: string;
   readonly group: string; // "" for the core group
   readonly version: string;
   readonly plural: string;
   readonly shortName?: string;
-  readonly schema: S;
 }
 
-function ptah<S extends z.ZodType>(kind: string, plural: string, shortName: string, schema: S): KindInfo<S> {
-  return { kind, group: PTAH_GROUP, version: PTAH_VERSION, plural, shortName, schema };
+function ptah(kind: string, plural: string, shortName: string): KindInfo {
+  return { kind, group: PTAH_GROUP, version: PTAH_VERSION, plural, shortName };
 }
 
+/** The kinds the plugin reads; each one's model is MODELS[name] (kinds.ts). */
 export const KINDS = {
-  PtahSchema: ptah("PtahSchema", "ptahschemas", "ptahs", PtahSchema),
-  PtahSchemaPlan: ptah("PtahSchemaPlan", "ptahschemaplans", "ptahplan", PtahSchemaPlan),
-  PtahSchemaPlanChunk: ptah("PtahSchemaPlanChunk", "ptahschemaplanchunks", "ptahchunk", PtahSchemaPlanChunk),
-  PtahSchemaApproval: ptah("PtahSchemaApproval", "ptahschemaapprovals", "ptahapprove", PtahSchemaApproval),
-  PtahMigration: ptah("PtahMigration", "ptahmigrations", "ptahm", PtahMigration),
-  PtahMigrationPlan: ptah("PtahMigrationPlan", "ptahmigrationplans", "ptahmplan", PtahMigrationPlan),
-  PtahMigrationApproval: ptah("PtahMigrationApproval", "ptahmigrationapprovals", "ptahmapprove", PtahMigrationApproval),
-  PtahMigrationRunAcknowledgment: ptah("PtahMigrationRunAcknowledgment", "ptahmigrationrunacknowledgments", "ptahmack", PtahMigrationRunAcknowledgment),
-  ConfigMap: { kind: "ConfigMap", group: "", version: "v1", plural: "configmaps", schema: ChunkConfigMap },
-  Event: { kind: "Event", group: "", version: "v1", plural: "events", schema: KubeEvent },
-} as const satisfies Record<string, KindInfo>;
+  PtahSchema: ptah("PtahSchema", "ptahschemas", "ptahs"),
+  PtahSchemaPlan: ptah("PtahSchemaPlan", "ptahschemaplans", "ptahplan"),
+  PtahSchemaPlanChunk: ptah("PtahSchemaPlanChunk", "ptahschemaplanchunks", "ptahchunk"),
+  PtahSchemaApproval: ptah("PtahSchemaApproval", "ptahschemaapprovals", "ptahapprove"),
+  PtahMigration: ptah("PtahMigration", "ptahmigrations", "ptahm"),
+  PtahMigrationPlan: ptah("PtahMigrationPlan", "ptahmigrationplans", "ptahmplan"),
+  PtahMigrationApproval: ptah("PtahMigrationApproval", "ptahmigrationapprovals", "ptahmapprove"),
+  PtahMigrationRunAcknowledgment: ptah("PtahMigrationRunAcknowledgment", "ptahmigrationrunacknowledgments", "ptahmack"),
+  ConfigMap: { kind: "ConfigMap", group: "", version: "v1", plural: "configmaps" },
+  Event: { kind: "Event", group: "", version: "v1", plural: "events" },
+} as const satisfies Record<keyof typeof MODELS, KindInfo>;
 
 export type KindName = keyof typeof KINDS;
-export type ObjectOf<K extends KindName> = z.infer<(typeof KINDS)[K]["schema"]>;
+export type ObjectOf<K extends KindName> = z.infer<(typeof MODELS)[K]>;
 
 /** What a read returns: the typed object and the object exactly as served (for -o json/yaml). */
 export interface Parsed<T> {
@@ -91,30 +81,17 @@ export function describeIssuePath(path: readonly PropertyKey[]): string {
   return out || "(object)";
 }
 
-/**
- * zod compiles a parser per object shape (new Function) on its first JIT parse: a few ms per
- * kind that only pays back over many objects. The first parses of each kind run zod's
- * interpreter instead (same result); a list's later items use the compiled parser (issue 20).
- */
-const JIT_AFTER = 32;
-const parsesOfKind = new Map<KindName, number>();
-
 export function parseObject<K extends KindName>(kindName: K, raw: unknown): Parsed<ObjectOf<K>> {
   const info = KINDS[kindName];
   const label = objectLabel(kindName, raw);
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new ModelError(`${label} is not an object`);
   }
-  const parses = (parsesOfKind.get(kindName) ?? 0) + 1;
-  parsesOfKind.set(kindName, parses);
-  const result = info.schema.safeParse(dropNulls(raw), parses > JIT_AFTER ? undefined : { jitless: true });
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue ? describeIssuePath(issue.path) : "(object)";
-    const what = issue ? issue.message.toLowerCase() : "does not fit";
-    throw new ModelError(`${label} does not fit the ${info.kind} model: ${where}: ${what}`);
+  const result = VALIDATORS[kindName](dropNulls(raw));
+  if (!result.ok) {
+    throw new ModelError(`${label} does not fit the ${info.kind} model: ${describeIssuePath(result.path)}: ${result.message.toLowerCase()}`);
   }
-  return { object: result.data as ObjectOf<K>, raw: raw as Record<string, unknown> };
+  return { object: result.value as ObjectOf<K>, raw: raw as Record<string, unknown> };
 }
 
 /**

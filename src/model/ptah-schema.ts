@@ -131,7 +131,6 @@ export const PtahSchema = z.object({
       nextReconciliationTime: str,
       conditions: Conditions,
     })
-    .optional()
-    .transform((s) => s ?? { conditions: [] }),
+    .default(() => ({ conditions: [] })),
 });
 export type PtahSchema = z.infer<typeof PtahSchema>;

@@ -35,8 +35,7 @@ export const PtahSchemaPlan = z.object({
       publishedChunks: z.array(z.object({ name: str, uid: str, index: int })).optional(),
       conditions: Conditions,
     })
-    .optional()
-    .transform((s) => s ?? { conditions: [] }),
+    .default(() => ({ conditions: [] })),
 });
 export type PtahSchemaPlan = z.infer<typeof PtahSchemaPlan>;
 

@@ -13,6 +13,7 @@ import fc from "fast-check";
 import type { z } from "zod";
 import type { FakeObject } from "../support/fake-reader.ts";
 import { KINDS, PTAH_API_VERSION, type KindName } from "../../src/model/parse.ts";
+import { MODELS } from "../../src/model/kinds.ts";
 import { hostileString, dnsName, hostileInt, TIMESTAMPS, PHASES, CONDITION_TYPES, REASONS, STATUSES, EVENT_TYPES, SEVERITIES, OUTCOMES, fromListOr } from "./hostile-strings.ts";
 
 // ------------------------------------------------------------------------------------ worlds
@@ -90,13 +91,13 @@ function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-/** Unwraps optional/pipe/transform wrappers: the wire shape of a field. */
+/** Unwraps optional/default/pipe wrappers: the wire shape of a field. */
 function wireOf(schema: z.ZodType): { schema: z.ZodType; optional: boolean } {
   let s = schema;
   let optional = false;
   for (;;) {
     const d = defOf(s);
-    if (d.type === "optional") {
+    if (d.type === "optional" || d.type === "default") {
       optional = true;
       s = d.innerType!;
     } else if (d.type === "pipe") s = d.in!;
@@ -182,7 +183,7 @@ const MISSING = Symbol("missing");
 export function objectOf(kind: KindName, pools: Pools): fc.Arbitrary<Record<string, unknown>> {
   const info = KINDS[kind];
   const apiVersion = info.group ? PTAH_API_VERSION : info.version;
-  return fc.tuple(valueOf(info.schema, [], pools) as fc.Arbitrary<Record<string, unknown>>, fc.nat(9), fc.nat(9)).map(([raw, a, b]) => {
+  return fc.tuple(valueOf(MODELS[kind], [], pools) as fc.Arbitrary<Record<string, unknown>>, fc.nat(9), fc.nat(9)).map(([raw, a, b]) => {
     // Usually the right apiVersion and kind (the reader restores them on lists anyway).
     if (a < 8) raw.apiVersion = apiVersion;
     if (b < 8) raw.kind = info.kind;
