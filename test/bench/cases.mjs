@@ -36,7 +36,7 @@ export function buildCases(ctx, size, one, big) {
     label,
     expectedRequests,
     sides: { plugin: plugin([...args, "-n", ns]), ...sides },
-    goals: [{ against: "floor", max: 1.15 }, ...extraGoals],
+    goals: [{ against: "floor", max: 1.2 }, ...extraGoals],
   });
   const cases = [];
 
@@ -69,6 +69,7 @@ export function buildCases(ctx, size, one, big) {
       ["status", name],
       { floor: floor(`${getSchema} & ${listApprovals}`), kubectl: kubectl(["get", "ptahschema", name, "-n", ns, "-o", "yaml"]) },
       1 + pages(approvalsInNs),
+      [{ against: "kubectl", max: 2.0 }],
     ),
   );
   cases.push(
