@@ -51,8 +51,18 @@ for (const old of ["dist/kubectl-ptah.mjs", "dist/chunks", "dist/meta.esm.json"]
 // esbuild splits only ES modules: split as ESM (in memory), then turn each file into CommonJS,
 // dynamic import() into require() (vm.Script, which the loader compiles with a code cache, runs
 // scripts, not modules). The chunk graph, and so what each command loads, stays esbuild's.
+// main.ts asks node:v8 whether a startup snapshot is being built: only the single binary's build
+// (dist/kubectl-ptah.cjs) ever is, and loading node:v8 costs the npm bin ~3.5 ms of every start.
+const noSnapshot = {
+  name: "no-snapshot",
+  setup(b) {
+    b.onResolve({ filter: /^node:v8$/ }, (args) => (/[\\/]src[\\/]main\.ts$/.test(args.importer) ? { path: "node:v8", namespace: "no-snapshot" } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "no-snapshot" }, () => ({ contents: "export const startupSnapshot = undefined;", loader: "js" }));
+  },
+};
 const split = await build({
   ...common,
+  plugins: [...common.plugins, noSnapshot],
   format: "esm",
   metafile: true,
   splitting: true,

@@ -68,6 +68,10 @@ describe("the npm bundle's split", () => {
     expect(holding((i) => i === "src/model/codegen.ts" || i === "src/model/kinds.ts")).toEqual([]);
   });
 
+  it("never loads node:v8 (only the single binary's snapshot build asks it anything)", () => {
+    for (const file of chunks.keys()) expect(fs.readFileSync(file, "utf8"), file).not.toMatch(/require\("(node:)?v8"\)/u);
+  });
+
   it("puts the connection code and client-node in chunks of their own, loaded only by dynamic import", () => {
     expect(connectChunks()).toHaveLength(1);
     expect(clientNodeChunks().length).toBeGreaterThan(0);
