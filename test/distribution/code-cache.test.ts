@@ -140,12 +140,12 @@ describe("the code cache", () => {
 
 describe("where entries live and how they are named", () => {
   it.each([
-    [{}, "/home/u", "/home/u/.cache/kubectl-ptah/code-cache"],
-    [{ XDG_CACHE_HOME: "/xdg" }, "/home/u", "/xdg/kubectl-ptah/code-cache"],
-    [{ XDG_CACHE_HOME: "relative" }, "/home/u", "/home/u/.cache/kubectl-ptah/code-cache"],
-    [{ PTAH_CODE_CACHE_DIR: "/c", XDG_CACHE_HOME: "/xdg" }, "/home/u", "/c"],
-    [{ PTAH_CODE_CACHE: "off", PTAH_CODE_CACHE_DIR: "/c" }, "/home/u", undefined],
-    [{ PTAH_CODE_CACHE: "0" }, "/home/u", undefined],
+    [{}, "/h", "/h/.cache/kubectl-ptah/code-cache"],
+    [{ XDG_CACHE_HOME: "/xdg" }, "/h", "/xdg/kubectl-ptah/code-cache"],
+    [{ XDG_CACHE_HOME: "relative" }, "/h", "/h/.cache/kubectl-ptah/code-cache"],
+    [{ PTAH_CODE_CACHE_DIR: "/c", XDG_CACHE_HOME: "/xdg" }, "/h", "/c"],
+    [{ PTAH_CODE_CACHE: "off", PTAH_CODE_CACHE_DIR: "/c" }, "/h", undefined],
+    [{ PTAH_CODE_CACHE: "0" }, "/h", undefined],
     [{}, "", undefined],
   ])("%j with HOME %j: %s", (env, home, expected) => {
     expect(codeCacheDir(env, home)).toBe(expected);
