@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateValidators } from "../../src/model/codegen.ts";
 import { MODELS } from "../../src/model/kinds.ts";
 import { fromZodResult, type Validator } from "../../src/model/validators.ts";
-import { ALL_KINDS, breakObject, objectOf, poolsArbitrary } from "../properties/hostile-arbitraries.ts";
+import { ALL_KINDS, breakObject, objectOf, paths, poolsArbitrary } from "../properties/hostile-arbitraries.ts";
 
 const PER_FORM = 3_400; // × 3 forms = 10,200 objects per kind
 let dir = "";
@@ -34,17 +34,9 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** Every path to a value inside `value` (objects and arrays), the root included. */
-function paths(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(at);
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
-  else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out);
-  return out;
-}
-
 /** `raw` with the value at one of its paths (chosen by `where`) replaced by `value`. */
 function replaced(raw: Record<string, unknown>, where: number, value: unknown): unknown {
-  const all = paths(raw);
+  const all = [[], ...paths(raw)];
   const at = all[where % all.length]!;
   if (at.length === 0) return value;
   const copy = structuredClone(raw) as Record<string | number, unknown>;

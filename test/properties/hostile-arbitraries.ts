@@ -199,7 +199,7 @@ export function objectOf(kind: KindName, pools: Pools): fc.Arbitrary<Record<stri
 type Path = (string | number)[];
 
 /** Every path to a value inside `raw` (objects and arrays included), except the root. */
-function paths(value: unknown, path: Path = [], out: Path[] = []): Path[] {
+export function paths(value: unknown, path: Path = [], out: Path[] = []): Path[] {
   if (path.length > 0) out.push(path);
   if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...path, i], out));
   else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) paths(v, [...path, k], out);
