@@ -75,5 +75,7 @@ function start(): void {
 // snapshot, and each start of the binary only runs main(). Nothing read from the machine (argv,
 // env, streams, clock) is touched before main() runs; the connection code loads on demand after.
 if (startupSnapshot?.isBuildingSnapshot()) {
-  void import("./cli/run.ts").then(() => startupSnapshot.setDeserializeMainFunction(start));
+  // Every command too (loadAllCommands): the snapshot holds them initialised, where the npm bin
+  // loads only the one that runs (commands/lazy.ts).
+  void import("./cli/run.ts").then((m) => m.loadAllCommands()).then(() => startupSnapshot.setDeserializeMainFunction(start));
 } else start();

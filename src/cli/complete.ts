@@ -8,9 +8,9 @@
 // What to offer is not decided here: each command's declaration names its positionals, flags
 // and -o formats with their completion sources (commands/options/candidates.ts); this module reads the
 // line, finds the slot under the cursor and asks that slot's source, in the shell's context.
-import { findCommand, COMMANDS } from "../commands/index.ts";
+import type { CommandSet } from "../commands/lazy.ts";
 import { COMPLETION_REQUEST_TIMEOUT_MS, namesOf, outputFormats, startingWith, words } from "../commands/options/candidates.ts";
-import type { AnyCommand, Candidate, Candidates, CompletionQuery, CompletionSource, FlagSpec, Registry } from "../commands/types.ts";
+import type { AnyCommand, Candidate, Candidates, CompletionQuery, CompletionSource, FlagSpec } from "../commands/types.ts";
 import { completionContext, type Environment } from "./context.ts";
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "./global-flags.ts";
 
@@ -40,7 +40,7 @@ function oneLine(text: string): string {
 }
 
 /** `kubectl ptah __complete WORD… TO_COMPLETE` → protocol text. Never throws. */
-export async function runComplete(args: readonly string[], environment: Environment, commands: Registry = COMMANDS): Promise<string> {
+export async function runComplete(args: readonly string[], environment: Environment, commands: CommandSet): Promise<string> {
   try {
     return formatCompletion(await complete(args, environment, commands));
   } catch {
@@ -77,8 +77,12 @@ function findFlag(token: string, command: AnyCommand | undefined): FlagSpec | un
   return all.find((f) => f.alias !== undefined && f.alias === token.slice(1));
 }
 
-/** A tolerant scan: the line is unfinished, so nothing here may throw or be strict. */
-function scanLine(words: readonly string[], commands: Registry): Line {
+/**
+ * A tolerant scan: the line is unfinished, so nothing here may throw or be strict. `command` is
+ * the declaration of the command word, once loaded (the words before it are read with the global
+ * flags alone, so a first scan without it finds the same word).
+ */
+function scanLine(words: readonly string[], known?: AnyCommand): Line {
   let word: string | undefined;
   let command: AnyCommand | undefined;
   const positionals: string[] = [];
@@ -106,7 +110,7 @@ function scanLine(words: readonly string[], commands: Registry): Line {
       else pendingFlag = spec;
     } else if (word === undefined) {
       word = w;
-      command = findCommand(w, commands);
+      command = known?.name === w ? known : undefined;
     } else {
       positionals.push(w);
     }
@@ -117,10 +121,11 @@ function scanLine(words: readonly string[], commands: Registry): Line {
 // ---------------------------------------------------------------------------------------------
 // Completing
 
-async function complete(args: readonly string[], environment: Environment, commands: Registry): Promise<Completion> {
+async function complete(args: readonly string[], environment: Environment, commands: CommandSet): Promise<Completion> {
   const toComplete = args.length > 0 ? args[args.length - 1]! : "";
   const typed = args.slice(0, -1);
-  const line = scanLine(typed, commands);
+  const word = scanLine(typed).word;
+  const line = scanLine(typed, word === undefined ? undefined : await commands.load(word));
   // One context for the whole line, the shell's own: it connects at most once, never prompts.
   const ctx = completionContext(environment, line.flags);
   const ask = async (source: CompletionSource | undefined, word: string): Promise<Completion> => {
@@ -140,7 +145,7 @@ async function complete(args: readonly string[], environment: Environment, comma
   }
   const commandNames = (q: CompletionQuery): Candidate[] =>
     startingWith(
-      commands.map((c) => ({ value: c.name, description: c.summary })),
+      commands.headers.map((c) => ({ value: c.name, description: c.summary })),
       q.toComplete,
     );
   if (line.word === undefined) return ask(commandNames, toComplete);

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import type { Connection, GlobalOptions, LocalFacts, Registry, RunContext } from "../commands/types.ts";
 import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/options/candidates.ts";
-import { COMMANDS } from "../commands/index.ts";
+import { LAZY_COMMANDS } from "../commands/lazy.ts";
 import { RefusalError, UsageError } from "../errors.ts";
 
 export interface Environment {
@@ -75,7 +75,7 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
     readFile,
     readBytes,
     writeNewFile,
-    commands: environment.commands ?? COMMANDS,
+    allCommands: async () => environment.commands ?? LAZY_COMMANDS.all(),
     machine: environment.machine ?? (() => import("./local.ts").then((m) => m.inspectMachine(environment.env))),
     connect: () => {
       connection ??= environment.connect

@@ -1,5 +1,6 @@
 // Help text from the command registry, kubectl style: usage lines and examples start with
 // "kubectl ptah"; examples carry "# comment" lines.
+import type { CommandHeader } from "../commands/headers.ts";
 import type { AnyCommand as Command, FlagSpec } from "../commands/types.ts";
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "./global-flags.ts";
 
@@ -32,7 +33,7 @@ export function renderCommandHelp(command: Command): string {
 }
 
 /** The root usage: upstream's commands first, in its order (go-client §10.1), then ours. */
-export function renderRootHelp(commands: readonly Command[]): string {
+export function renderRootHelp(commands: readonly CommandHeader[]): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 3;
   const upstream = commands.filter((c) => c.upstreamRank !== undefined).sort((a, b) => a.upstreamRank! - b.upstreamRank!);
   const usage = [...upstream.map((c) => c.rootUsage ?? c.usage), "kubectl ptah <command> [arguments] [flags]"];

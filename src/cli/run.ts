@@ -3,10 +3,9 @@
 // report a refusal has (plan --verify's checks, never plan content); every failure is one
 // `error: …` line on stderr.
 import { NotFoundError, UsageError, exitStatusOf, formatError, sanitizeMultiline } from "../errors.ts";
-import { COMMANDS, findCommand } from "../commands/index.ts";
+import { LAZY_COMMANDS, registrySet } from "../commands/lazy.ts";
 import { shellContext, type Environment } from "./context.ts";
 import { toGlobalOptions } from "./global-flags.ts";
-import { runComplete } from "./complete.ts";
 import { renderCommandHelp, renderRootHelp } from "./help.ts";
 import { findCommandWord, parseCommandLine } from "./program.ts";
 import { versionAnswer } from "./version-flag.ts";
@@ -21,23 +20,27 @@ export interface RunResult {
 
 export async function runCli(environment: Environment): Promise<RunResult> {
   const argv = environment.argv;
-  const commands = environment.commands ?? COMMANDS;
-  if (argv.length === 0) return { stdout: renderRootHelp(commands), stderr: "", status: 2 };
+  // The headers are known at once; a declaration loads when its command runs (commands/lazy.ts).
+  const commands = environment.commands ? registrySet(environment.commands) : LAZY_COMMANDS;
+  if (argv.length === 0) return { stdout: renderRootHelp(commands.headers), stderr: "", status: 2 };
   const first = argv[0]!;
   // Shell completion (Cobra's protocol, hidden): always exit 0, nothing on stderr.
-  if (first === "__complete") return { stdout: await runComplete(argv.slice(1), environment, commands), stderr: "", status: 0 };
+  if (first === "__complete") {
+    const { runComplete } = await import("./complete.ts");
+    return { stdout: await runComplete(argv.slice(1), environment, commands), stderr: "", status: 0 };
+  }
   const version = versionAnswer(argv, environment.version);
   if (version !== undefined) return { stdout: version, stderr: "", status: 0 };
-  if (first === "-h" || first === "--help") return { stdout: renderRootHelp(commands), stderr: "", status: 0 };
+  if (first === "-h" || first === "--help") return { stdout: renderRootHelp(commands.headers), stderr: "", status: 0 };
   if (first === "help") {
-    const target = argv[1] ? findCommand(argv[1], commands) : undefined;
-    return { stdout: target ? renderCommandHelp(target) : renderRootHelp(commands), stderr: "", status: 0 };
+    const target = argv[1] ? await commands.load(argv[1]) : undefined;
+    return { stdout: target ? renderCommandHelp(target) : renderRootHelp(commands.headers), stderr: "", status: 0 };
   }
   try {
     const { word, index } = findCommandWord(argv);
-    const command = word === undefined ? undefined : findCommand(word, commands);
+    const command = word === undefined ? undefined : await commands.load(word);
     if (word === undefined) {
-      if (argv.includes("-h") || argv.includes("--help")) return { stdout: renderRootHelp(commands), stderr: "", status: 0 };
+      if (argv.includes("-h") || argv.includes("--help")) return { stdout: renderRootHelp(commands.headers), stderr: "", status: 0 };
       parseCommandLine(argv, undefined);
       // cobra's reading: the words after `--` are arguments, never the command.
       throw new UsageError(argv.includes("--") ? 'name a command before "--": the words after it are arguments, never a command' : "name a command");
@@ -72,6 +75,11 @@ export async function runCli(environment: Environment): Promise<RunResult> {
   } catch (err) {
     return refusal(err, environment, "");
   }
+}
+
+/** Loads every command's declaration and code (the single binary's snapshot holds them all). */
+export async function loadAllCommands(): Promise<void> {
+  await LAZY_COMMANDS.all();
 }
 
 /** A refusal: one sanitised `error: …` line (a stack too under PTAH_DEBUG), its exit status. */

@@ -10,6 +10,7 @@ import { dryRun, renderManifest } from "./reads/approval.ts";
 import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
 import { MIGRATION } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { header } from "./headers.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface AcknowledgeOptions {
@@ -20,9 +21,7 @@ export interface AcknowledgeOptions {
 }
 
 export const acknowledgeCommand: Command<AcknowledgeOptions> = {
-  name: "acknowledge",
-  summary: "Print an acknowledgment that settles a migration's unresolved Partial or Unknown run",
-  usage: "kubectl ptah acknowledge MIGRATION [--name NAME] [-o yaml|json] [--dry-run=server]",
+  ...header("acknowledge"),
   positionals: [MIGRATION],
   outputs: ["yaml", "json"],
   examples: [{ comment: "After establishing what the run did, settle it as yourself", command: "kubectl ptah acknowledge billing | kubectl create -f -" }],

@@ -16,6 +16,7 @@ import { readAll } from "./reads/read.ts";
 import { rejectedWarnings, servedObjects } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, RunContext } from "./types.ts";
+import { header } from "./headers.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface ApprovalsOptions {
@@ -31,10 +32,7 @@ function renderRows(rows: readonly ApprovalRow<unknown, unknown>[], ownerHeader:
 }
 
 export const approvalsCommand: Command<ApprovalsOptions> = {
-  name: "approvals",
-  summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded",
-  usage:
-    "kubectl ptah approvals [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels]",
+  ...header("approvals"),
   positionals: SCHEMA_OR_MIGRATION,
   outputs: VIEW_OUTPUTS,
   examples: [

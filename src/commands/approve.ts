@@ -15,6 +15,7 @@ import { namespaceFlag } from "./options/output.ts";
 import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest } from "./reads/approval.ts";
 import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
 import type { Command, Connection, Printed, RunContext } from "./types.ts";
+import { header } from "./headers.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import { fourEyes } from "./reads/spec-writer.ts";
 import { ptah, WHO_AM_I } from "../views/permissions.ts";
@@ -89,9 +90,7 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
 }
 
 export const approveCommand: Command<ApproveOptions> = {
-  name: "approve",
-  summary: "Print an approval bound to the live, verified plan, to pipe into kubectl create -f -",
-  usage: "kubectl ptah approve (SCHEMA | migration MIGRATION) [--name NAME] [-o yaml|json] [--dry-run=server] [--allow-self]",
+  ...header("approve"),
   positionals: SCHEMA_OR_MIGRATION,
   outputs: ["yaml", "json"],
   examples: [

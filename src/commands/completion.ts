@@ -8,6 +8,7 @@
 import { UsageError } from "../errors.ts";
 import { words } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { header } from "./headers.ts";
 import { OFFLINE } from "../views/permissions.ts";
 
 export type Shell = "bash" | "zsh" | "fish" | "kubectl";
@@ -145,9 +146,7 @@ export function completionScript(shell: Shell): string {
 const NAME = "completion";
 
 export const completionCommand: Command<CompletionOptions> = {
-  name: NAME,
-  summary: "Print a shell completion script (bash, zsh, fish) or kubectl's plugin completion helper",
-  usage: "kubectl ptah completion bash|zsh|fish|kubectl",
+  ...header("completion"),
   positionals: [{ name: "SHELL", complete: words(SHELLS) }],
   outputs: [],
   examples: [

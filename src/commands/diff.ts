@@ -19,6 +19,7 @@ import { chooseFromApproval } from "./reads/diff-from.ts";
 import { getOrNotFound } from "./reads/read.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { header } from "./headers.ts";
 import { ptah } from "../views/permissions.ts";
 
 export const DIFF_FORMATS = ["text", "json", "sql", "markdown"] as const;
@@ -60,9 +61,7 @@ function parseSide(flag: "from" | "to", raw: unknown): FromChoice {
 }
 
 export const diffCommand: Command<DiffOptions> = {
-  name: "diff",
-  summary: "Show what changed between two plans of a schema: fingerprint inputs and statements",
-  usage: "kubectl ptah diff <schema> [--from applied|--from approval NAME|--from plan NAME] [--to current|--to plan NAME] [-o text|json|sql|markdown] [--stat] [--exit-code]",
+  ...header("diff"),
   positionals: [SCHEMA],
   outputs: DIFF_FORMATS,
   examples: [

@@ -18,6 +18,7 @@ import { namespaceFlag } from "./options/output.ts";
 import { buildSchemaApproval } from "./reads/approval.ts";
 import { namesOf } from "./options/candidates.ts";
 import type { Command, Connection, RunContext } from "./types.ts";
+import { header } from "./headers.ts";
 import { ACCESS_REVIEW, ptah, ruleKey } from "../views/permissions.ts";
 
 export interface DoctorOptions {
@@ -107,7 +108,7 @@ async function clusterChecks(
   const serverUrl = c.origin?.cluster.server;
   const connection = [serverCheck(server, serverUrl && sanitize(serverUrl)), versionSkewCheck(server, local), clockCheck(server)];
   if (server.kind !== "value") return { server: connection, cluster: unreachable("the server did not answer") };
-  const forms = (ctx.commands ?? []).flatMap((command) => command.permissions);
+  const forms = ((await ctx.allCommands?.()) ?? []).flatMap((command) => command.permissions);
   // The access reviews themselves need no review: answered, they prove the account may create them.
   const rules = rulesToReview(forms).filter((r) => ruleKey(r) !== ruleKey(ACCESS_REVIEW));
   const [discovery, mutating, validating, access] = await Promise.all([
@@ -151,9 +152,7 @@ async function buildView(ctx: RunContext, o: DoctorOptions): Promise<DoctorView>
 }
 
 export const doctorCommand: Command<DoctorOptions> = {
-  name: "doctor",
-  summary: "Check that this machine, cluster, operator and account are ready for the approval workflow",
-  usage: "kubectl ptah doctor [-n NAMESPACE] [-o json] [--probe SCHEMA]",
+  ...header("doctor"),
   positionals: [],
   outputs: ["json"],
   examples: [

@@ -9,6 +9,7 @@ import { isDnsSubdomain } from "../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
 import { namesOf } from "./options/candidates.ts";
 import type { Candidate, Command, CompletionSource, Printed, ParsedArgs, RunContext } from "./types.ts";
+import { header } from "./headers.ts";
 import { OFFLINE, events, ptah } from "../views/permissions.ts";
 
 export type ExplainOutput = "text" | "json" | "name";
@@ -45,9 +46,7 @@ const NAME = "explain";
  */
 export function makeExplainCommand(diagnose?: Diagnose): Command<ExplainOptions> {
   return {
-    name: NAME,
-    summary: "Explain a condition, reason, phase or approval state, and what to do next",
-    usage: "kubectl ptah explain [TOPIC] [flags]",
+    ...header("explain"),
     positionals: [{ name: "TOPIC", variadic: true, complete: topicWords }],
     outputs: ["json", "name"],
     examples: [

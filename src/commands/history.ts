@@ -16,6 +16,7 @@ import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./r
 import type { ListResult } from "../kube/types.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
+import { header } from "./headers.ts";
 import { events, ptah } from "../views/permissions.ts";
 
 export interface HistoryOptions {
@@ -209,9 +210,7 @@ async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, f
 }
 
 export const historyCommand: Command<HistoryOptions> = {
-  name: "history",
-  summary: "Show the condition history and events of a schema or migration, its plans and approvals",
-  usage: "kubectl ptah history (SCHEMA | migration MIGRATION) [--watch] [--absolute-time] [-o json]",
+  ...header("history"),
   positionals: SCHEMA_OR_MIGRATION,
   outputs: ["json"],
   examples: [

@@ -21,6 +21,7 @@ import { isDnsSubdomain } from "../model/names.ts";
 import { isSpecWriter } from "../model/spec-writer.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import type { Command, Connection, Printed, RunContext } from "./types.ts";
+import { header } from "./headers.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
 import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../views/permissions.ts";
 
@@ -164,9 +165,7 @@ async function whoAmIIfNeeded(reader: ClusterReader, items: readonly InboxItem[]
 }
 
 export const inboxCommand: Command<InboxOptions> = {
-  name: "inbox",
-  summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
-  usage: "kubectl ptah inbox [-n NAMESPACE | -A | --namespaces NS,NS] [--contexts A,B,… | --all-contexts] [--absolute-time] [-o json|yaml]",
+  ...header("inbox"),
   positionals: [],
   outputs: ["json", "yaml"],
   examples: [

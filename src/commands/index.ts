@@ -1,6 +1,8 @@
-// The registry: an explicit, ordered list of commands (no directory scanning, so the
-// single-file bundle holds them all). Adding a command is one file that exports its Command
-// (grammar, toOptions, run) and one line here; help, usage errors and completion follow.
+// Every command, loaded at once, in the root help's order: tests, and the single binary's
+// startup snapshot, which holds them all initialised. The shell itself loads one command at a
+// time (commands/lazy.ts). Adding a command is one file that exports its Command (grammar,
+// toOptions, run), its header in commands/headers.ts, its loader in commands/lazy.ts and one line
+// here; help, usage errors and completion follow (test/cli/registry.test.ts checks the lists agree).
 import type { AnyCommand, Registry } from "./types.ts";
 import { acknowledgeCommand } from "./acknowledge.ts";
 import { approvalsCommand } from "./approvals.ts";

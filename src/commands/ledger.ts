@@ -14,6 +14,7 @@ import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "./reads/r
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Connection, Printed, RunContext } from "./types.ts";
+import { header } from "./headers.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface LedgerOptions {
@@ -62,9 +63,7 @@ async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | 
 }
 
 export const ledgerCommand: Command<LedgerOptions> = {
-  name: "ledger",
-  summary: "Who approved which exact plan, when, and whether it was consumed, applied or retired",
-  usage: "kubectl ptah ledger [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--contexts A,B,… | --all-contexts] [--relative] [-o json|yaml|csv]",
+  ...header("ledger"),
   positionals: SCHEMA_OR_MIGRATION,
   outputs: ["json", "yaml", "csv"],
   examples: [

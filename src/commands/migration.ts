@@ -8,6 +8,7 @@ import { renderMigrationJson, renderMigrationText } from "./render/migration.ts"
 import { noSuchMigration } from "./reads/read.ts";
 import { MIGRATION } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { header } from "./headers.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface MigrationOptions {
@@ -40,12 +41,9 @@ export async function loadMigration(reader: ClusterReader, namespace: string, na
 }
 
 export const migrationCommand: Command<MigrationOptions> = {
-  name: "migration",
-  summary: "Show a PtahMigration: history, the planned sequence, the last run and what blocks it",
-  usage: "kubectl ptah migration <migration> [-o text|json]",
+  ...header("migration"),
   positionals: [MIGRATION],
   outputs: ["text", "json"],
-  upstreamRank: 2,
   examples: [
     { comment: "History, pending migrations and the last run", command: "kubectl ptah migration storefront-migrations -n app" },
     { comment: "The same as JSON, for scripts", command: "kubectl ptah migration storefront-migrations -o json" },

@@ -13,6 +13,7 @@ import { renderPlanText, renderVerifyReport } from "./render/plan.ts";
 import { renderPlanMarkdown } from "./render/markdown.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command, RunContext } from "./types.ts";
+import { header } from "./headers.ts";
 import { ptah } from "../views/permissions.ts";
 
 export const PLAN_FORMATS = ["text", "sql", "json", "yaml", "markdown"] as const;
@@ -36,25 +37,9 @@ function isPlanFormat(o: string): o is PlanFormat {
 }
 
 export const planCommand: Command<PlanOptions> = {
-  name: "plan",
-  summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",
-  usage:
-    "kubectl ptah plan <schema> [--current|--applied|--plan NAME] [-o text|sql|json|yaml|markdown] [--statements] [--verify] [--export FILE] | kubectl ptah plan --verify -f FILE",
+  ...header("plan"),
   positionals: [SCHEMA],
   outputs: PLAN_FORMATS,
-  upstreamRank: 0,
-  rootUsage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml]",
-  // Upstream's pinned lines (go-client §10.1), exactly; -o yaml, --statements and --verify are ours.
-  upstreamUsage: [
-    "usage: kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml] [--statements] [--verify]",
-    "",
-    "  --current              the plan the operator would run next (the default)",
-    "  --applied              the plan the last confirmed apply ran",
-    "  -o, --output FORMAT    text (header and SQL), sql, json (the stored plan document), or yaml (ours)",
-    "",
-    "The applied plan is the stored plan the last confirmed apply ran, exactly as it was approved;",
-    "it is not a log of what each statement did.",
-  ],
   examples: [
     { comment: "The plan the operator would run next, with its header", command: "kubectl ptah plan storefront -n app" },
     { comment: "The SQL the last confirmed apply ran, as a file", command: "kubectl ptah plan storefront --applied -n app -o sql > plan.sql" },

@@ -12,6 +12,7 @@ import { readAll } from "./reads/read.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, Connection } from "./types.ts";
+import { header } from "./headers.ts";
 import type { KindName, ObjectOf } from "../model/parse.ts";
 import type { ListResult } from "../kube/types.ts";
 import { ptah } from "../views/permissions.ts";
@@ -52,9 +53,7 @@ function inTarget(t: OptionalTarget): (p: StoredPlan) => boolean {
 }
 
 export const plansCommand: Command<PlansOptions> = {
-  name: "plans",
-  summary: "List stored plans and every reference that pins them; --unpinned for those nothing names",
-  usage: "kubectl ptah plans [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [--unpinned] [-o json|yaml|name]",
+  ...header("plans"),
   positionals: SCHEMA_OR_MIGRATION,
   outputs: ["json", "yaml", "name"],
   examples: [

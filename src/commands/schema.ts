@@ -6,6 +6,7 @@ import { renderSchemaViewJson, renderSchemaViewText } from "./render/schema-view
 import { getOrNotFound, noPtahSchema } from "./reads/read.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command } from "./types.ts";
+import { header } from "./headers.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface SchemaOptions {
@@ -14,12 +15,9 @@ export interface SchemaOptions {
 }
 
 export const schemaCommand: Command<SchemaOptions> = {
-  name: "schema",
-  summary: "Show one PtahSchema as upstream's kubectl-ptah does: phase, source, drift, conditions, plan",
-  usage: "kubectl ptah schema <schema> [-o text|json]",
+  ...header("schema"),
   positionals: [SCHEMA],
   outputs: ["text", "json"],
-  upstreamRank: 1,
   examples: [
     { comment: "What the operator observed and planned for a schema", command: "kubectl ptah schema storefront -n app" },
     { comment: "The same as JSON, for scripts", command: "kubectl ptah schema storefront -o json" },

@@ -16,6 +16,7 @@ import { getOrNotFound, noSuchSchema, readAll } from "./reads/read.ts";
 import { gapWarning, readSecondary, rejectedWarnings, servedObjects, type Secondary } from "./reads/tolerance.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
+import { header } from "./headers.ts";
 import { watchStatus } from "./reads/status-watch.ts";
 import { ptah } from "../views/permissions.ts";
 import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
@@ -149,10 +150,7 @@ async function runFleet(options: StatusOptions, choice: Exclude<FleetChoice, und
 }
 
 export const statusCommand: Command<StatusOptions> = {
-  name: "status",
-  summary: "Show every PtahSchema and PtahMigration, or one schema in detail, with what to do next",
-  usage:
-    "kubectl ptah status [SCHEMA] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels] [--watch] [--contexts A,B,… | --all-contexts]",
+  ...header("status"),
   positionals: [SCHEMA],
   outputs: VIEW_OUTPUTS,
   examples: [

@@ -65,8 +65,8 @@ export interface RunContext {
   readBytes?(path: string): Uint8Array;
   /** Creates a new local file (never a cluster write): refuses, with a RefusalError, a path that exists. */
   writeNewFile?(path: string, text: string): void;
-  /** The registry this line runs in (doctor checks what each of its commands needs). */
-  readonly commands?: Registry;
+  /** Every command of the registry this line runs in (doctor checks what each of them needs). */
+  allCommands?(): Promise<Registry>;
 }
 
 /** The command printed: stdout is what was verified and rendered. */

@@ -4,6 +4,7 @@ import { UsageError, exitStatusOf, formatError } from "../errors.ts";
 import { PTAH_GROUP, PTAH_KIND_NAMES, PTAH_VERSION } from "../model/api.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
 import type { Command } from "./types.ts";
+import { header } from "./headers.ts";
 
 export interface VersionOptions {
   readonly output: "text" | "json" | "yaml";
@@ -13,9 +14,7 @@ export interface VersionOptions {
 const PTAH_KINDS: readonly string[] = PTAH_KIND_NAMES;
 
 export const versionCommand: Command<VersionOptions> = {
-  name: "version",
-  summary: "Print the plugin's version, the server's version and which Ptah kinds it serves",
-  usage: "kubectl ptah version [--client] [-o json|yaml]",
+  ...header("version"),
   positionals: [],
   outputs: ["json", "yaml"],
   examples: [

@@ -17,6 +17,7 @@ import { parseTarget } from "./options/arguments.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import { describeFor, parseWaitFors, Waiter, type Verdict, type WaitFor, type WaitTarget } from "./options/wait-for.ts";
 import type { Command } from "./types.ts";
+import { header } from "./headers.ts";
 import { ptah } from "../views/permissions.ts";
 
 export { holds, parseWaitFor, type WaitFor } from "./options/wait-for.ts";
@@ -38,9 +39,7 @@ export function describeState(target: Target | undefined): string {
 }
 
 export const waitCommand: Command<WaitOptions> = {
-  name: "wait",
-  summary: "Wait until a schema or migration reaches a condition, phase or approval state",
-  usage: "kubectl ptah wait (SCHEMA | migration MIGRATION) --for=condition=Type[=Status] | --for=phase=Phase | --for=approval=consumed [--timeout=5m]",
+  ...header("wait"),
   positionals: SCHEMA_OR_MIGRATION,
   outputs: [],
   examples: [

@@ -4,6 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { words } from "../../src/commands/options/candidates.ts";
 import { COMMANDS } from "../../src/commands/index.ts";
+import { COMMAND_HEADERS } from "../../src/commands/headers.ts";
+import { LAZY_COMMANDS } from "../../src/commands/lazy.ts";
 import type { Command, Registry } from "../../src/commands/types.ts";
 import { UsageError } from "../../src/errors.ts";
 import { runCliWith } from "../support/cli.ts";
@@ -89,5 +91,23 @@ describe.each(COMMANDS.map((c) => [c.name, c] as const))("the declaration of %s"
   it("has at most its last positional variadic, and a flag's words only on a value flag", () => {
     expect(c.positionals.slice(0, -1).some((p) => p.variadic)).toBe(false);
     for (const f of c.flags) if (f.values) expect(f.type).toBe("string");
+  });
+});
+
+describe("the shell's lazy registry and the eager list", () => {
+  it("name the same commands, in the same order, with the same declarations", async () => {
+    const names = COMMANDS.map((c) => c.name);
+    expect(COMMAND_HEADERS.map((h) => h.name)).toEqual(names);
+    const lazy = await LAZY_COMMANDS.all();
+    expect(lazy.map((c) => c.name)).toEqual(names);
+    // Functions differ (explain's live diagnosis is loaded on use): the declarations' data agree.
+    expect(JSON.parse(JSON.stringify(lazy))).toEqual(JSON.parse(JSON.stringify(COMMANDS)));
+    for (const [i, c] of lazy.entries()) expect(c.summary).toBe(COMMAND_HEADERS[i]!.summary);
+  });
+
+  it("loads a command once, and no command for a word that names none", async () => {
+    expect(await LAZY_COMMANDS.load("status")).toBe(await LAZY_COMMANDS.load("status"));
+    expect(await LAZY_COMMANDS.load("nope")).toBeUndefined();
+    expect(await LAZY_COMMANDS.load("toString")).toBeUndefined();
   });
 });

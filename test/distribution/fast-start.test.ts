@@ -116,7 +116,41 @@ describe("commands that need no cluster load neither the connection code, client
   });
 });
 
+// A command's declaration and code load when the line names it (commands/lazy.ts, issue 30):
+// chunks holding another command's file, or a library only other commands use, stay unread.
+const COMMAND_FILE = /^src\/commands\/(?!index|lazy|headers|types)[a-z-]+\.ts$/u;
+const commandChunks = (name: string): string[] => holding((i) => i === `src/commands/${name}.ts`);
+const otherCommandChunks = (name: string): string[] =>
+  [...chunks].filter(([, inputs]) => inputs.some((i) => COMMAND_FILE.test(i)) && !inputs.includes(`src/commands/${name}.ts`)).map(([file]) => file);
+const libraryChunks = (lib: string): string[] => holding((i) => i.includes(`node_modules/${lib}/`));
+
+describe("a start loads only the running command's code", () => {
+  it.each([
+    [["--help"], undefined],
+    [["__complete", "st"], undefined],
+    [["explain", "stale"], "explain"],
+    [["status", "--help"], "status"],
+    [["__complete", "plan", "-o", ""], "plan"],
+  ])("kubectl ptah %j", (args, command) => {
+    const r = loaded(args);
+    expect(r.stderr).toBe("");
+    if (command) for (const file of commandChunks(command)) expect(r.files).toContain(file);
+    for (const file of otherCommandChunks(command ?? "")) expect(r.files, `${args.join(" ")} loads ${file}`).not.toContain(file);
+  });
+
+  it("explain and the root help load neither js-yaml, jsonpath-plus nor cli-table3", () => {
+    const libraries = ["js-yaml", "jsonpath-plus", "cli-table3"].flatMap(libraryChunks);
+    expect(libraries.length).toBeGreaterThan(2);
+    for (const args of [["--help"], ["explain", "stale"]]) for (const file of libraries) expect(loaded(args).files).not.toContain(file);
+  });
+});
+
 describe("the check itself sees the lazy chunks load", () => {
+  it("a command's chunk, and the libraries it uses, load when it runs", () => {
+    const r = loaded(["status", "--kubeconfig", path.join(dir, "missing-config")]);
+    for (const file of [...commandChunks("status"), ...libraryChunks("js-yaml")]) expect(r.files).toContain(file);
+  });
+
   it("a cluster command loads the connection code, and not client-node with a plain kubeconfig", () => {
     const r = loaded(["status", "--kubeconfig", path.join(dir, "missing-config")]);
     expect(r.status).toBe(1);
