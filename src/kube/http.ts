@@ -15,6 +15,7 @@ import { TunnelAgent } from "./proxy-tunnel.ts";
 import { MAX_RETRIES, retryWait, sleep } from "./retry.ts";
 import { RequestLog } from "./request-log.ts";
 import { retireAgent } from "./retire-agent.ts";
+import { collect, eachLine, warningText } from "./response.ts";
 
 export interface TransportConfig {
   readonly server: URL;
@@ -45,6 +46,12 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Overrides the transport's timeout (watches use their own). */
   readonly timeoutMs?: number;
+  /**
+   * A 200 answer's body goes to this sink as it arrives (a LIST page, kube/list-page.ts) and the
+   * response holds none: a page is never held whole. A sink that throws ends the request with
+   * its error. Asked once per answer (a retried request starts a new sink).
+   */
+  readonly sink?: () => (chunk: Buffer) => void;
 }
 
 /**
@@ -139,12 +146,19 @@ export class Transport {
         timer = setTimeout(() => req.destroy(Object.assign(new Error("timeout"), { code: "PTAH_TIMEOUT" })), timeoutMs);
       }
       req.on("response", (res) => {
-        const parts: Buffer[] = [];
-        res.on("data", (d: Buffer) => parts.push(d));
+        const cutShort = (): ReadError => new ReadError(`the server closed the connection before the response to ${url.pathname} was complete`);
+        let failed = false;
+        const parts = collect(res, res.statusCode === 200 ? options.sink?.() : undefined, this.log.level >= 8, (err) => {
+          failed = true;
+          if (timer) clearTimeout(timer);
+          req.destroy();
+          reject(err);
+        });
         res.on("end", () => {
+          if (failed) return;
           if (timer) clearTimeout(timer);
           if (!res.complete) {
-            reject(new ReadError(`the server closed the connection before the response to ${url.pathname} was complete`));
+            reject(cutShort());
             return;
           }
           const response = { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) };
@@ -162,7 +176,7 @@ export class Transport {
           // A body that breaks off after the headers (the connection closed before
           // Content-Length was reached) surfaces as an "aborted" reset on the response.
           if (err.code === "ECONNRESET" && !res.complete) {
-            reject(new ReadError(`the server closed the connection before the response to ${url.pathname} was complete`));
+            reject(cutShort());
             return;
           }
           reject(connectionError(err, this.config, timeoutMs));
@@ -247,8 +261,7 @@ export class Transport {
       const req = (url.protocol === "http:" ? http : https).request(url, { method: "GET", agent: this.agentFor(auth), headers, signal });
       req.on("response", (res) => {
         if ((res.statusCode ?? 0) >= 300) {
-          const parts: Buffer[] = [];
-          res.on("data", (d: Buffer) => parts.push(d));
+          const parts = collect(res, undefined, false, () => {});
           res.on("end", () => {
             const response = { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) };
             this.log.response("GET", url, response, started);
@@ -257,25 +270,11 @@ export class Transport {
           return;
         }
         this.log.response("GET", url, { status: res.statusCode ?? 0, headers: res.headers, body: undefined }, started);
-        let buffered = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          buffered += chunk;
-          let nl: number;
-          while ((nl = buffered.indexOf("\n")) >= 0) {
-            const line = buffered.slice(0, nl).trim();
-            buffered = buffered.slice(nl + 1);
-            if (!line) continue;
-            try {
-              onLine(line);
-            } catch (err) {
-              // A handler's error (an object that does not fit the model) ends the watch with that
-              // error; thrown from a stream event it would be an uncaught exception.
-              req.destroy();
-              reject(err);
-              return;
-            }
-          }
+        // A handler's error (an object that does not fit the model) ends the watch with that
+        // error; thrown from a stream event it would be an uncaught exception.
+        eachLine(res, onLine, (err) => {
+          req.destroy();
+          reject(err);
         });
         res.on("end", () => resolve());
         res.on("error", (err) => reject(err));
@@ -291,10 +290,4 @@ export class Transport {
 
 function sameBytes(a: Buffer | undefined, b: Buffer | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && a.equals(b));
-}
-
-/** The text of a Warning header (`299 - "text"`, RFC 7234), or the header as it is. */
-function warningText(header: string): string {
-  const m = /^\d{3} \S+ "((?:[^"\\]|\\.)*)"/u.exec(header);
-  return m ? m[1]!.replace(/\\(.)/gu, "$1") : header;
 }

@@ -9,6 +9,7 @@ import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type O
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { DryRunKind, Transport } from "./http.ts";
+import { pageReader, type PageReader } from "./list-page.ts";
 import { sleep } from "./retry.ts";
 import type { ClusterReader, DryRunResult, Identity, ListOptions, ListResult, RejectedItem, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
@@ -73,7 +74,29 @@ export class HttpClusterReader implements ClusterReader {
     let served = 0;
     let continueToken: string | undefined;
     let resourceVersion = "";
+    const pageKind = info.kind;
+    const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
+    // Each item is read by the model as soon as its bytes are in (kube/list-page.ts): the page is
+    // never held whole, and what the caller does not keep is garbage at once.
+    // Equal strings of the list's items are held once while it is read (model/validators.ts).
+    const pool = new Map<string, string>();
+    const take = (raw: unknown): void => {
+      // List items omit kind/apiVersion; restore them so -o json/yaml print complete objects.
+      const obj = raw as Record<string, unknown>;
+      if (options.select && !options.select(obj)) {
+        served++;
+        return;
+      }
+      const complete = { apiVersion, kind: pageKind, ...obj };
+      const parsed = parseListItem(kind, complete, pool);
+      if (parsed instanceof Error) rejected.push({ raw: complete, problem: parsed.message, index: served });
+      else items.push(options.keepRaw === false ? { object: parsed.object, raw: NOT_KEPT } : parsed);
+      served++;
+    };
+    const bytes = { received: 0 };
     do {
+      let decoder: PageReader | undefined;
+      const sink = (): ((chunk: Buffer) => void) => (decoder = pageReader(take, () => invalidJsonError(d), bytes)).write;
       const res = await this.transport.get(
         basePath(info, options.namespace) +
           query({
@@ -82,28 +105,17 @@ export class HttpClusterReader implements ClusterReader {
             labelSelector: options.labelSelector,
             fieldSelector: options.fieldSelector,
           }),
+        { sink },
       );
-      if (res.status !== 200) {
+      // A transport that does not stream (a test's stub) answers with the body: the same decoder reads it.
+      if (res.status === 200 && !decoder) sink()(res.body);
+      if (res.status !== 200 || !decoder) {
         if (res.status === 404 && info.group) {
           throw new NotFoundError(missingPtahKind(info.plural));
         }
         throw apiError(res.status, res.body, d);
       }
-      const page = parseJson(res.body, d) as { items?: unknown[]; metadata?: { continue?: string; resourceVersion?: string } };
-      const pageKind = info.kind;
-      for (const raw of page.items ?? []) {
-        // List items omit kind/apiVersion; restore them so -o json/yaml print complete objects.
-        const obj = raw as Record<string, unknown>;
-        if (options.select && !options.select(obj)) {
-          served++;
-          continue;
-        }
-        const complete = { apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: pageKind, ...obj };
-        const parsed = parseListItem(kind, complete);
-        if (parsed instanceof Error) rejected.push({ raw: complete, problem: parsed.message, index: served });
-        else items.push(options.keepRaw === false ? { object: parsed.object, raw: NOT_KEPT } : parsed);
-        served++;
-      }
+      const page = decoder.end() as { metadata?: { continue?: string; resourceVersion?: string } };
       continueToken = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     } while (continueToken);

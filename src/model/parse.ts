@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { ModelError } from "../errors.ts";
 import type { MODELS } from "./kinds.ts";
-import { VALIDATORS } from "./validators.ts";
+import { VALIDATORS, setStringPool } from "./validators.ts";
 
 import { PTAH_GROUP, PTAH_VERSION } from "./api.ts";
 
@@ -98,12 +98,15 @@ export function parseObject<K extends KindName>(kindName: K, raw: unknown): Pars
  * One served object of a list: parsed, or — when it does not fit the model — the ModelError
  * naming it and its field, for a list view that shows the others and warns (issue 14).
  */
-export function parseListItem<K extends KindName>(kindName: K, raw: unknown): Parsed<ObjectOf<K>> | ModelError {
+export function parseListItem<K extends KindName>(kindName: K, raw: unknown, pool?: Map<string, string>): Parsed<ObjectOf<K>> | ModelError {
+  setStringPool(pool);
   try {
     return parseObject(kindName, raw);
   } catch (err) {
     if (err instanceof ModelError) return err;
     throw err;
+  } finally {
+    setStringPool(undefined);
   }
 }
 

@@ -30,3 +30,11 @@ function zodValidator(schema: z.ZodType): Validator {
 }
 
 export const VALIDATORS = Object.fromEntries(Object.entries(MODELS).map(([kind, schema]) => [kind, zodValidator(schema)])) as Record<keyof typeof MODELS, Validator>;
+
+/**
+ * While a list is read (kube/reader.ts), the generated validators return one string for equal
+ * strings of its items: at 5,000 schemas the same images, reasons, messages, namespaces and
+ * identities are otherwise held once per object (issue 30). zod returns the input's own strings;
+ * the values are the same either way (a string's identity is not observable).
+ */
+export function setStringPool(_pool: Map<string, string> | undefined): void {}

@@ -2,7 +2,7 @@
 // apiVersion restored on items, keepRaw: false (human views) keeping only the parsed objects,
 // and nulls dropped for the model but kept in the served form.
 import { describe, expect, it } from "vitest";
-import type { HttpResponse, Transport } from "../../src/kube/http.ts";
+import type { HttpResponse, RequestOptions, Transport } from "../../src/kube/http.ts";
 import { HttpClusterReader } from "../../src/kube/reader.ts";
 
 function approval(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -16,10 +16,15 @@ function approval(name: string, extra: Record<string, unknown> = {}): Record<str
 function stubTransport(pages: Record<string, unknown>[]): { transport: Transport; seen: string[] } {
   const seen: string[] = [];
   const transport = {
-    get: async (pathAndQuery: string): Promise<HttpResponse> => {
+    get: async (pathAndQuery: string, options?: RequestOptions): Promise<HttpResponse> => {
       seen.push(pathAndQuery);
       const page = pages[seen.length - 1] ?? { items: [] };
-      return { status: 200, headers: {}, body: Buffer.from(JSON.stringify(page)) };
+      const body = Buffer.from(JSON.stringify(page));
+      const sink = options?.sink?.();
+      if (!sink) return { status: 200, headers: {}, body };
+      // As the real transport streams it: the body in pieces, cut anywhere.
+      for (let at = 0; at < body.length; at += 7) sink(body.subarray(at, at + 7));
+      return { status: 200, headers: {}, body: Buffer.alloc(0) };
     },
   } as unknown as Transport;
   return { transport, seen };

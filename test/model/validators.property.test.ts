@@ -21,16 +21,22 @@ const PER_FORM = 3_400; // × 3 forms = 10,200 objects per kind
 let dir = "";
 
 /** The generated module for `models`, imported from a file as the bundle would run it. */
-async function load(models: Readonly<Record<string, z.ZodType>>, name: string): Promise<Record<string, Validator>> {
+interface GeneratedModule {
+  VALIDATORS: Record<string, Validator>;
+  setStringPool(pool: Map<string, string> | undefined): void;
+}
+async function loadModule(models: Readonly<Record<string, z.ZodType>>, name: string): Promise<GeneratedModule> {
   const file = path.join(dir, `${name}.mjs`);
   fs.writeFileSync(file, generateValidators(models));
-  return ((await import(pathToFileURL(file).href)) as { VALIDATORS: Record<string, Validator> }).VALIDATORS;
+  return (await import(pathToFileURL(file).href)) as GeneratedModule;
 }
 
 let generated: Record<string, Validator> = {};
+let generatedModule: GeneratedModule;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-validators-"));
-  generated = await load(MODELS, "models");
+  generatedModule = await loadModule(MODELS, "models");
+  generated = generatedModule.VALIDATORS;
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -60,9 +66,15 @@ describe("the generated validators agree with zod", () => {
   // field off, and it with any JSON value in place of itself or of one of its parts.
   it.each(ALL_KINDS)("%s: valid, one-field-off and hostile objects", (kind) => {
     const counts = Object.fromEntries(FORMS.map((f) => [f, { accepted: 0, refused: 0 }])) as Record<Form, { accepted: number; refused: number }>;
+    // Half the objects are read with a string pool, as a list reads its items (kube/reader.ts):
+    // one pool for the whole run, so later objects meet the strings of earlier ones.
+    const pool = new Map<string, string>();
+    let runs = 0;
     const check = (form: Form, input: unknown): void => {
       const expected = fromZodResult(MODELS[kind].safeParse(input));
+      generatedModule.setStringPool(++runs % 2 === 0 ? pool : undefined);
       const actual = generated[kind]!(input);
+      generatedModule.setStringPool(undefined);
       counts[form][expected.ok ? "accepted" : "refused"]++;
       // expect() only on a difference: it names both sides, and fast-check shrinks the input.
       if (!isDeepStrictEqual(actual, expected)) expect({ form, input, actual }).toStrictEqual({ form, input, actual: expected });
@@ -87,6 +99,7 @@ describe("the generated validators agree with zod", () => {
     expect(counts.valid.refused).toBe(0);
     expect(counts["one field off"].refused).toBeGreaterThan(PER_FORM * 0.5);
     expect(counts.hostile.refused).toBeGreaterThan(PER_FORM * 0.2);
+    expect(pool.size).toBeGreaterThan(0);
   });
 
   it("returns a fresh default each time (a caller may change what it got)", () => {

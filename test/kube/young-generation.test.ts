@@ -1,0 +1,26 @@
+// kube/young-generation.ts sets V8's semi-space growth factor only on the V8 versions it was
+// measured on (another might not know the flag, and would say so on stderr).
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { keepYoungGenerationSmall } from "../../src/kube/young-generation.ts";
+
+describe("keepYoungGenerationSmall", () => {
+  it.each([
+    ["11.3.244.8-node.33", true],
+    ["12.4.254.21-node.33", true],
+    ["13.6.233.10-node.27", true],
+    ["10.2.154.26-node.26", false],
+    ["14.0.1", false],
+    ["", false],
+  ])("V8 %j: set %s", (version, set) => {
+    expect(keepYoungGenerationSmall(version)).toBe(set);
+  });
+
+  it("is a flag this Node's V8 knows: setting it writes nothing to stderr", () => {
+    const r = spawnSync(process.execPath, ["-e", 'require("node:v8").setFlagsFromString("--semi-space-growth-factor=1")'], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    // The check itself sees an unknown flag.
+    const unknown = spawnSync(process.execPath, ["-e", 'require("node:v8").setFlagsFromString("--semi-space-growth-factor-nope=1")'], { encoding: "utf8" });
+    expect(unknown.stderr).toMatch(/unrecognized flag/u);
+  });
+});
