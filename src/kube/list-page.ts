@@ -259,12 +259,18 @@ function parse(bytes: Buffer): unknown {
 }
 
 /**
- * A list's bytes so far, across its pages: past this many, the young generation is kept small
- * from then on (kube/young-generation.ts). Loading node:v8 for that costs ~2.6 ms, which a list
- * this small (about 40 schemas) would notice and a longer one does not.
+ * A list's bytes so far, across its pages, or one object's (a plan chunk): past this many, the
+ * young generation is kept small from then on (kube/young-generation.ts). Loading node:v8 for
+ * that costs ~2.6 ms, which a read this small (a list of about 40 schemas) would notice and a
+ * longer one does not.
  */
-const LARGE_LIST_BYTES = 256 * 1024;
+const LARGE_READ_BYTES = 256 * 1024;
 let youngGenerationKeptSmall: Promise<boolean> | undefined;
+
+/** A read of `bytes` so far: a large one keeps the young generation small from then on. */
+export function noteRead(bytes: number): void {
+  if (bytes > LARGE_READ_BYTES) youngGenerationKeptSmall ??= import("./young-generation.ts").then((m) => m.keepYoungGenerationSmall());
+}
 
 /** One page's decoder as the reader uses it: its refusal is the reader's error (`invalid`). */
 export interface PageReader {
@@ -280,7 +286,7 @@ export function pageReader(onItem: (item: unknown) => void, invalid: () => Error
   return {
     write: (chunk) => {
       list.received += chunk.length;
-      if (list.received > LARGE_LIST_BYTES) youngGenerationKeptSmall ??= import("./young-generation.ts").then((m) => m.keepYoungGenerationSmall());
+      noteRead(list.received);
       try {
         decoder.write(chunk);
       } catch (err) {

@@ -9,7 +9,7 @@ import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type O
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { DryRunKind, Transport } from "./http.ts";
-import { pageReader, type PageReader } from "./list-page.ts";
+import { noteRead, pageReader, type PageReader } from "./list-page.ts";
 import { sleep } from "./retry.ts";
 import type { ClusterReader, DryRunResult, Identity, ListOptions, ListResult, RejectedItem, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
@@ -63,6 +63,7 @@ export class HttpClusterReader implements ClusterReader {
     // A missing CRD is not a missing object: exit 1 with the CRD hint, never "no such schema".
     if (res.status === 404 && info.group && isMissingType(res.body)) throw new ReadError(missingPtahKind(info.plural), 404);
     if (res.status !== 200) throw apiError(res.status, res.body, d);
+    noteRead(res.body.length);
     return parseObject(kind, parseJson(res.body, d));
   }
 

@@ -230,16 +230,17 @@ async function verifyStoredPlan(reader: PlanReader, schema: Parsed<PtahSchema>, 
   verifyStorageCommitted(log, p);
   const slots = verifyChunkManifest(log, p);
 
-  const parts: Uint8Array[] = [];
+  // Each chunk's verified bytes go straight into the document (the manifest's sizes, checked
+  // against the limit above): the chunks are not held beside it (issue 30).
+  const documentBytes = Buffer.alloc(slots.reduce((sum, slot) => sum + slot.size, 0));
   let total = 0;
   for (const slot of slots) {
     const chunk = await readChunk(reader, namespace, p, slot, log);
     verifyChunkObject(log, p, slot, chunk.meta);
     verifyChunkBytes(log, p, slot, chunk.bytes, total);
-    parts.push(chunk.bytes!);
+    documentBytes.set(chunk.bytes!, total);
     total += chunk.bytes!.length;
   }
-  const documentBytes = Buffer.concat(parts);
   verifyContent(log, p, documentBytes);
   const document = verifyDocument(log, p, documentBytes);
   return { record, schema, plan, documentBytes, document, fingerprint, checks: log.results };
