@@ -7,8 +7,8 @@ import { keepYoungGenerationSmall } from "../../src/kube/young-generation.ts";
 describe("keepYoungGenerationSmall", () => {
   it.each([
     ["11.3.244.8-node.33", true],
-    ["12.4.254.21-node.33", true],
-    ["13.6.233.10-node.27", true],
+    ["12.4.254.21-node.33", false],
+    ["13.6.233.10-node.27", false],
     ["10.2.154.26-node.26", false],
     ["14.0.1", false],
     ["", false],
