@@ -9,7 +9,7 @@ import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type O
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { DryRunKind, Transport } from "./http.ts";
-import { noteRead, pageReader, type PageReader } from "./list-page.ts";
+import { noteRead, pageReader, type PageReader } from "./page-reader.ts";
 import { sleep } from "./retry.ts";
 import type { ClusterReader, DryRunResult, Identity, ListOptions, ListResult, RejectedItem, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 

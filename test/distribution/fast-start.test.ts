@@ -69,7 +69,7 @@ describe("the npm bundle's split", () => {
   });
 
   it("loads node:v8 only in the chunk a long list loads (the single binary's snapshot build asks it the rest)", () => {
-    // kube/young-generation.ts, imported once a list passes 256 KB (kube/list-page.ts).
+    // kube/young-generation.ts, imported once a read passes 256 KB (kube/page-reader.ts).
     const young = holding((i) => i === "src/kube/young-generation.ts");
     expect(young).toHaveLength(1);
     for (const file of chunks.keys()) if (!young.includes(file)) expect(fs.readFileSync(file, "utf8"), file).not.toMatch(/require\("(node:)?v8"\)/u);

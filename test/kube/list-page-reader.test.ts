@@ -1,4 +1,4 @@
-// pageReader (kube/list-page.ts), the decoder as the reader uses it: a page that is not JSON is the
+// pageReader (kube/page-reader.ts), the decoder as the reader uses it: a page that is not JSON is the
 // reader's own error, and a list whose answers pass 256 KB keeps V8's young generation small from
 // then on (kube/young-generation.ts, once per process), while a shorter one never loads node:v8.
 import { Buffer } from "node:buffer";
@@ -16,7 +16,7 @@ const page = (items: number, size: number): Buffer =>
   Buffer.from(JSON.stringify({ metadata: { resourceVersion: "1" }, items: Array.from({ length: items }, (_, i) => ({ i, pad: "x".repeat(size) })) }));
 
 async function read(bodies: readonly Buffer[]): Promise<number> {
-  const { pageReader } = await import("../../src/kube/list-page.ts");
+  const { pageReader } = await import("../../src/kube/page-reader.ts");
   const list = { received: 0 };
   let items = 0;
   for (const body of bodies) {
@@ -45,7 +45,7 @@ describe("pageReader", () => {
   });
 
   it("refuses a page that is not JSON with the reader's error", async () => {
-    const { pageReader } = await import("../../src/kube/list-page.ts");
+    const { pageReader } = await import("../../src/kube/page-reader.ts");
     const reader = pageReader(
       () => {},
       () => new Error("invalid JSON from the server"),
