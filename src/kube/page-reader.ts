@@ -11,11 +11,19 @@ import { InvalidPageJson, ListPageDecoder, type PageEnvelope } from "./list-page
  * longer one does not.
  */
 const LARGE_READ_BYTES = 256 * 1024;
-let youngGenerationKeptSmall: Promise<boolean> | undefined;
+let tuned = false;
 
-/** A read of `bytes` so far: a large one keeps the young generation small from then on. */
+/**
+ * A read of `bytes` so far: a large one keeps the young generation small from then on. Nothing
+ * waits for it, so its failure (a chunk that cannot load) is only memory, never the command's.
+ */
 export function noteRead(bytes: number): void {
-  if (bytes > LARGE_READ_BYTES) youngGenerationKeptSmall ??= import("./young-generation.ts").then((m) => m.keepYoungGenerationSmall());
+  if (tuned || bytes <= LARGE_READ_BYTES) return;
+  tuned = true;
+  import("./young-generation.ts").then(
+    (m) => m.keepYoungGenerationSmall(),
+    () => false,
+  );
 }
 
 /** One page's decoder as the reader uses it: its refusal is the reader's error (`invalid`). */
