@@ -80,7 +80,10 @@ export function alive(pid: number | undefined, command?: string): boolean {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
       if (/^\d+ \(.*\) Z /.test(stat)) return false; // zombie
-      if (command && !fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(command)) return false;
+      // While a process is inside execve, /proc/<pid>/cmdline reads as empty for a moment (the new
+      // image's arguments are not yet in place): alive, not some other program on a reused pid.
+      const args = command ? fs.readFileSync(`/proc/${pid}/cmdline`, "utf8") : "";
+      if (command && args !== "" && !args.includes(command)) return false;
     } catch {
       return false;
     }
