@@ -175,6 +175,10 @@ export async function startPostgres(labDir: string, port: number, say: (m: strin
   if (!pid) throw new LabError("postgres (start)", `could not spawn ${cmd}`, p.log);
 
   const info: PostgresInfo = { host: "127.0.0.1", port, user: SUPERUSER, database: "postgres", version: "", dataDir, pid, bin };
+  // Recorded at once, not only once ready: a start that fails from here on is cleaned up by
+  // stopPostgres, which must find this postmaster (before it has written postmaster.pid) rather
+  // than wipe the data folder from under it and leave it running.
+  fs.writeFileSync(p.json, `${JSON.stringify(info, null, 2)}\n`);
   const env = { ...process.env, ...clientEnv(info) };
   const deadline = Date.now() + 30_000;
   for (;;) {
