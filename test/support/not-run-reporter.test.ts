@@ -36,6 +36,11 @@ describe("the closing block", () => {
     expect(lines.slice(3)).toEqual([...many.slice(0, 8).map((t) => `    ${t.name}`), "    … and 2 more"]);
     expect(notRunLines(many, {}, true)).toEqual([]);
   });
+
+  it("says a test whose suite's hook failed was not run for that, not skipped without a reason", () => {
+    const lines = notRunLines([{ ...skipped("e2e", "f.e2e.test.ts > two planes > one"), setupFailed: true }, skipped("unit", "u > plain")], {}, true);
+    expect(lines.slice(2)).toEqual(["  not run: a hook of its suite failed (the failure is reported above) (1 test):", "    f.e2e.test.ts > two planes > one"]);
+  });
 });
 
 describe("needTool", () => {

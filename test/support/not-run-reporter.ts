@@ -20,12 +20,23 @@ export interface Outcome {
   readonly name: string;
   readonly state: string;
   readonly note?: string;
+  /** A hook of an enclosing suite (or the module's collection) failed, so the test never ran. */
+  readonly setupFailed?: boolean;
+}
+
+const SETUP_FAILED = "not run: a hook of its suite failed (the failure is reported above)";
+
+/** Did a hook of an enclosing suite, or the module itself, fail? (vitest then marks the tests skipped) */
+function setupFailed(t: TestCase): boolean {
+  for (let s: TestCase["parent"] | undefined = t.parent; s; s = s.type === "module" ? undefined : s.parent) if (s.errors().length > 0 || s.state() === "failed") return true;
+  return false;
 }
 
 function outcome(t: TestCase): Outcome {
   const result = t.result();
   const file = path.relative(REPO, t.module.moduleId).split(path.sep).join("/");
-  return { project: t.project.name, name: `${file} > ${t.fullName}`, state: result.state, note: result.state === "skipped" ? result.note : undefined };
+  const skipped = result.state === "skipped";
+  return { project: t.project.name, name: `${file} > ${t.fullName}`, state: result.state, note: skipped ? result.note : undefined, setupFailed: skipped && setupFailed(t) };
 }
 
 /**
@@ -42,8 +53,8 @@ export function notRunLines(tests: readonly Outcome[], env: NodeJS.ProcessEnv = 
       tiers.set(t.project, (tiers.get(t.project) ?? 0) + 1);
       continue;
     }
-    if (t.note === undefined && filtered) continue;
-    const reason = t.note ?? "skipped without a reason given (it.skip / describe.skipIf without a note)";
+    if (t.note === undefined && filtered && !t.setupFailed) continue;
+    const reason = t.note ?? (t.setupFailed ? SETUP_FAILED : undefined) ?? "skipped without a reason given (it.skip / describe.skipIf without a note)";
     byReason.set(reason, [...(byReason.get(reason) ?? []), t.name]);
   }
   const lines: string[] = [];
