@@ -1,4 +1,4 @@
-// Counterexamples the hostile-input property found (hostile-input.test.ts), kept as plain
+// Counterexamples the hostile-input property found (hostile-input.ts), kept as plain
 // examples so that each fix stays fixed even when the generator takes another path.
 import Table from "cli-table3";
 import fc from "fast-check";
