@@ -25,7 +25,7 @@ export default defineConfig({
           testTimeout: 60_000,
           // One worker per core. vitest's default is one fewer (its main thread's), which on a
           // 2-core machine ran the whole unit tier in one worker, its files one after another
-          // (717 s of CI's npm test); the main thread only relays results.
+          // (835 s of CI's npm test); the main thread only relays results.
           maxWorkers: os.availableParallelism(),
         },
       },

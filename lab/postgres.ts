@@ -167,8 +167,7 @@ export async function startPostgres(labDir: string, port: number, say: (m: strin
   const child = spawn(cmd, args, { cwd: "/", detached: true, stdio: ["ignore", fd, fd], env: { ...process.env, LC_ALL: "C" } });
   fs.closeSync(fd);
   child.on("error", () => {});
-  // Our own child: its exit event is the authority on whether it ended (no pid reuse before Node reaps it).
-  let exit: string | undefined;
+  let exit = "";
   child.on("exit", (code, signal) => (exit = signal ? ` (signal ${signal})` : ` (exit status ${String(code)})`));
   child.unref();
   const pid = child.pid;
@@ -182,7 +181,7 @@ export async function startPostgres(labDir: string, port: number, say: (m: strin
   const env = { ...process.env, ...clientEnv(info) };
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (exit !== undefined) throw new LabError("postgres (start)", `the server exited${exit} before it was ready\n${tail(p.log, 15) || "(postgres.log is empty)"}`, p.log);
+    if (!alive(pid)) throw new LabError("postgres (start)", `the server exited${exit} before it was ready\n${tail(p.log, 15) || "(postgres.log is empty)"}`, p.log);
     const r = spawnSync(path.join(bin, "psql"), ["-X", "-At", "-w", "-c", "SHOW server_version"], { env, encoding: "utf8", timeout: 10_000 });
     if (r.status === 0 && r.stdout.trim()) {
       info.version = r.stdout.trim();

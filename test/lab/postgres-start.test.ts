@@ -5,12 +5,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { alive } from "../../lab/processes.ts";
 import { readPostgresInfo, startPostgres, stopPostgres } from "../../lab/postgres.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
+  vi.unstubAllEnvs();
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
@@ -33,25 +34,19 @@ describe.skipIf(process.platform !== "linux")("lab PostgreSQL start", () => {
     const labDir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-lab-pg-"));
     dirs.push(labDir);
     fs.chmodSync(labDir, 0o755);
-    const before = process.env.PTAH_LAB_PG_BIN;
-    process.env.PTAH_LAB_PG_BIN = standIns();
-    try {
-      const start = startPostgres(labDir, 1);
-      const outcome = start.then(
-        () => "ready",
-        (err: Error) => err.message,
-      );
-      const deadline = Date.now() + 5_000;
-      while (!readPostgresInfo(labDir) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const pid = readPostgresInfo(labDir)?.pid;
-      expect(pid, "postgres.json names the postmaster while it is not yet ready").toBeGreaterThan(0);
-      await stopPostgres(labDir);
-      expect(alive(pid)).toBe(false);
-      expect(await outcome).toMatch(/exited .*before it was ready/);
-      expect(readPostgresInfo(labDir)).toBeUndefined();
-    } finally {
-      if (before === undefined) delete process.env.PTAH_LAB_PG_BIN;
-      else process.env.PTAH_LAB_PG_BIN = before;
-    }
+    vi.stubEnv("PTAH_LAB_PG_BIN", standIns());
+    const start = startPostgres(labDir, 1);
+    const outcome = start.then(
+      () => "ready",
+      (err: Error) => err.message,
+    );
+    const deadline = Date.now() + 5_000;
+    while (!readPostgresInfo(labDir) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const pid = readPostgresInfo(labDir)?.pid;
+    expect(pid, "postgres.json names the postmaster while it is not yet ready").toBeGreaterThan(0);
+    await stopPostgres(labDir);
+    expect(alive(pid)).toBe(false);
+    expect(await outcome).toMatch(/exited .*before it was ready/);
+    expect(readPostgresInfo(labDir)).toBeUndefined();
   }, 20_000);
 });

@@ -153,3 +153,8 @@ export function check(inv: Invocation, out: Outcome): boolean {
   }
   return out.status === 0 && (out.stdout !== "" || out.emitted !== "");
 }
+
+/** `--namespace=NS`, or no flag for the empty namespace (the kubeconfig's then). */
+export function nsArgs(ns: string): string[] {
+  return ns === "" ? [] : [`--namespace=${ns}`];
+}

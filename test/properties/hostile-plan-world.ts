@@ -4,13 +4,8 @@ import fc from "fast-check";
 import { trimSpace } from "../../src/plan/trim-space.ts";
 import type { FakeObject } from "../support/fake-reader.ts";
 import { appliedStatus, currentPlanStatus, fakeObjectsOf, fakeUID, publishSchemaPlan, type PublishedPlan } from "../support/publish-plan.ts";
-import type { Invocation } from "./hostile-harness.ts";
+import { nsArgs, type Invocation } from "./hostile-harness.ts";
 import { dnsName, hostileString } from "./hostile-strings.ts";
-
-/** `--namespace=NS`, or no flag for the empty namespace (the kubeconfig's then). */
-export function nsArgs(ns: string): string[] {
-  return ns === "" ? [] : [`--namespace=${ns}`];
-}
 
 // Random plans never verify, so plan, approve and the plan header are reached only through
 // refusals above. Here the plans are published the operator's way (digests, chunks, fingerprint)

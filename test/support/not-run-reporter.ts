@@ -25,6 +25,7 @@ export interface Outcome {
 }
 
 const SETUP_FAILED = "not run: a hook of its suite failed (the failure is reported above)";
+const NO_REASON = "skipped without a reason given (it.skip / describe.skipIf without a note)";
 
 /** Did a hook of an enclosing suite, or the module itself, fail? (vitest then marks the tests skipped) */
 function setupFailed(t: TestCase): boolean {
@@ -54,7 +55,7 @@ export function notRunLines(tests: readonly Outcome[], env: NodeJS.ProcessEnv = 
       continue;
     }
     if (t.note === undefined && filtered && !t.setupFailed) continue;
-    const reason = t.note ?? (t.setupFailed ? SETUP_FAILED : undefined) ?? "skipped without a reason given (it.skip / describe.skipIf without a note)";
+    const reason = t.note ?? (t.setupFailed ? SETUP_FAILED : NO_REASON);
     byReason.set(reason, [...(byReason.get(reason) ?? []), t.name]);
   }
   const lines: string[] = [];
