@@ -18,8 +18,11 @@
 //   EXEC_AUTH  src/kube/credentials.ts may call spawn, imported by that name, only inside
 //              runExecPlugin: the kubeconfig's exec credential plugin, as kubectl runs it;
 //   LOADER     src/cli/code-cache.ts, the npm bin's loader, may import node:vm's Script and
-//              node:module's createRequire, by those names: it compiles and runs the bundle's own
-//              files (dist/npm/) as node's require would, from V8's code cache (issue 30);
+//              call process.getBuiltinModule (node:module's createRequire through it): it
+//              compiles and runs the bundle's own files (dist/npm/) as node's require would, from
+//              V8's code cache, and hands them the built-ins their checked imports name (issue 30);
+//   ENTRY      src/main.ts may call process.getBuiltinModule only as
+//              process.getBuiltinModule("node:tty"): isatty, loaded only for a character device;
 //   and src/kube/connect.ts and src/kube/request-log.ts use node:net's and node:http's pure
 //   helpers (isIP, BlockList, STATUS_CODES) and types, which open nothing.
 // test/read-only-static.test.ts applies each known bypass to a copy of a module and shows these
@@ -31,6 +34,7 @@ export const TRANSPORT = ["src/kube/http.ts", "src/kube/proxy-tunnel.ts"];
 export const DOCTOR = "src/cli/local.ts";
 export const EXEC_AUTH = "src/kube/credentials.ts";
 export const LOADER = "src/cli/code-cache.ts";
+export const ENTRY = "src/main.ts";
 
 /** Modules that reach the network or run code outside this process. */
 const NETWORK = ["http", "https", "http2", "net", "tls", "dgram", "dns", "dns/promises"];
@@ -81,13 +85,30 @@ const GLOBALS = ["fetch", "WebSocket", "XMLHttpRequest", "EventSource", "globalT
   message: `${name}: a network global, or a way to reach one by another name (eslint.read-only.js)`,
 }));
 
-const PROPERTIES = [
-  ...["binding", "_linkedBinding", "dlopen", "getBuiltinModule", "mainModule"].map((property) => ({
-    object: "process",
-    property,
-    message: `process.${property} loads native or builtin modules around the imports (eslint.read-only.js)`,
-  })),
-  { property: "constructor", message: "`.constructor` reaches Function, and through it any global (eslint.read-only.js)" },
+const PROPERTIES = properties(["binding", "_linkedBinding", "dlopen", "getBuiltinModule", "mainModule"]);
+
+function properties(names) {
+  return [
+    ...names.map((property) => ({
+      object: "process",
+      property,
+      message: `process.${property} loads native or builtin modules around the imports (eslint.read-only.js)`,
+    })),
+    { property: "constructor", message: "`.constructor` reaches Function, and through it any global (eslint.read-only.js)" },
+  ];
+}
+/** LOADER and ENTRY: the same, but process.getBuiltinModule (ENTRY's calls are limited by its syntax rule). */
+const PROPERTIES_BUT_BUILTIN = properties(["binding", "_linkedBinding", "dlopen", "mainModule"]);
+const GET_BUILTIN = "MemberExpression[object.name='process'][property.name='getBuiltinModule']";
+const ONLY_TTY = [
+  {
+    selector: `CallExpression[callee.object.name='process'][callee.property.name='getBuiltinModule']:not([arguments.length=1][arguments.0.value='node:tty'])`,
+    message: 'main.ts loads one built-in by name: process.getBuiltinModule("node:tty") (eslint.read-only.js)',
+  },
+  {
+    selector: `${GET_BUILTIN}:not(CallExpression > ${GET_BUILTIN}.callee), MemberExpression[object.name='process'][computed=true]`,
+    message: "process.getBuiltinModule is only called, never passed on or computed (eslint.read-only.js)",
+  },
 ];
 
 const plugin = {
@@ -131,7 +152,8 @@ export default [
   },
   { files: TRANSPORT, rules: { "read-only/imports": imports({ http: true, https: true, tls: true, net: true }) } },
   { files: ["src/kube/connect.ts"], rules: { "read-only/imports": imports({ net: ["isIP", "isIPv4", "isIPv6", "BlockList"] }) } },
-  { files: [LOADER], rules: { "read-only/imports": imports({ vm: ["Script"], module: ["createRequire"] }) } },
+  { files: [LOADER], rules: { "read-only/imports": imports({ vm: ["Script"] }), "read-only/properties": ["error", ...PROPERTIES_BUT_BUILTIN] } },
+  { files: [ENTRY], rules: { "read-only/properties": ["error", ...PROPERTIES_BUT_BUILTIN], "read-only/syntax": ["error", ...dynamicImports, ...ONLY_TTY] } },
   { files: ["src/kube/request-log.ts"], rules: { "read-only/imports": imports({ http: ["STATUS_CODES"] }) } },
   {
     files: [DOCTOR],

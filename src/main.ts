@@ -2,8 +2,9 @@
 // code are read or set here and handed to runCli; commands see only their context. Two other
 // modules read `process` for facts no context carries: cli/local.ts (the running executable and
 // the platform, for doctor's PATH check) and kube/request-log.ts (the pid in klog's line).
-import { isatty } from "node:tty";
+import fs from "node:fs";
 import { startupSnapshot } from "node:v8";
+import { fdOutput, type FdOutput } from "./cli/fd-output.ts";
 import { versionAnswer } from "./cli/version-flag.ts";
 
 declare const PTAH_VERSION: string | undefined;
@@ -14,8 +15,11 @@ async function main(): Promise<void> {
   // `--version` answers before the CLI (every command, the zod models) is even loaded: that load
   // is most of a start (issue 9's benchmark). The same function as runCli asks (cli/version-flag.ts).
   const early = versionAnswer(argv, version);
+  const stdoutIsTTY = isTerminal(1);
+  const out = output(1, () => process.stdout);
+  const err = output(2, () => process.stderr);
   if (early !== undefined) {
-    await write(process.stdout, early);
+    await out.write(early);
     process.exit(0);
   }
   const { runCli } = await import("./cli/run.ts");
@@ -24,35 +28,63 @@ async function main(): Promise<void> {
     controller.abort();
     process.exitCode = 130;
   });
-  // A closed pipe (`| head`) is not an error worth a stack trace.
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  });
   const result = await runCli({
     argv,
     env: process.env,
-    stdoutIsTTY: process.stdout.isTTY === true,
+    stdoutIsTTY,
     // isatty(0), not process.stdin.isTTY: reading process.stdin builds the stdin stream (~4 ms of
-    // a start in a profile), which no command reads.
-    stdinIsTTY: isatty(0),
-    width: process.stdout.columns ?? 0,
+    // a start in a profile), which no command reads; and asked only when a connection asks it
+    // (an exec credential plugin's prompt), so an offline command never loads node:tty.
+    get stdinIsTTY() {
+      return isTerminal(0);
+    },
+    width: stdoutIsTTY ? (process.stdout.columns ?? 0) : 0,
     now: new Date(),
     clock: () => new Date(),
     version,
     signal: controller.signal,
     emit: (text) => {
-      process.stdout.write(text);
+      void out.write(text);
     },
     log: (line) => {
-      process.stderr.write(`${line}\n`);
+      void err.write(`${line}\n`);
     },
   });
-  await write(process.stdout, result.stdout);
-  await write(process.stderr, result.stderr);
+  await out.write(result.stdout);
+  await err.write(result.stderr);
   // Exit now: a request still retrying in the background (one of several parallel reads,
   // after another failed) must not hold the process once the answer is written. Interrupted
   // (Ctrl-C ends a watch or wait by design): 128 + SIGINT, as a shell reports it.
   process.exit(controller.signal.aborted ? 130 : result.status);
+}
+
+/**
+ * isatty(fd), without loading node:tty when fd cannot be a terminal: node:tty loads Node's stream
+ * and net stack (~30 internal modules), and only a character device can be a terminal.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    if (!fs.fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return process.getBuiltinModule("node:tty").isatty(fd);
+}
+
+/**
+ * stdout or stderr, written with fs.writeSync (cli/fd-output.ts: the stream is only built if a
+ * write cannot be made that way); on Windows, whose console wants the stream, through the stream.
+ * A closed pipe (`| head`) is not an error worth a stack trace.
+ */
+function output(fd: number, stream: () => NodeJS.WriteStream): FdOutput {
+  const closed = (): never => process.exit(process.exitCode ?? 0);
+  if (process.platform === "win32") {
+    stream().on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") closed();
+    });
+    return { write: (text) => write(stream(), text) };
+  }
+  return fdOutput(fd, stream, closed);
 }
 
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {

@@ -4,42 +4,60 @@
 // folder. Node 20 has no compile cache of its own (module.enableCompileCache is Node 22), so
 // without this every start compiles the same ~400 KB again.
 //
-// A cache entry is named by the SHA-256 of the file's source, Node's version, the platform and
-// the architecture: a changed bundle (or another Node) never meets an old entry, and V8 itself
-// rejects an entry made under other V8 flags. A rejected or missing entry is written after the
-// run (createCachedData then also holds the functions that run compiled), replacing that file's
-// older entries. Nothing here ever fails a command: an unreadable or unwritable cache folder is
-// the same as none.
+// A cache entry is named by the file's name, Node's version, the platform and the architecture,
+// and holds the exact bytes of the source it was compiled from before V8's data: an entry is
+// served only when those bytes equal the file's (one memcmp), so a changed bundle (even by a
+// change of the same length, which V8's own check does not see) or another Node never meets an
+// old entry, and V8 itself rejects an entry made under other V8 flags. Comparing bytes, not a
+// digest, keeps node:crypto (its ~35 internal modules, 7-12 ms of an offline start) out of the
+// start. A rejected, stale or missing entry is written after the run (createCachedData then also
+// holds the functions that run compiled), replacing that file's entry. Nothing here ever fails a
+// command: an unreadable or unwritable cache folder is the same as none.
 //
 //   PTAH_CODE_CACHE=off          compile every start (no reads, no writes)
 //   PTAH_CODE_CACHE_DIR=DIR      the cache folder (default $XDG_CACHE_HOME/kubectl-ptah/code-cache,
 //                                else ~/.cache/kubectl-ptah/code-cache)
-//   PTAH_CODE_CACHE_LOG=FILE     appends one line per file loaded: `hit|miss|rejected|off PATH`
-import { createHash } from "node:crypto";
+//   PTAH_CODE_CACHE_LOG=FILE     appends one line per file loaded: `hit|miss|stale|rejected|off PATH`
 import fs from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { Script } from "node:vm";
 
-export type CacheOutcome = "hit" | "miss" | "rejected" | "off";
+export type CacheOutcome = "hit" | "miss" | "stale" | "rejected" | "off";
 
 interface LoadedModule {
   exports: unknown;
 }
 
 /** The cache folder for this environment, or undefined when the cache is off. */
-export function codeCacheDir(env: NodeJS.ProcessEnv, home: string = os.homedir()): string | undefined {
+export function codeCacheDir(env: NodeJS.ProcessEnv, home: string = env.HOME || process.getBuiltinModule("node:os").homedir()): string | undefined {
   if (env.PTAH_CODE_CACHE === "off" || env.PTAH_CODE_CACHE === "0") return undefined;
   if (env.PTAH_CODE_CACHE_DIR) return path.resolve(env.PTAH_CODE_CACHE_DIR);
   const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : home ? path.join(home, ".cache") : undefined;
   return base ? path.join(base, "kubectl-ptah", "code-cache") : undefined;
 }
 
-/** The entry's name for `source`: its file's name and a digest of the source and the runtime. */
-export function cacheEntryName(file: string, source: string, runtime: string = `${process.version} ${process.platform} ${process.arch}`): string {
-  const digest = createHash("sha256").update(runtime).update("\0").update(source).digest("hex").slice(0, 40);
-  return `${path.basename(file)}.${digest}.v8`;
+/** The entry's name for `file`: its file's name and the runtime (what the entry holds is checked by its bytes). */
+export function cacheEntryName(file: string, runtime: string = `${process.version} ${process.platform} ${process.arch}`): string {
+  return `${path.basename(file)}.${runtime.replace(/[^A-Za-z0-9.]+/gu, "-")}.v8`;
+}
+
+// An entry: this magic, the source's byte length (u32, little-endian), the source's bytes, V8's data.
+const MAGIC = Buffer.from("ptah-code-cache 1\n", "latin1");
+const HEADER = MAGIC.length + 4;
+
+/** The entry's bytes for `source` and V8's `data`. */
+export function encodeEntry(source: Buffer, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(source.length);
+  return Buffer.concat([MAGIC, length, source, data]);
+}
+
+/** V8's data in `entry` when it was made from exactly `source`; undefined for another source or a damaged entry. */
+export function decodeEntry(entry: Buffer, source: Buffer): Buffer | undefined {
+  if (entry.length <= HEADER + source.length || !entry.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  if (entry.readUInt32LE(MAGIC.length) !== source.length) return undefined;
+  if (!entry.subarray(HEADER, HEADER + source.length).equals(source)) return undefined;
+  return entry.subarray(HEADER + source.length);
 }
 
 // The CommonJS wrapper, on one line so that the bundle's line numbers stay its own.
@@ -48,8 +66,8 @@ const TAIL = "\n})";
 
 export class CodeCacheLoader {
   private readonly modules = new Map<string, LoadedModule>();
-  private readonly unsaved: Array<{ script: Script; file: string; entry: string }> = [];
-  /** Node's own require, for built-ins and the optional packages the bundle asks for (from the bundle's folder). */
+  private readonly unsaved: Array<{ script: Script; file: string; entry: string; source: Buffer }> = [];
+  /** Node's own require, for the optional packages the bundle asks for (from the bundle's folder). */
   private nodeRequire?: NodeJS.Require;
 
   private readonly dir: string | undefined;
@@ -64,22 +82,32 @@ export class CodeCacheLoader {
   load(file: string): unknown {
     const known = this.modules.get(file);
     if (known) return known.exports;
-    const source = fs.readFileSync(file, "utf8");
-    const entry = this.dir === undefined ? undefined : cacheEntryName(file, source);
-    const cachedData = entry === undefined ? undefined : readIfThere(path.join(this.dir!, entry));
-    const script = new Script(HEAD + source + TAIL, { filename: file, cachedData });
-    const outcome: CacheOutcome = entry === undefined ? "off" : cachedData === undefined ? "miss" : script.cachedDataRejected ? "rejected" : "hit";
+    const source = fs.readFileSync(file);
+    const entry = this.dir === undefined ? undefined : cacheEntryName(file);
+    const stored = entry === undefined ? undefined : readIfThere(path.join(this.dir!, entry));
+    const cachedData = stored === undefined ? undefined : decodeEntry(stored, source);
+    const script = new Script(HEAD + source.toString("utf8") + TAIL, { filename: file, cachedData });
+    const outcome: CacheOutcome = entry === undefined ? "off" : stored === undefined ? "miss" : cachedData === undefined ? "stale" : script.cachedDataRejected ? "rejected" : "hit";
     this.log?.(outcome, file);
-    if (entry !== undefined && outcome !== "hit") this.unsaved.push({ script, file, entry });
+    if (entry !== undefined && outcome !== "hit") this.unsaved.push({ script, file, entry, source });
     const module: LoadedModule = { exports: {} };
     this.modules.set(file, module);
     const dirname = path.dirname(file);
-    this.nodeRequire ??= createRequire(file);
-    const nodeRequire = this.nodeRequire;
-    const require = (id: string): unknown => (id.startsWith("./") || id.startsWith("../") ? this.load(path.resolve(dirname, id)) : nodeRequire(id));
+    const require = (id: string): unknown => (id.startsWith("./") || id.startsWith("../") ? this.load(path.resolve(dirname, id)) : this.external(id, file));
     const wrapper = script.runInThisContext() as (e: unknown, r: unknown, m: LoadedModule, f: string, d: string) => void;
     wrapper.call(module.exports, module.exports, require, module, file, dirname);
     return module.exports;
+  }
+
+  /**
+   * A built-in from Node itself (process.getBuiltinModule: node:module's createRequire loads the
+   * ES-module loader, ~1 ms); anything else through Node's require from the bundle's folder.
+   */
+  private external(id: string, from: string): unknown {
+    const builtin = process.getBuiltinModule(id);
+    if (builtin !== undefined) return builtin;
+    this.nodeRequire ??= process.getBuiltinModule("node:module").createRequire(from);
+    return this.nodeRequire(id);
   }
 
   /** Writes the entries this run compiled (at exit: the cache then holds what the run compiled). */
@@ -88,12 +116,12 @@ export class CodeCacheLoader {
     try {
       fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const present = fs.readdirSync(this.dir);
-      for (const { script, file, entry } of this.unsaved.splice(0)) {
+      for (const { script, file, entry, source } of this.unsaved.splice(0)) {
         const target = path.join(this.dir, entry);
         const temporary = `${target}.${process.pid}.tmp`;
-        fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+        fs.writeFileSync(temporary, encodeEntry(source, script.createCachedData()), { mode: 0o600 });
         fs.renameSync(temporary, target);
-        // This file's older entries (an earlier build, another Node) are dead weight now.
+        // This file's entries for another Node are dead weight now.
         const prefix = `${path.basename(file)}.`;
         for (const name of present) if (name !== entry && name.startsWith(prefix) && name.endsWith(".v8")) fs.rmSync(path.join(this.dir, name), { force: true });
       }

@@ -122,5 +122,8 @@ export function completionContext(environment: Environment, flags: ReadonlyMap<s
     verbosity: 0,
     warningsAsErrors: false,
   };
-  return shellContext({ ...environment, stdinIsTTY: false }, global);
+  // The environment with stdinIsTTY false, its other members read through it as they are: a copy
+  // by spread would read every getter, and main.ts's stdinIsTTY loads node:tty when asked.
+  const neverPrompt = Object.defineProperty(Object.create(environment) as Environment, "stdinIsTTY", { value: false });
+  return shellContext(neverPrompt, global);
 }

@@ -1,13 +1,13 @@
 // The npm bin's V8 code cache (src/cli/code-cache.ts, issue 30): the first run compiles and
 // writes one entry per file it loaded, the second run is served from them, and a changed bundle
-// (even by a change of the same length, which V8's own check does not see) or another Node is
-// never served from an old entry. Each run is the real bin on a private copy of the build.
+// (even by a change of the same length, which V8's own check does not see: each entry holds its
+// source's bytes) or another Node is never served from an old entry. Each run is the real bin on a private copy of the build.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cacheEntryName, codeCacheDir } from "../../src/cli/code-cache.ts";
+import { cacheEntryName, codeCacheDir, decodeEntry, encodeEntry } from "../../src/cli/code-cache.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 let dir = "";
@@ -89,19 +89,24 @@ describe("the code cache", () => {
     // The file that holds the text, changed in place to a text of the same length.
     const holder = before.loads.map((l) => path.join(pkg, l.file)).find((f) => fs.readFileSync(f, "utf8").includes("it can authorise nothing"))!;
     const original = fs.readFileSync(holder, "utf8");
-    const entryBefore = entries(cache).find((e) => e.startsWith(`${path.basename(holder)}.`));
+    const entryBefore = entries(cache).find((e) => e.startsWith(`${path.basename(holder)}.`))!;
+    const bytesBefore = fs.readFileSync(path.join(cache, entryBefore));
     try {
       fs.writeFileSync(holder, original.replace("it can authorise nothing", "IT CAN AUTHORISE NOTHING"));
       expect(fs.statSync(holder).size).toBe(Buffer.byteLength(original));
       const after = run(["explain", "stale"], cache);
       expect(after.status).toBe(0);
       expect(after.stdout).toContain("IT CAN AUTHORISE NOTHING");
-      expect(after.loads.find((l) => path.join(pkg, l.file) === holder)?.outcome).toBe("miss");
+      expect(after.loads.find((l) => path.join(pkg, l.file) === holder)?.outcome).toBe("stale");
       // The changed file's entry replaced its old one; the other files were served.
       expect(after.loads.filter((l) => path.join(pkg, l.file) !== holder).every((l) => l.outcome === "hit")).toBe(true);
       const now = entries(cache).filter((e) => e.startsWith(`${path.basename(holder)}.`));
-      expect(now).toHaveLength(1);
-      expect(now[0]).not.toBe(entryBefore);
+      expect(now).toEqual([entryBefore]);
+      const bytesNow = fs.readFileSync(path.join(cache, entryBefore));
+      expect(bytesNow.equals(bytesBefore)).toBe(false);
+      expect(bytesNow.includes(Buffer.from("IT CAN AUTHORISE NOTHING"))).toBe(true);
+      // And served from it on the next run.
+      expect(run(["explain", "stale"], cache).outcomes).toEqual(new Set(["hit"]));
     } finally {
       fs.writeFileSync(holder, original);
     }
@@ -110,12 +115,28 @@ describe("the code cache", () => {
   it("rejects an entry V8 cannot use, answers as without one, and writes it again", () => {
     const cache = path.join(dir, "corrupt");
     const first = run(["explain", "stale"], cache);
-    for (const e of entries(cache)) fs.writeFileSync(path.join(cache, e), "not a V8 code cache");
+    // Each entry keeps its source's bytes; what follows them is not V8's.
+    for (const { file } of first.loads) {
+      const name = entries(cache).find((e) => e.startsWith(`${path.basename(file)}.`))!;
+      fs.writeFileSync(path.join(cache, name), encodeEntry(fs.readFileSync(path.join(pkg, file)), Buffer.from("not a V8 code cache")));
+    }
     const corrupt = run(["explain", "stale"], cache);
     expect(corrupt.status).toBe(0);
     expect(corrupt.stderr).toBe("");
     expect(corrupt.stdout).toBe(first.stdout);
     expect(corrupt.outcomes).toEqual(new Set(["rejected"]));
+    expect(run(["explain", "stale"], cache).outcomes).toEqual(new Set(["hit"]));
+  });
+
+  it("does not serve an entry whose header is damaged, answers as without one, and writes it again", () => {
+    const cache = path.join(dir, "damaged");
+    const first = run(["explain", "stale"], cache);
+    for (const e of entries(cache)) fs.writeFileSync(path.join(cache, e), "not an entry at all");
+    const damaged = run(["explain", "stale"], cache);
+    expect(damaged.status).toBe(0);
+    expect(damaged.stderr).toBe("");
+    expect(damaged.stdout).toBe(first.stdout);
+    expect(damaged.outcomes).toEqual(new Set(["stale"]));
     expect(run(["explain", "stale"], cache).outcomes).toEqual(new Set(["hit"]));
   });
 
@@ -151,12 +172,33 @@ describe("where entries live and how they are named", () => {
     expect(codeCacheDir(env, home)).toBe(expected);
   });
 
-  it("names an entry by the file, its source and the runtime", () => {
-    const name = cacheEntryName("/x/run-A.cjs", "source", "v20.20.2 linux x64");
-    expect(name).toMatch(/^run-A\.cjs\.[0-9a-f]{40}\.v8$/u);
-    expect(cacheEntryName("/other/run-A.cjs", "source", "v20.20.2 linux x64")).toBe(name);
-    expect(cacheEntryName("/x/run-A.cjs", "sourcf", "v20.20.2 linux x64")).not.toBe(name);
-    expect(cacheEntryName("/x/run-A.cjs", "source", "v20.20.3 linux x64")).not.toBe(name);
-    expect(cacheEntryName("/x/run-A.cjs", "source", "v20.20.2 linux arm64")).not.toBe(name);
+  it("names an entry by the file and the runtime", () => {
+    const name = cacheEntryName("/x/run-A.cjs", "v20.20.2 linux x64");
+    expect(name).toBe("run-A.cjs.v20.20.2-linux-x64.v8");
+    expect(cacheEntryName("/other/run-A.cjs", "v20.20.2 linux x64")).toBe(name);
+    expect(cacheEntryName("/x/run-A.cjs", "v20.20.3 linux x64")).not.toBe(name);
+    expect(cacheEntryName("/x/run-A.cjs", "v20.20.2 linux arm64")).not.toBe(name);
+    expect(cacheEntryName("/x/run-B.cjs", "v20.20.2 linux x64")).not.toBe(name);
+  });
+
+  it("serves V8's data only for the exact source it was made from", () => {
+    const source = Buffer.from("module.exports = 1;\n");
+    const data = Buffer.from([1, 2, 3, 4, 5]);
+    const entry = encodeEntry(source, data);
+    expect(decodeEntry(entry, source)?.equals(data)).toBe(true);
+    // Another source of the same length, a longer and a shorter one.
+    expect(decodeEntry(entry, Buffer.from("module.exports = 2;\n"))).toBeUndefined();
+    expect(decodeEntry(entry, Buffer.from("module.exports = 10;\n"))).toBeUndefined();
+    expect(decodeEntry(entry, Buffer.from("module.exports=1;\n"))).toBeUndefined();
+    // A damaged entry: cut short, no V8 data, another magic, a wrong length.
+    expect(decodeEntry(entry.subarray(0, entry.length - data.length - 1), source)).toBeUndefined();
+    expect(decodeEntry(encodeEntry(source, Buffer.alloc(0)), source)).toBeUndefined();
+    const otherMagic = Buffer.from(entry);
+    otherMagic.writeUInt8(otherMagic.readUInt8(0) ^ 1, 0);
+    expect(decodeEntry(otherMagic, source)).toBeUndefined();
+    const wrongLength = Buffer.from(entry);
+    wrongLength.writeUInt32LE(source.length + 1, entry.indexOf(source) - 4);
+    expect(decodeEntry(wrongLength, source)).toBeUndefined();
+    expect(decodeEntry(Buffer.alloc(0), source)).toBeUndefined();
   });
 });
