@@ -31,27 +31,48 @@ export function fdOutput(fd: number, stream: () => NodeJS.WritableStream, onClos
     return pending;
   };
 
+  // The text is encoded a slice at a time into one buffer: an 8 MiB answer is not copied whole.
+  let scratch: Buffer | undefined;
+
   return {
     write(text: string): Promise<void> {
       if (!text) return pending;
-      const bytes = Buffer.from(text, "utf8");
-      if (fallback) return toStream(bytes);
-      let offset = 0;
-      while (offset < bytes.length) {
-        let written: number;
-        try {
-          written = writeSync(fd, bytes, offset, bytes.length - offset);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === "EPIPE") {
-            onClosed();
-            return pending;
+      if (fallback) return toStream(Buffer.from(text, "utf8"));
+      for (let start = 0; start < text.length;) {
+        let end = Math.min(start + SLICE, text.length);
+        // A surrogate pair is never cut in two (each half alone would be written as U+FFFD).
+        if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end++;
+        scratch ??= Buffer.allocUnsafe(SLICE * 3 + 4);
+        const length = scratch.write(text.slice(start, end), 0, "utf8");
+        let offset = 0;
+        while (offset < length) {
+          let written: number;
+          try {
+            written = writeSync(fd, scratch, offset, length - offset);
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code === "EPIPE") {
+              onClosed();
+              return pending;
+            }
+            written = 0;
           }
-          return toStream(bytes.subarray(offset));
+          if (written <= 0) {
+            // From the first byte not written, this slice's rest and the text after it.
+            const rest = Buffer.concat([scratch.subarray(offset, length), Buffer.from(text.slice(end), "utf8")]);
+            return toStream(rest);
+          }
+          offset += written;
         }
-        if (written <= 0) return toStream(bytes.subarray(offset));
-        offset += written;
+        start = end;
       }
       return pending;
     },
   };
+}
+
+/** UTF-16 code units encoded per slice (at most 3 bytes each, 4 per surrogate pair). */
+const SLICE = 64 * 1024;
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
 }

@@ -2,6 +2,7 @@
 // in order however the OS takes them, the stream taking over from the first byte a synchronous
 // write could not place (and everything after it), and a closed reader ending quietly.
 import { PassThrough } from "node:stream";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fdOutput, type WriteSync } from "../../src/cli/fd-output.ts";
 
@@ -102,5 +103,34 @@ describe("fdOutput", () => {
     await viaStream.write(TEXT);
     stream.stream.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
     expect(closed).toBe(2);
+  });
+
+  it("writes the exact UTF-8 of any text, slice by slice, whatever the descriptor takes and wherever it gives up", async () => {
+    // Long texts (past the 64 Ki-unit slice), with astral characters, so a pair lands on a boundary.
+    const unit = fc.constantFrom("a", "é", "€", "😀", "\n", "\ud800", "x".repeat(1000), "😀".repeat(500));
+    const text = fc.array(unit, { maxLength: 400 }).map((parts) => parts.join(""));
+    await fc.assert(
+      fc.asyncProperty(text, fc.integer({ min: 1, max: 70_000 }), fc.option(fc.integer({ min: 0, max: 300_000 })), async (t, step, limit) => {
+        const fd = descriptor(step, limit ?? Infinity);
+        const stream = collecting();
+        const out = fdOutput(1, stream.make, () => expect.fail("not closed"), fd.writeSync);
+        await out.write(t);
+        await out.write("end\n");
+        expect(Buffer.concat([fd.bytes(), stream.bytes()]).equals(Buffer.from(`${t}end\n`, "utf8"))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("cuts no surrogate pair at a slice's end", async () => {
+    const text = `${"a".repeat(64 * 1024 - 1)}😀${"b".repeat(10)}`;
+    const fd = descriptor(1 << 20);
+    await fdOutput(
+      1,
+      () => expect.fail("no stream"),
+      () => expect.fail("not closed"),
+      fd.writeSync,
+    ).write(text);
+    expect(fd.bytes().toString("utf8")).toBe(text);
   });
 });
