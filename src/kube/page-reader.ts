@@ -3,6 +3,7 @@
 // (kube/young-generation.ts).
 import { Buffer } from "node:buffer";
 import { InvalidPageJson, ListPageDecoder, type PageEnvelope } from "./list-page.ts";
+import type { LargeRead } from "./young-generation.ts";
 
 /**
  * A list's bytes so far, across its pages, or one object's (a plan chunk): past this many, the
@@ -11,17 +12,18 @@ import { InvalidPageJson, ListPageDecoder, type PageEnvelope } from "./list-page
  * longer one does not.
  */
 const LARGE_READ_BYTES = 256 * 1024;
-let tuned = false;
+const tuned = new Set<LargeRead>();
 
 /**
- * A read of `bytes` so far: a large one keeps the young generation small from then on. Nothing
- * waits for it, so its failure (a chunk that cannot load) is only memory, never the command's.
+ * A read of `bytes` so far: a large one keeps the young generation small from then on (and a
+ * list's heap, kube/young-generation.ts). Nothing waits for it, so its failure (a chunk that
+ * cannot load) is only memory, never the command's.
  */
-export function noteRead(bytes: number): void {
-  if (tuned || bytes <= LARGE_READ_BYTES) return;
-  tuned = true;
+export function noteRead(bytes: number, read: LargeRead): void {
+  if (tuned.has(read) || bytes <= LARGE_READ_BYTES) return;
+  tuned.add(read);
   import("./young-generation.ts").then(
-    (m) => m.keepYoungGenerationSmall(),
+    (m) => m.keepYoungGenerationSmall(read),
     () => false,
   );
 }
@@ -40,7 +42,7 @@ export function pageReader(onItem: (item: unknown) => void, invalid: () => Error
   return {
     write: (chunk) => {
       list.received += chunk.length;
-      noteRead(list.received);
+      noteRead(list.received, "list");
       try {
         decoder.write(chunk);
       } catch (err) {

@@ -63,7 +63,7 @@ export class HttpClusterReader implements ClusterReader {
     // A missing CRD is not a missing object: exit 1 with the CRD hint, never "no such schema".
     if (res.status === 404 && info.group && isMissingType(res.body)) throw new ReadError(missingPtahKind(info.plural), 404);
     if (res.status !== 200) throw apiError(res.status, res.body, d);
-    noteRead(res.body.length);
+    noteRead(res.body.length, "object");
     return parseObject(kind, parseJson(res.body, d));
   }
 

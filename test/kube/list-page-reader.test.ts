@@ -4,7 +4,7 @@
 import { Buffer } from "node:buffer";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-const kept = vi.fn(() => true);
+const kept = vi.fn((read: string) => read.length > 0);
 vi.mock("../../src/kube/young-generation.ts", () => ({ keepYoungGenerationSmall: kept }));
 
 beforeEach(() => {
@@ -37,6 +37,17 @@ describe("pageReader", () => {
   it("keeps the young generation small once a list passes 256 KB, across its pages, once", async () => {
     expect(await read([page(100, 1000), page(100, 1000), page(100, 1000)])).toBe(300);
     expect(kept).toHaveBeenCalledTimes(1);
+    expect(kept).toHaveBeenCalledWith("list");
+  });
+
+  it("tunes for one large object, and for a list after it, each once", async () => {
+    const { noteRead } = await import("../../src/kube/page-reader.ts");
+    noteRead(300_000, "object");
+    noteRead(600_000, "object");
+    await vi.dynamicImportSettled();
+    expect(kept.mock.calls).toEqual([["object"]]);
+    expect(await read([page(100, 1000), page(100, 1000), page(100, 1000)])).toBe(300);
+    expect(kept.mock.calls).toEqual([["object"], ["list"]]);
   });
 
   it("leaves it alone for a short list", async () => {

@@ -1,5 +1,6 @@
-// kube/young-generation.ts sets V8's semi-space growth factor only on the V8 versions it was
-// measured on (another might not know the flag, and would say so on stderr).
+// kube/young-generation.ts sets V8's semi-space growth factor (and for a list --optimize-for-size)
+// only on the V8 versions it was measured on (another might not know a flag, and would say so on
+// stderr).
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { keepYoungGenerationSmall } from "../../src/kube/young-generation.ts";
@@ -13,11 +14,12 @@ describe("keepYoungGenerationSmall", () => {
     ["14.0.1", false],
     ["", false],
   ])("V8 %j: set %s", (version, set) => {
-    expect(keepYoungGenerationSmall(version)).toBe(set);
+    expect(keepYoungGenerationSmall("object", version)).toBe(set);
+    expect(keepYoungGenerationSmall("list", version)).toBe(set);
   });
 
-  it("is a flag this Node's V8 knows: setting it writes nothing to stderr", () => {
-    const r = spawnSync(process.execPath, ["-e", 'require("node:v8").setFlagsFromString("--semi-space-growth-factor=1")'], { encoding: "utf8" });
+  it.each(["--semi-space-growth-factor=1", "--optimize-for-size"])("%s is a flag this Node's V8 knows: setting it writes nothing to stderr", (flag) => {
+    const r = spawnSync(process.execPath, ["-e", `require("node:v8").setFlagsFromString(${JSON.stringify(flag)})`], { encoding: "utf8" });
     expect(r.stderr).toBe("");
     // The check itself sees an unknown flag.
     const unknown = spawnSync(process.execPath, ["-e", 'require("node:v8").setFlagsFromString("--semi-space-growth-factor-nope=1")'], { encoding: "utf8" });
