@@ -79,7 +79,11 @@ const LINT: readonly Bypass[] = [
   { name: "main.ts's getBuiltinModule for another built-in", file: "main.ts", edit: append(`export const leak = () => process.getBuiltinModule("node:https");`) },
   { name: "main.ts's getBuiltinModule passed on", file: "main.ts", edit: append(`export const leak = process.getBuiltinModule;`) },
   { name: "main.ts's getBuiltinModule computed", file: "main.ts", edit: append(`export const leak = () => process["getBuiltinModule"]("node:https");`) },
-  { name: "the loader importing https", file: "cli/code-cache.ts", edit: append(`import https from "node:https";\nexport const leak = () => https.request("https://x", { method: "DELETE" });`) },
+  {
+    name: "the loader importing https",
+    file: "cli/code-cache.ts",
+    edit: append(`import https from "node:https";\nexport const leak = () => https.request("https://x", { method: "DELETE" });`),
+  },
   {
     name: "createRequire",
     file: "kube/reader.ts",
