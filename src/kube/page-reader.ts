@@ -23,7 +23,7 @@ export function noteRead(bytes: number, read: LargeRead): void {
   if (tuned.has(read) || bytes <= LARGE_READ_BYTES) return;
   tuned.add(read);
   import("./young-generation.ts").then(
-    (m) => m.keepYoungGenerationSmall(read),
+    (m) => m.tuneForLargeRead(read),
     () => false,
   );
 }

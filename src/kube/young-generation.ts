@@ -25,7 +25,7 @@ const MEASURED_V8 = new Set([11]); // Node 20; Node 22 and 24 (V8 12, 13) not me
 /** What a large read was: a list's pages (kept item by item), or one object's answer. */
 export type LargeRead = "list" | "object";
 
-export function keepYoungGenerationSmall(read: LargeRead, v8Version: string = process.versions.v8): boolean {
+export function tuneForLargeRead(read: LargeRead, v8Version: string = process.versions.v8): boolean {
   if (!MEASURED_V8.has(Number(v8Version.split(".")[0]))) return false;
   setFlagsFromString("--semi-space-growth-factor=1");
   if (read === "list") setFlagsFromString("--optimize-for-size");

@@ -7,18 +7,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureNpmBundle, REPO } from "../support/npm-bundle.ts";
 import { cacheEntryName, codeCacheDir, decodeEntry, encodeEntry } from "../../src/cli/code-cache.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const ROOT = REPO;
 let dir = "";
 let pkg = "";
 let bin = "";
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, "dist", "start.cjs")) || !fs.existsSync(path.join(ROOT, "dist", "npm", "kubectl-ptah.cjs"))) {
-    const r = spawnSync(process.execPath, [path.join(ROOT, "krew", "bundle.mjs")], { cwd: ROOT, encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
-  }
+  ensureNpmBundle();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-code-cache-"));
   // A copy of what npm installs (bin/, dist/start.cjs, dist/npm/): this test edits its bundle.
   pkg = path.join(dir, "pkg");

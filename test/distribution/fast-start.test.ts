@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureNpmBundle } from "../support/npm-bundle.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const META = path.join(ROOT, "dist", "meta.npm.json");
@@ -24,11 +25,7 @@ let meta: Metafile;
 const chunks = new Map<string, string[]>();
 
 beforeAll(() => {
-  // dist/ is built by `npm test` (and the e2e setup); build it here when this file runs alone.
-  if (!fs.existsSync(META) || !fs.existsSync(ENTRY)) {
-    const r = spawnSync(process.execPath, [path.join(ROOT, "krew", "bundle.mjs")], { cwd: ROOT, encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
-  }
+  ensureNpmBundle();
   meta = JSON.parse(fs.readFileSync(META, "utf8")) as Metafile;
   for (const [out, o] of Object.entries(meta.outputs)) chunks.set(path.resolve(ROOT, out), Object.keys(o.inputs));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-fast-start-"));

@@ -9,17 +9,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureNpmBundle, NPM_BIN } from "../support/npm-bundle.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const BIN = path.join(ROOT, "bin", "kubectl-ptah.js");
+const BIN = NPM_BIN;
 let dir = "";
 let preload = "";
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, "dist", "start.cjs")) || !fs.existsSync(path.join(ROOT, "dist", "npm", "kubectl-ptah.cjs"))) {
-    const r = spawnSync(process.execPath, [path.join(ROOT, "krew", "bundle.mjs")], { cwd: ROOT, encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
-  }
+  ensureNpmBundle();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-start-modules-"));
   // Records Node's internal modules loaded after it, at exit, into the file the env names.
   preload = path.join(dir, "record.cjs");

@@ -5,7 +5,7 @@ import { Buffer } from "node:buffer";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 const kept = vi.fn((read: string) => read.length > 0);
-vi.mock("../../src/kube/young-generation.ts", () => ({ keepYoungGenerationSmall: kept }));
+vi.mock("../../src/kube/young-generation.ts", () => ({ tuneForLargeRead: kept }));
 
 beforeEach(() => {
   vi.resetModules();

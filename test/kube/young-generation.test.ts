@@ -3,9 +3,9 @@
 // stderr).
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { keepYoungGenerationSmall } from "../../src/kube/young-generation.ts";
+import { tuneForLargeRead } from "../../src/kube/young-generation.ts";
 
-describe("keepYoungGenerationSmall", () => {
+describe("tuneForLargeRead", () => {
   it.each([
     ["11.3.244.8-node.33", true],
     ["12.4.254.21-node.33", false],
@@ -14,8 +14,8 @@ describe("keepYoungGenerationSmall", () => {
     ["14.0.1", false],
     ["", false],
   ])("V8 %j: set %s", (version, set) => {
-    expect(keepYoungGenerationSmall("object", version)).toBe(set);
-    expect(keepYoungGenerationSmall("list", version)).toBe(set);
+    expect(tuneForLargeRead("object", version)).toBe(set);
+    expect(tuneForLargeRead("list", version)).toBe(set);
   });
 
   it.each(["--semi-space-growth-factor=1", "--optimize-for-size"])("%s is a flag this Node's V8 knows: setting it writes nothing to stderr", (flag) => {

@@ -1,0 +1,15 @@
+// The npm bin's build, for tests that run it as npm installs it: dist/ is built by `npm test`
+// (and the e2e setup); a file run alone builds it here when any part is missing.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+export const REPO = path.resolve(import.meta.dirname, "..", "..");
+export const NPM_BIN = path.join(REPO, "bin", "kubectl-ptah.js");
+const PARTS = ["dist/start.cjs", "dist/npm/kubectl-ptah.cjs", "dist/meta.npm.json"].map((p) => path.join(REPO, p));
+
+export function ensureNpmBundle(): void {
+  if (PARTS.every((p) => fs.existsSync(p))) return;
+  const r = spawnSync(process.execPath, [path.join(REPO, "krew", "bundle.mjs")], { cwd: REPO, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`krew/bundle.mjs failed: ${r.stderr}`);
+}
