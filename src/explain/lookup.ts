@@ -93,8 +93,8 @@ function splitQualifiers(tokens: readonly string[]): { filter: Filter; rest: rea
     const single = normalizeWord(tokens[i] ?? "");
     const [key, width] = isQualifier(pair) ? [pair, 2] : [single, 1];
     if (!isQualifier(key)) break;
-    const kind = KIND_QUALIFIERS[key];
-    const object = OBJECT_QUALIFIERS[key];
+    const kind = Object.hasOwn(KIND_QUALIFIERS, key) ? KIND_QUALIFIERS[key] : undefined;
+    const object = Object.hasOwn(OBJECT_QUALIFIERS, key) ? OBJECT_QUALIFIERS[key] : undefined;
     if (kind) kinds.push(kind);
     if (object) objects.push(object);
     i += width;
@@ -103,7 +103,8 @@ function splitQualifiers(tokens: readonly string[]): { filter: Filter; rest: rea
 }
 
 function isQualifier(key: string): boolean {
-  return key !== "" && (key in KIND_QUALIFIERS || key in OBJECT_QUALIFIERS);
+  // Own keys only: "constructor" is a word a person typed, not a qualifier every object inherits.
+  return key !== "" && (Object.hasOwn(KIND_QUALIFIERS, key) || Object.hasOwn(OBJECT_QUALIFIERS, key));
 }
 
 function passes(entry: KnowledgeEntry, filter: Filter): boolean {

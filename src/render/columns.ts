@@ -122,7 +122,8 @@ export function labelHeaders(labelColumns: readonly string[], showLabels: boolea
 /** The cells for labelHeaders: each key's value (empty when absent), then `k=v,…` or `<none>`. */
 export function labelCells(labels: Readonly<Record<string, string>> | undefined, labelColumns: readonly string[], showLabels: boolean): string[] {
   const l = labels ?? {};
-  const cells = labelColumns.map((k) => sanitize(l[k] ?? ""));
+  // Own keys only: `-L constructor` names a label, not what every object inherits.
+  const cells = labelColumns.map((k) => sanitize(Object.hasOwn(l, k) ? (l[k] ?? "") : ""));
   if (showLabels) {
     // kubectl sorts the `k=v` pairs as strings (so `app.kubernetes.io/name=…` before `app=…`).
     const pairs = Object.keys(l)

@@ -18,11 +18,15 @@ const digits = (max: number) => fc.string({ unit: fc.constantFrom(..."0123456789
 const UNITS = ["ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h"];
 const unit = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...UNITS) },
-  { weight: 1, arbitrary: fc.constantFrom("", "d", "S", "H", "mss", "sec", "µ", "μ", "u", "n", "µm", " s", "s ", "\u00b5S", "e", "E3s") },
+  { weight: 1, arbitrary: fc.constantFrom("", "d", "S", "H", "mss", "sec", "µ", "μ", "u", "n", "µm", " s", "s ", "\u00b5S", "e", "E3s", "constructor", "__proto__", "toString") },
 );
 const segment = fc.tuple(fc.oneof(digits(3), digits(25)), fc.constantFrom("", "."), fc.oneof(digits(3), digits(25)), unit).map(([i, dot, f, u]) => `${i}${dot}${dot ? f : ""}${u}`);
 const structured = fc.tuple(fc.constantFrom("", "", "+", "-", "--", "+-"), fc.array(segment, { minLength: 0, maxLength: 4 })).map(([sign, parts]) => sign + parts.join(""));
 const EDGES = [
+  // Names every JavaScript object inherits are unknown units, as any other word.
+  "1constructor",
+  "1__proto__",
+  "1toString",
   "0",
   "-0",
   "+0",

@@ -41,6 +41,11 @@ describe("label columns", () => {
     expect(labelCells({ app: "shop", "app.kubernetes.io/name": "x" }, ["tier", "app"], true)).toEqual(["", "shop", "app.kubernetes.io/name=x,app=shop"]);
     expect(labelCells(undefined, [], true)).toEqual(["<none>"]);
   });
+
+  it("a label key that every JavaScript object inherits is an absent label, not the inherited value", () => {
+    expect(labelCells({ app: "shop" }, ["constructor", "__proto__", "toString", "app"], false)).toEqual(["", "", "", "shop"]);
+    expect(labelCells(undefined, ["constructor"], false)).toEqual([""]);
+  });
 });
 
 describe("sortByField", () => {

@@ -5,16 +5,18 @@
 // parseDurationFlag is clientcmd's ParseTimeout on top: a non-negative integer is seconds.
 import { UsageError } from "../../errors.ts";
 
-const UNITS: Readonly<Record<string, bigint>> = {
-  ns: 1n,
-  us: 1_000n,
-  "\u00b5s": 1_000n, // U+00B5 MICRO SIGN
-  "\u03bcs": 1_000n, // U+03BC GREEK SMALL LETTER MU
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-};
+// A Map, not an object literal: a unit is the user's text, and "1constructor" or "1__proto__" must
+// be an unknown unit, not a property every object inherits.
+const UNITS: ReadonlyMap<string, bigint> = new Map([
+  ["ns", 1n],
+  ["us", 1_000n],
+  ["\u00b5s", 1_000n], // U+00B5 MICRO SIGN
+  ["\u03bcs", 1_000n], // U+03BC GREEK SMALL LETTER MU
+  ["ms", 1_000_000n],
+  ["s", 1_000_000_000n],
+  ["m", 60_000_000_000n],
+  ["h", 3_600_000_000_000n],
+]);
 const LIMIT = 1n << 63n;
 
 /** Go's answer: nanoseconds, or why not, in Go's words without the quoted input. */
@@ -75,7 +77,7 @@ export function parseGoDuration(orig: string): GoDuration {
     if (k === 0) return { error: "missing unit" };
     const u = s.slice(0, k);
     s = s.slice(k);
-    const unit = UNITS[u];
+    const unit = UNITS.get(u);
     if (unit === undefined) return { error: `unknown unit ${JSON.stringify(u)}` };
     if (v > LIMIT / unit) return { error: "invalid duration" };
     v *= unit;
