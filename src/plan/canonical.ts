@@ -13,43 +13,27 @@ export function struct(entries: readonly (readonly [string, CanonicalValue])[]):
 
 const HEX = "0123456789abcdef";
 
-/** A UTF-16 unit Go's encoder does not copy as is: quotes, backslash, controls, HTML's <>&, U+2028/9, surrogates. */
+/**
+ * A UTF-16 unit Go's encoder does not copy as is: quotes, backslash, controls, HTML's <>&, U+2028/9,
+ * and a surrogate that is not half of a pair (a pair is one character, copied as is).
+ */
 // eslint-disable-next-line no-control-regex -- the control characters are what it finds
-const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/g;
+const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * Go's string encoder with escapeHTML on (Go ≥ 1.22: `\b` and `\f` have short escapes).
  * A lone UTF-16 surrogate cannot be UTF-8; it becomes `\ufffd`, as Go does for invalid bytes.
- * Copies each run of plain text in one slice (a plan document is megabytes of SQL).
+ * Only the units NEEDS_ESCAPE finds are touched: the text between them is copied whole (a plan
+ * document is megabytes of SQL).
  */
 export function encodeString(s: string): string {
-  let out = '"';
-  let from = 0;
-  NEEDS_ESCAPE.lastIndex = 0;
-  for (let m = NEEDS_ESCAPE.exec(s); m !== null; m = NEEDS_ESCAPE.exec(s)) {
-    const i = m.index;
-    out += s.slice(from, i);
-    from = i + 1;
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        out += s[i]! + s[i + 1]!;
-        from = i + 2;
-        NEEDS_ESCAPE.lastIndex = from;
-      } else {
-        out += "\\ufffd";
-      }
-      continue;
-    }
-    out += escapeUnit(c);
-  }
-  return out + s.slice(from) + '"';
+  return '"' + s.replace(NEEDS_ESCAPE, escapeUnit) + '"';
 }
 
-/** The escape of one unit NEEDS_ESCAPE matched, other than a high surrogate. */
-function escapeUnit(c: number): string {
-  if (c >= 0xdc00 && c <= 0xdfff) return "\\ufffd";
+/** The escape of one unit NEEDS_ESCAPE found. */
+function escapeUnit(unit: string): string {
+  const c = unit.charCodeAt(0);
+  if (c >= 0xd800 && c <= 0xdfff) return "\\ufffd";
   switch (c) {
     case 0x22:
       return '\\"';
