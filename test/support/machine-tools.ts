@@ -15,6 +15,19 @@ function onPath(name: string): string | undefined {
   return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : undefined;
 }
 
+/**
+ * Whether `file` is a program this user can run: a regular file with execute permission. Existing
+ * is not enough: a tool hidden by binding /dev/null over it (the README's newcomer run) still exists.
+ */
+function runnable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The arm64 sysroot qemu-user needs for node's shared libraries (Debian's libc6-arm64-cross). */
 export const ARM64_SYSROOT = "/usr/aarch64-linux-gnu";
 
@@ -37,7 +50,7 @@ export const MACHINE_TOOLS = {
     },
   },
   // Debian's wine64 package installs its loader outside PATH.
-  wine64: { missing: "no wine64", install: "apt-get install wine64", find: () => ["/usr/lib/wine/wine64", onPath("wine64")].find((c) => c !== undefined && fs.existsSync(c)) },
+  wine64: { missing: "no wine64", install: "apt-get install wine64", find: () => ["/usr/lib/wine/wine64", onPath("wine64")].find((c) => c !== undefined && runnable(c)) },
   zsh: { missing: "no zsh on PATH", install: "apt-get install zsh", find: () => onPath("zsh") },
   fish: { missing: "no fish on PATH", install: "apt-get install fish", find: () => onPath("fish") },
   tmux: { missing: "no tmux on PATH", install: "apt-get install tmux", find: () => onPath("tmux") },
@@ -47,7 +60,7 @@ export const MACHINE_TOOLS = {
     install: "node plugin-manifest/k9s/k9s-tool.mjs (builds it once from the Go module proxy)",
     find: () => {
       const bin = path.join(process.env.PTAH_K9S_BIN_DIR ?? path.join(os.homedir(), ".cache", "kubectl-ptah", "k9s-bin"), "k9s");
-      return fs.existsSync(bin) ? bin : undefined;
+      return runnable(bin) ? bin : undefined;
     },
   },
 } satisfies Record<string, MachineTool>;
