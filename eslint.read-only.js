@@ -42,6 +42,12 @@ const PROCESS = ["child_process", "worker_threads", "cluster", "module", "vm", "
 const BANNED = [...NETWORK, ...PROCESS];
 /** The packages src/ may import (package.json's dependencies); anything else is refused. */
 const DEPENDENCIES = ["@kubernetes/client-node", "cli-table3", "js-yaml", "jsonpath-plus", "zod"];
+/**
+ * The MCP SDK, by these modules only (`kubectl ptah mcp`, src/commands/mcp/): its server, its
+ * stdio line framing, the transport's type and the protocol's types; never its HTTP transports,
+ * its client or its process-spawning stdio client.
+ */
+export const MCP_SDK_MODULES = ["server/mcp.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => `@modelcontextprotocol/sdk/${m}`);
 
 const why = (name) => `${name} reaches the network or runs a process: only the transport (${TRANSPORT.join(", ")}) and the named exceptions may (eslint.read-only.js)`;
 
@@ -53,14 +59,16 @@ function imports(allow = {}) {
     if (allowed === true) return [];
     return [{ name, message: why(name), allowTypeImports: true, ...(allowed ? { allowImportNames: allowed } : {}) }];
   });
-  const escaped = DEPENDENCIES.map((d) => d.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&")).join("|");
+  const escape = (d) => d.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&");
+  const escaped = DEPENDENCIES.map(escape).join("|");
+  const sdk = MCP_SDK_MODULES.map(escape).join("|");
   return [
     "error",
     {
       paths,
       patterns: [
         {
-          regex: `^(?!\\.{1,2}/|node:)(?!(?:${escaped})(?:/|$))`,
+          regex: `^(?!\\.{1,2}/|node:)(?!(?:${escaped})(?:/|$))(?!(?:${sdk})$)`,
           message: "src/ imports only its named dependencies and node:-prefixed builtins (eslint.read-only.js)",
         },
       ],

@@ -49,6 +49,8 @@ async function main(): Promise<void> {
     log: (line) => {
       void err.write(`${line}\n`);
     },
+    // Built only when a command reads it (`mcp`): the stream loads Node's stream stack.
+    input: () => process.stdin,
   });
   await out.write(result.stdout);
   await err.write(result.stderr);

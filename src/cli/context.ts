@@ -2,7 +2,7 @@
 // runCli and completion both use shellContext, so a command sees the same clock, signal,
 // streams and connection however it was reached.
 import fs from "node:fs";
-import type { Connection, GlobalOptions, LocalFacts, Registry, RunContext } from "../commands/types.ts";
+import type { Connection, GlobalOptions, LineEnvironment, LineResult, LocalFacts, Registry, RunContext } from "../commands/types.ts";
 import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/options/candidates.ts";
 import { LAZY_COMMANDS } from "../commands/lazy.ts";
 import { RefusalError, UsageError } from "../errors.ts";
@@ -27,7 +27,12 @@ export interface Environment {
   readonly machine?: () => Promise<LocalFacts>;
   /** Replaces the registry (commands/index.ts): a test's own command is parsed, helped and completed alike. */
   readonly commands?: Registry;
+  /** Standard input (main.ts: process.stdin, read only when a command asks: `mcp`). */
+  readonly input?: () => AsyncIterable<Uint8Array>;
 }
+
+/** Runs one command line in a shell like this one (cli/run.ts's runCli, handed in: no import cycle). */
+export type LineRunner = (environment: Environment) => Promise<LineResult>;
 
 /** A file named on the command line (-o custom-columns-file), with kubectl's wording when unreadable. */
 function readFile(file: string): string {
@@ -60,9 +65,11 @@ function writeNewFile(file: string, text: string): void {
 }
 
 /** The context a command runs in; it connects at most once, and only when asked. */
-export function shellContext(environment: Environment, global: GlobalOptions): RunContext {
+export function shellContext(environment: Environment, global: GlobalOptions, runner?: LineRunner): RunContext {
   let connection: Promise<Connection> | undefined;
   return {
+    ...(environment.input ? { input: environment.input } : {}),
+    ...(runner ? { runLine: (argv: readonly string[], line: LineEnvironment) => runner(lineEnvironment(environment, argv, line)) } : {}),
     global,
     now: environment.now,
     width: environment.width,
@@ -88,7 +95,12 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
               log: environment.log ?? (() => {}),
             }),
           );
-      return connection;
+      // A failed connect is not kept: a long-lived command (mcp) tries again on its next call.
+      const made = connection;
+      made.catch(() => {
+        if (connection === made) connection = undefined;
+      });
+      return made;
     },
     // A fleet command (inbox, status, ledger with --contexts) reads each context through its own
     // sibling context: the same shell, global.context set to that name, its own connection.
@@ -98,6 +110,31 @@ export function shellContext(environment: Environment, global: GlobalOptions): R
       const doc = loadKubeconfig({ kubeconfig: global.kubeconfig }, environment.env);
       return (doc.contexts ?? []).map((c) => String(c.name));
     },
+  };
+}
+
+/**
+ * Another line in this shell (an MCP tool call): its own argv, clock reading and signal; the
+ * caller's connection (the line's -n applied to it); nothing streamed; not a terminal; and a look
+ * at this machine that starts no program (doctor's kubectl version is not asked).
+ */
+function lineEnvironment(environment: Environment, argv: readonly string[], line: LineEnvironment): Environment {
+  const now = environment.clock();
+  return {
+    argv,
+    env: environment.env,
+    stdoutIsTTY: false,
+    stdinIsTTY: false,
+    width: 0,
+    now,
+    clock: environment.clock,
+    version: environment.version,
+    signal: line.signal,
+    emit: () => {},
+    ...(environment.log ? { log: environment.log } : {}),
+    connect: ({ global }) => line.connect(global),
+    machine: environment.machine ?? (() => import("./local.ts").then((m) => m.inspectMachine(environment.env, false))),
+    ...(environment.commands ? { commands: environment.commands } : {}),
   };
 }
 

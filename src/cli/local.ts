@@ -63,7 +63,9 @@ function kubectlVersion(env: NodeJS.ProcessEnv): Promise<LocalFacts["kubectl"]> 
   });
 }
 
-export async function inspectMachine(env: NodeJS.ProcessEnv): Promise<LocalFacts> {
+/** This machine's facts; `runKubectl: false` (a line an MCP client asked for) starts no program and says so. */
+export async function inspectMachine(env: NodeJS.ProcessEnv, runKubectl = true): Promise<LocalFacts> {
   const started = [process.argv[1], process.execPath];
-  return { kubectl: await kubectlVersion(env), plugins: findPlugins(env.PATH, started), selfPath: realpath(process.argv[1]) ?? realpath(process.execPath) };
+  const kubectl = runKubectl ? await kubectlVersion(env) : { missing: "kubectl's version not asked (the MCP server starts no other program)" };
+  return { kubectl, plugins: findPlugins(env.PATH, started), selfPath: realpath(process.argv[1]) ?? realpath(process.execPath) };
 }

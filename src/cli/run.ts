@@ -64,7 +64,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
     const options: unknown = command.toOptions({ positionals: line.positionals, flags: line.values, global });
     let result;
     try {
-      result = await command.run(options, shellContext(environment, global));
+      result = await command.run(options, shellContext(environment, global, runCli));
     } catch (err) {
       // A flag found wrong only when the command runs (--sort-by's field, a custom-columns file).
       if (err instanceof UsageError && err.command === undefined) throw new UsageError(err.message, command.name);

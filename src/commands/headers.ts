@@ -86,6 +86,10 @@ const HEADERS = {
     summary: "Check that this machine, cluster, operator and account are ready for the approval workflow",
     usage: "kubectl ptah doctor [-n NAMESPACE] [-o json] [--probe SCHEMA]",
   },
+  mcp: {
+    summary: "Serve the read commands to an AI assistant over the Model Context Protocol (stdio); never approves",
+    usage: "kubectl ptah mcp [--context NAME] [-n NAMESPACE]",
+  },
   version: {
     summary: "Print the plugin's version, the server's version and which Ptah kinds it serves",
     usage: "kubectl ptah version [--client] [-o json|yaml]",

@@ -15,6 +15,7 @@ import { diagnoseLive } from "./reads/explain-live.ts";
 import { historyCommand } from "./history.ts";
 import { inboxCommand } from "./inbox.ts";
 import { ledgerCommand } from "./ledger.ts";
+import { mcpCommand } from "./mcp.ts";
 import { migrationCommand } from "./migration.ts";
 import { planCommand } from "./plan.ts";
 import { plansCommand } from "./plans.ts";
@@ -39,6 +40,7 @@ export const COMMANDS: readonly AnyCommand[] = [
   waitCommand,
   makeExplainCommand(diagnoseLive),
   doctorCommand,
+  mcpCommand,
   versionCommand,
   completionCommand,
 ];

@@ -37,6 +37,7 @@ const LOADERS: Record<CommandName, () => Promise<AnyCommand>> = {
   wait: () => import("./wait.ts").then((m) => m.waitCommand),
   explain: () => import("./explain.ts").then((m) => m.makeExplainCommand(diagnoseLive)),
   doctor: () => import("./doctor.ts").then((m) => m.doctorCommand),
+  mcp: () => import("./mcp.ts").then((m) => m.mcpCommand),
   version: () => import("./version.ts").then((m) => m.versionCommand),
   completion: () => import("./completion.ts").then((m) => m.completionCommand),
 };

@@ -67,6 +67,28 @@ export interface RunContext {
   writeNewFile?(path: string, text: string): void;
   /** Every command of the registry this line runs in (doctor checks what each of them needs). */
   allCommands?(): Promise<Registry>;
+  /** Standard input, chunk by chunk (only `mcp` reads it: the client's JSON-RPC messages). */
+  input?(): AsyncIterable<Uint8Array>;
+  /**
+   * Runs another command line in this shell, as `kubectl ptah ARGV…` would, and returns what it
+   * printed (`mcp`: each tool call is one line). The line reads through `connect` (the caller's
+   * connection, already made), starts no other program, and is aborted with `signal`.
+   */
+  runLine?(argv: readonly string[], line: LineEnvironment): Promise<LineResult>;
+}
+
+/** What a line run by `runLine` is given beyond the argv. */
+export interface LineEnvironment {
+  readonly signal: AbortSignal;
+  /** The connection the line reads through (its namespace as -n, else the caller's). */
+  readonly connect: (global: GlobalOptions) => Promise<Connection>;
+}
+
+/** What a command line printed: its stdout, its stderr (one `error: …` line on a refusal), its exit status. */
+export interface LineResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly status: number;
 }
 
 /** The command printed: stdout is what was verified and rendered. */

@@ -57,6 +57,7 @@ describe("__complete: commands and flags", () => {
       "wait",
       "explain",
       "doctor",
+      "mcp",
       "version",
       "completion",
     ]);

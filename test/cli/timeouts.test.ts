@@ -10,7 +10,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/commands/index.ts";
 import { awaitingSchema } from "../support/builders.ts";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { FaultServer, emptyList, list, makePki, runRealCli, sendJson, tempDir, writeKubeconfig, type Pki } from "../support/fault-server.ts";
+import { REAL_CONNECTION } from "../support/cli.ts";
+import { mcpSession } from "../support/mcp.ts";
 
 let dir: string;
 let home: string;
@@ -95,10 +98,35 @@ const OFFLINE = new Set(["completion"]);
 /** Commands whose timeout is a line of their report, tested on their own below. */
 const REPORTS = new Set(["doctor"]);
 
+/** A session whose every tool call is one command line, each bounded alike (tested below). */
+const SESSIONS = new Set(["mcp"]);
+
 describe("every command that talks to the cluster honours --request-timeout", () => {
   it("the table names every such command of the registry", () => {
     const inTable = new Set(TABLE.map((t) => t.command));
-    for (const c of COMMANDS) expect(inTable.has(c.name) || OFFLINE.has(c.name) || REPORTS.has(c.name), `${c.name} is not in the timeouts table`).toBe(true);
+    for (const c of COMMANDS)
+      expect(inTable.has(c.name) || OFFLINE.has(c.name) || REPORTS.has(c.name) || SESSIONS.has(c.name), `${c.name} is not in the timeouts table`).toBe(true);
+  });
+
+  it("mcp: a tool call ends with the request timeout's line as its tool error, and the session goes on", async () => {
+    server.reset(SILENT);
+    const token = `t-${++runs}`;
+    server.token = token;
+    const kubeconfig = writeKubeconfig(dir, `config-${runs}`, { server: server.url, caFile: pki.caFile, user: { token }, namespace: "app" });
+    const session = await mcpSession(REAL_CONNECTION, ["--request-timeout=1s"], { env: { NO_COLOR: "1", PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig } });
+    for (const [name, args] of [
+      ["status", { schema: "storefront" }],
+      ["inbox", { allNamespaces: true }],
+    ] as const) {
+      const r = (await session.client.callTool({ name, arguments: args })) as CallToolResult;
+      expect(r.isError).toBe(true);
+      expect(r.content).toEqual([{ type: "text", text: expect.stringMatching(/^error: the server [^ ]+ did not answer within 1s \(--request-timeout\)[^\n]*$/u) as unknown }]);
+    }
+    const offline = (await session.client.callTool({ name: "explain", arguments: { topic: ["stale"] } })) as CallToolResult;
+    expect(offline.isError ?? false).toBe(false);
+    await session.client.close();
+    expect((await session.finished).status).toBe(0);
+    tally.push("mcp status, inbox: 1s each");
   });
 
   it.each(TABLE.map((t) => ({ ...t, line: t.argv.join(" ") })))("$line --request-timeout=1s", async ({ argv, expect: want, report, stdout }) => {

@@ -32,6 +32,10 @@ export interface CliOptions {
   readonly readers?: Readonly<Record<string, ClusterReader | Error>>;
   /** The registry to run with instead of commands/index.ts (a test's own command). */
   readonly commands?: Registry;
+  /** Standard input (mcp). */
+  readonly input?: AsyncIterable<Uint8Array>;
+  /** Sees each streamed write as it happens (mcp's messages). */
+  readonly onEmit?: (text: string) => void;
 }
 
 export interface CliRun extends RunResult {
@@ -60,7 +64,9 @@ export async function runCliWith(argv: readonly string[], reader: ClusterReader 
     signal: options.signal ?? new AbortController().signal,
     emit: (t) => {
       emitted += t;
+      options.onEmit?.(t);
     },
+    ...(options.input ? { input: () => options.input! } : {}),
     log: (line) => {
       logged.push(line);
     },

@@ -32,13 +32,19 @@ async function explainApproval(c: Connection, ctx: RunContext, name: string): Pr
   ]);
   return {
     kind: "printed",
-    stdout: diagnoseSchemaApproval({
-      approval: a,
-      schema: schema?.object as PtahSchema | undefined,
-      events: events.items.map((e) => e.object as KubeEvent),
-      now: ctx.now,
-      nsFlag: namespaceFlag(ctx.global, c.namespace),
-    }),
+    stdout: asOutput(
+      ctx,
+      "PtahSchemaApproval",
+      c.namespace,
+      name,
+      diagnoseSchemaApproval({
+        approval: a,
+        schema: schema?.object as PtahSchema | undefined,
+        events: events.items.map((e) => e.object as KubeEvent),
+        now: ctx.now,
+        nsFlag: namespaceFlag(ctx.global, c.namespace),
+      }),
+    ),
     ...warned([events]),
   };
 }
@@ -48,12 +54,18 @@ async function explainMigration(c: Connection, ctx: RunContext, name: string): P
   if (!migration) throw new NotFoundError(noSuchMigration(c.namespace, name));
   return {
     kind: "printed",
-    stdout: diagnoseMigration({
-      migration: migration.object as PtahMigration,
-      approvals: approvals.items.map((x) => x.object as PtahMigrationApproval),
-      now: ctx.now,
-      nsFlag: namespaceFlag(ctx.global, c.namespace),
-    }),
+    stdout: asOutput(
+      ctx,
+      "PtahMigration",
+      c.namespace,
+      name,
+      diagnoseMigration({
+        migration: migration.object as PtahMigration,
+        approvals: approvals.items.map((x) => x.object as PtahMigrationApproval),
+        now: ctx.now,
+        nsFlag: namespaceFlag(ctx.global, c.namespace),
+      }),
+    ),
     ...warned([approvals]),
   };
 }
@@ -78,12 +90,30 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
   if (!schema) return undefined;
   return {
     kind: "printed",
-    stdout: diagnoseSchema({
-      schema: schema.object as PtahSchema,
-      approvals: approvals.items.map((x) => x.object as PtahSchemaApproval),
-      now: ctx.now,
-      nsFlag: namespaceFlag(ctx.global, c.namespace),
-    }),
+    stdout: asOutput(
+      ctx,
+      "PtahSchema",
+      c.namespace,
+      schemaName,
+      diagnoseSchema({
+        schema: schema.object as PtahSchema,
+        approvals: approvals.items.map((x) => x.object as PtahSchemaApproval),
+        now: ctx.now,
+        nsFlag: namespaceFlag(ctx.global, c.namespace),
+      }),
+    ),
     ...warned([approvals]),
   };
+}
+
+/**
+ * The diagnosis in explain's -o: text as it is; `json` a document naming the object with the
+ * diagnosis's lines (a script or an MCP client gets the same words a person reads); `name` the
+ * object as kubectl names it.
+ */
+function asOutput(ctx: RunContext, kind: "PtahSchema" | "PtahSchemaApproval" | "PtahMigration", namespace: string, name: string, text: string): string {
+  const output = ctx.global.output;
+  if (output === "json") return `${JSON.stringify({ kind: "Diagnosis", object: { kind, namespace, name }, lines: text.trimEnd().split("\n") }, null, 2)}\n`;
+  if (output === "name") return `${kind.toLowerCase()}.operator.ptah.run/${name}\n`;
+  return text;
 }
