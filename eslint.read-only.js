@@ -47,7 +47,7 @@ const DEPENDENCIES = ["@kubernetes/client-node", "cli-table3", "js-yaml", "jsonp
  * stdio line framing, the transport's type and the protocol's types; never its HTTP transports,
  * its client or its process-spawning stdio client.
  */
-export const MCP_SDK_MODULES = ["server/mcp.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => `@modelcontextprotocol/sdk/${m}`);
+export const MCP_SDK_MODULES = ["server/index.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => `@modelcontextprotocol/sdk/${m}`);
 
 const why = (name) => `${name} reaches the network or runs a process: only the transport (${TRANSPORT.join(", ")}) and the named exceptions may (eslint.read-only.js)`;
 

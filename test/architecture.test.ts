@@ -63,7 +63,7 @@ const NPM_OWNERS: Record<string, readonly string[]> = {
   // render's YAML emitter (the table's "if adopted"); kube parses kubeconfig files with it.
   "js-yaml": ["render", "kube"],
   // The MCP SDK: `kubectl ptah mcp` alone (commands/mcp/; eslint.read-only.js names its modules).
-  ...Object.fromEntries(["server/mcp.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => [`@modelcontextprotocol/sdk/${m}`, ["commands"]])),
+  ...Object.fromEntries(["server/index.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => [`@modelcontextprotocol/sdk/${m}`, ["commands"]])),
 };
 
 const SHELL = new Set(["main", "cli", "kube"]);

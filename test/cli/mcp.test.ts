@@ -114,10 +114,12 @@ describe("kubectl ptah mcp", () => {
     session = await mcpSession(cluster());
     const flagName = await call("status", { schema: "--kubeconfig=/etc/passwd" });
     expect(flagName.isError).toBe(true);
-    expect(textOf(flagName)).toContain("Invalid arguments for tool status");
+    expect(textOf(flagName)).toBe("error: invalid arguments for status: schema: a Kubernetes name: lower-case letters, digits, '-' and '.'");
+    const extra = await call("status", { context: "prod" });
+    expect(textOf(extra)).toMatch(/^error: invalid arguments for status: arguments: Unrecognized key: "context"$/u);
     const unknown = await call("approve", { schema: "storefront" });
     expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toContain("Tool approve not found");
+    expect(textOf(unknown)).toMatch(/^error: unknown tool "approve"; the tools are status, schema, /u);
     const both = await call("approvals", { schema: "storefront", migration: "billing", namespace: "app" });
     expect(textOf(both)).toBe("error: name a schema or a migration, not both");
     const missing = await call("plan", { schema: "nothere", namespace: "app" });

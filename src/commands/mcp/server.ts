@@ -4,9 +4,9 @@
 // server made at its start: its -o json answer is the structured result, its human text the
 // content. So an assistant sees exactly what `kubectl ptah … -o json` prints, verified the same
 // way, and reaches the cluster only through the read-only seam every command uses.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ZodRawShape } from "zod";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { RefusalError } from "../../errors.ts";
 import { sanitizeMultiline } from "../../render/sanitize.ts";
 import type { Connection, GlobalOptions, LineResult, RunContext } from "../types.ts";
@@ -47,25 +47,40 @@ export async function serveMcp(ctx: RunContext, extra: readonly ExtraTool[] = []
     return made.then((c) => (global.namespace === undefined ? c : { ...c, namespace: global.namespace }));
   };
   const gate = semaphore(MAX_CALLS_AT_ONCE);
-  const server = new McpServer({ name: "kubectl-ptah", version: ctx.version }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
-  for (const name of Object.keys(TOOL_SHAPES) as ToolName[]) {
-    const shape: ZodRawShape = TOOL_SHAPES[name];
-    const config = { description: DESCRIPTIONS[name], inputSchema: shape, annotations: { readOnlyHint: true, openWorldHint: false } };
-    server.registerTool(name, config, (args: Record<string, unknown>, extra: { signal: AbortSignal }) =>
-      gate(() => {
-        const signal = AbortSignal.any([ctx.signal, extra.signal]);
-        const run = (argv: readonly string[]): Promise<LineResult> => runLine(argv, { signal, connect });
-        return call(name, args, run, ctx).catch(toolError);
-      }),
-    );
-  }
-  for (const tool of extra) server.registerTool(tool.name, { description: tool.description }, () => tool.call());
+  const server = new Server({ name: "kubectl-ptah", version: ctx.version }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
+  const extraByName = new Map(extra.map((t) => [t.name, t]));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...TOOLS, ...extra.map((t) => ({ name: t.name, description: t.description, inputSchema: { type: "object" as const } }))],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, (request, handler) => {
+    const name = request.params.name;
+    const more = extraByName.get(name);
+    if (more) return more.call();
+    if (!Object.hasOwn(TOOL_SHAPES, name)) return toolError(`error: unknown tool "${name}"; the tools are ${Object.keys(TOOL_SHAPES).join(", ")}`);
+    const tool = name as ToolName;
+    // Our own check, so that a refusal is one line naming each field wrong (the SDK's is several).
+    const parsed = z.strictObject(TOOL_SHAPES[tool]).safeParse(request.params.arguments ?? {});
+    if (!parsed.success) return toolError(`error: invalid arguments for ${tool}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ")}`);
+    return gate(() => {
+      const signal = AbortSignal.any([ctx.signal, handler.signal]);
+      const run = (argv: readonly string[]): Promise<LineResult> => runLine(argv, { signal, connect });
+      return call(tool, parsed.data as AnyArgs, run, ctx).catch(toolError);
+    });
+  });
   const transport = new LineTransport(ctx.input(), (text) => ctx.emit(text), ctx.log ?? (() => {}));
   await server.connect(transport);
   const aborted = new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
   await Promise.race([transport.done, aborted]);
   await server.close();
 }
+
+/** The tools as tools/list gives them: each argument shape as JSON Schema, each marked read-only. */
+const TOOLS: Tool[] = (Object.keys(TOOL_SHAPES) as ToolName[]).map((name) => ({
+  name,
+  description: DESCRIPTIONS[name],
+  inputSchema: z.toJSONSchema(z.strictObject(TOOL_SHAPES[name]), { target: "draft-7" }) as Tool["inputSchema"],
+  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+}));
 
 async function call(name: ToolName, args: AnyArgs, run: (argv: readonly string[]) => Promise<LineResult>, ctx: RunContext): Promise<CallToolResult> {
   if (name === "approval_command") return approvalCommand(args, run, ctx.global);

@@ -1,11 +1,13 @@
 // MCP's stdio transport over the shell's own streams: JSON-RPC messages, one a line, read from
-// the context's input and written through its emit (the shell's ordered writer on stdout). The
+// the context's input and written through its emit (the shell's ordered writer on stdout), every
+// control character inside a string escaped. The
 // SDK's own stdio transport takes process.stdin and process.stdout, which no command touches
 // (the shell owns the process). A line is bounded (MAX_LINE_BYTES): a longer one is dropped with a
 // note on stderr, and the session goes on.
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { escapeJsonText } from "../../render/formats.ts";
 
 /** A request of this server's tools is a few hundred bytes; a MiB is far more than any needs. */
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -85,7 +87,9 @@ export class LineTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (!this.closed) this.write(serializeMessage(message));
+    // DEL, C1, bidi controls and line separators escaped as \uXXXX (as every -o json is): the
+    // same message, with no raw control character on the wire.
+    if (!this.closed) this.write(escapeJsonText(serializeMessage(message)));
   }
 
   async close(): Promise<void> {
