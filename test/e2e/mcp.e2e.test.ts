@@ -1,6 +1,6 @@
 // `kubectl ptah mcp` against the lab, driven by the MCP SDK's real client over real stdio: once as
 // `kubectl ptah mcp` through the real kubectl (the npm bin on PATH) and once as the single binary.
-// The tool set is the golden; each tool's structured answer is what `kubectl ptah … -o json` prints
+// The tool set is the unit tier's golden; each tool's structured answer is what `kubectl ptah … -o json` prints
 // for the same arguments; approval_command hands over a command and nothing is created; the whole
 // session's requests in the audit log are reads and reviews only. Then the proof is shown able to
 // fail: a session whose server has one more tool, one that writes, is judged and named red.
@@ -17,7 +17,7 @@ import { serveMcp } from "../../src/commands/mcp/server.ts";
 import type { AnyCommand } from "../../src/commands/types.ts";
 import { isPluginIdentity, readOnlyVerdict, SENTINEL_USER, verdictFailures, type AuditEvent } from "../support/audit.ts";
 import { REAL_CONNECTION } from "../support/cli.ts";
-import { expectGolden } from "../support/golden.ts";
+import { GOLDEN_DIR } from "../support/golden.ts";
 import { API_VERSION, auditEventsSince, auditMark, createNamespace, createObject, kubectl, labEnv, sendAsSentinel, setStatus } from "../support/lab.ts";
 import { labAwaitingStatus, publishPlanInLab, type LabPlan } from "../support/lab-publish.ts";
 import { mcpSession } from "../support/mcp.ts";
@@ -102,7 +102,8 @@ describe.skipIf(skip)("kubectl ptah mcp against the lab, with the SDK's client",
       await client.connect(transport);
       try {
         const { tools } = await client.listTools();
-        await expectGolden(`${JSON.stringify(tools, null, 2)}\n`, "mcp/tools.json");
+        // The unit tier's golden (test/cli/mcp.test.ts writes and compares it; this tier keeps none).
+        expect(tools).toEqual(JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, "mcp", "tools.json"), "utf8")));
         for (const [tool, args, argv] of CASES) {
           const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
           expect(r.isError ?? false, `${tool}: ${textOf(r)}`).toBe(false);
