@@ -21,6 +21,10 @@
 //              call process.getBuiltinModule (node:module's createRequire through it): it
 //              compiles and runs the bundle's own files (dist/npm/) as node's require would, from
 //              V8's code cache, and hands them the built-ins their checked imports name (issue 30);
+//   EMBEDDED   src/cli/embedded.ts, the single binary's loader of its one embedded module (the MCP
+//              server, a SEA asset), may call process.getBuiltinModule (node:sea, node:zlib,
+//              node:vm's Script, and the built-ins that module requires): it runs the plugin's
+//              own bundled code, as LOADER does;
 //   ENTRY      src/main.ts may call process.getBuiltinModule only as
 //              process.getBuiltinModule("node:tty"): isatty, loaded only for a character device;
 //   and src/kube/connect.ts and src/kube/request-log.ts use node:net's and node:http's pure
@@ -34,6 +38,7 @@ export const TRANSPORT = ["src/kube/http.ts", "src/kube/proxy-tunnel.ts"];
 export const DOCTOR = "src/cli/local.ts";
 export const EXEC_AUTH = "src/kube/credentials.ts";
 export const LOADER = "src/cli/code-cache.ts";
+export const EMBEDDED = "src/cli/embedded.ts";
 export const ENTRY = "src/main.ts";
 
 /** Modules that reach the network or run code outside this process. */
@@ -161,6 +166,7 @@ export default [
   { files: TRANSPORT, rules: { "read-only/imports": imports({ http: true, https: true, tls: true, net: true }) } },
   { files: ["src/kube/connect.ts"], rules: { "read-only/imports": imports({ net: ["isIP", "isIPv4", "isIPv6", "BlockList"] }) } },
   { files: [LOADER], rules: { "read-only/imports": imports({ vm: ["Script"] }), "read-only/properties": ["error", ...PROPERTIES_BUT_BUILTIN] } },
+  { files: [EMBEDDED], rules: { "read-only/properties": ["error", ...PROPERTIES_BUT_BUILTIN] } },
   { files: [ENTRY], rules: { "read-only/properties": ["error", ...PROPERTIES_BUT_BUILTIN], "read-only/syntax": ["error", ...dynamicImports, ...ONLY_TTY] } },
   { files: ["src/kube/request-log.ts"], rules: { "read-only/imports": imports({ http: ["STATUS_CODES"] }) } },
   {

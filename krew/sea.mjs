@@ -35,7 +35,9 @@ export function prepareBlob({ node, entry, dir, codeCache, snapshot = false }) {
   mkdirSync(dir, { recursive: true });
   const blob = path.join(dir, "kubectl-ptah.blob");
   const config = path.join(dir, "sea-config.json");
-  const settings = { main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: snapshot, useCodeCache: codeCache && !snapshot };
+  // The MCP server rides beside the snapshot as an asset (krew/bundle.mjs says why).
+  const assets = { "mcp-server.cjs.gz": path.join(path.dirname(entry), "mcp-server.cjs.gz") };
+  const settings = { main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: snapshot, useCodeCache: codeCache && !snapshot, assets };
   writeFileSync(config, `${JSON.stringify(settings, null, 2)}\n`);
   const prep = run(node, ["--experimental-sea-config", config]);
   if (prep.status !== 0) throw new BuildError(`${node} --experimental-sea-config failed:\n${prep.stderr}`);

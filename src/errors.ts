@@ -128,3 +128,14 @@ export function isTerminalSafe(text: string): boolean {
   UNSAFE.lastIndex = 0;
   return !UNSAFE.test(text);
 }
+
+// Escapes JSON.stringify leaves raw: DEL, C1 controls, bidi controls, line separators.
+export const JSON_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/gu;
+
+/**
+ * JSON text with the characters JSON.stringify (and Go's encoder) leave raw — DEL, C1 controls,
+ * bidi controls, line separators — escaped as \uXXXX: the same JSON value, safe on a terminal.
+ */
+export function escapeJsonText(text: string): string {
+  return text.replace(JSON_UNSAFE, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+}

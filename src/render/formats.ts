@@ -2,7 +2,7 @@
 // Several objects are wrapped in a kubectl List. JSON and YAML escape every control
 // character, so machine output is terminal-safe too.
 import yaml from "js-yaml";
-import { UsageError } from "../errors.ts";
+import { JSON_UNSAFE, UsageError, escapeJsonText } from "../errors.ts";
 import { parseCustomColumns, renderCustomColumns, type CustomColumn } from "./columns.ts";
 import { renderJsonPath } from "./jsonpath.ts";
 import { sanitize } from "./sanitize.ts";
@@ -38,16 +38,9 @@ export function parseMachineFormat(output: string | undefined): MachineFormat | 
   return undefined;
 }
 
-// Escapes JSON.stringify leaves raw: DEL, C1 controls, bidi controls, line separators.
-const JSON_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/gu;
-
-/**
- * JSON text with the characters JSON.stringify (and Go's encoder) leave raw — DEL, C1 controls,
- * bidi controls, line separators — escaped as \uXXXX: the same JSON value, safe on a terminal.
- */
-export function escapeJsonText(text: string): string {
-  return text.replace(JSON_UNSAFE, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, "0")}`);
-}
+// DEL, C1 controls, bidi controls and line separators, which JSON.stringify leaves raw: escaped
+// by escapeJsonText (errors.ts, beside the terminal sanitiser).
+export { escapeJsonText };
 
 /** kubectl's JSON: four-space indent, trailing newline, every control character escaped. */
 export function formatJson(value: unknown, indent = 4): string {

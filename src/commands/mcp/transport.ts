@@ -7,7 +7,7 @@
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { escapeJsonText } from "../../render/formats.ts";
+import { escapeJsonText } from "../../render/sanitize.ts";
 
 /** A request of this server's tools is a few hundred bytes; a MiB is far more than any needs. */
 export const MAX_LINE_BYTES = 1024 * 1024;

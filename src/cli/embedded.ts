@@ -1,0 +1,36 @@
+// The single binary's embedded module: `kubectl ptah mcp`'s server (the MCP SDK and zod, ~750 KB),
+// carried beside the startup snapshot as a gzipped SEA asset (krew/bundle.mjs, krew/sea.mjs), since
+// in the snapshot's one script its source would make every other command's start pay for it.
+// Nothing is loaded at module load: the snapshot holds this file, and node:vm, node:sea and
+// node:zlib come through process.getBuiltinModule only when `mcp` runs.
+import fs from "node:fs";
+import path from "node:path";
+
+interface LoadedModule {
+  exports: unknown;
+}
+
+const embedded = new Map<string, unknown>();
+
+/**
+ * Runs the asset `asset` (gzipped CommonJS, bundled whole: Node's built-ins are its only requires)
+ * and returns its exports, once. Outside a SEA (node running dist/kubectl-ptah.cjs), the file of
+ * that name beside `bundleFile`.
+ */
+export function requireEmbedded(asset: string, bundleFile: string): unknown {
+  if (embedded.has(asset)) return embedded.get(asset);
+  const sea = process.getBuiltinModule("node:sea");
+  const gzipped = sea.isSea() ? new Uint8Array(sea.getAsset(asset)) : fs.readFileSync(path.join(path.dirname(bundleFile), asset));
+  const source = process.getBuiltinModule("node:zlib").gunzipSync(gzipped).toString("utf8");
+  const module: LoadedModule = { exports: {} };
+  const require = (id: string): unknown => {
+    const builtin = process.getBuiltinModule(id);
+    if (builtin === undefined) throw new Error(`${asset} requires ${id}, which is not a Node built-in`);
+    return builtin;
+  };
+  const { Script } = process.getBuiltinModule("node:vm");
+  const wrapper = new Script(`(function (exports, require, module) {${source}\n})`, { filename: asset }).runInThisContext() as (e: unknown, r: unknown, m: LoadedModule) => void;
+  wrapper.call(module.exports, module.exports, require, module);
+  embedded.set(asset, module.exports);
+  return module.exports;
+}
