@@ -20,13 +20,21 @@ function run(tool: string, args: readonly string[], input?: Uint8Array): Run {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-export type KeyKind = "ed25519" | "ecdsa" | "ecdsa-384" | "rsa";
+export type KeyKind = "ed25519" | "ecdsa" | "ecdsa-384" | "rsa" | "dsa";
 
 /** A new unencrypted key (or one with `passphrase`) in `dir`: its private key file's path. */
 export function makeKey(tool: string, dir: string, name: string, kind: KeyKind = "ed25519", passphrase = ""): string {
   const file = path.join(dir, name);
   const type =
-    kind === "ecdsa-384" ? ["-t", "ecdsa", "-b", "384"] : kind === "ecdsa" ? ["-t", "ecdsa", "-b", "256"] : kind === "rsa" ? ["-t", "rsa", "-b", "2048"] : ["-t", "ed25519"];
+    kind === "ecdsa-384"
+      ? ["-t", "ecdsa", "-b", "384"]
+      : kind === "ecdsa"
+        ? ["-t", "ecdsa", "-b", "256"]
+        : kind === "rsa"
+          ? ["-t", "rsa", "-b", "2048"]
+          : kind === "dsa"
+            ? ["-t", "dsa"]
+            : ["-t", "ed25519"];
   const r = run(tool, ["-q", ...type, "-N", passphrase, "-C", `${name}@test`, "-f", file]);
   if (r.status !== 0) throw new Error(`ssh-keygen could not make a key: ${r.stderr}`);
   return file;
