@@ -3,6 +3,7 @@
 // verify` accepts; what `ssh-keygen -Y sign` signs, this plugin accepts, naming the signer and the
 // key's fingerprint as ssh-keygen prints it. And each refusal: another key, another namespace, a
 // changed byte, a key the allowed signers allow only elsewhere, keys this plugin cannot sign with.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -74,6 +75,27 @@ describe.each<KeyKind>(["ed25519", "ecdsa", "ecdsa-384", "rsa"])("a %s key made 
     fs.writeFileSync(file, "0123456788\n");
     expect(sshVerify(tool, allowed, "alice@example.com", sig, file).status).not.toBe(0);
     expect(() => pluginVerify(file, sig, allowed)).toThrow(/^FILE\.sig is not a signature of FILE as it is now by alice@example\.com /u);
+  });
+});
+
+describe("what ssh-keygen may also write", () => {
+  it("verifies a signature over the sha256 of the file (ssh-keygen -Y sign -O hashalg=sha256)", () => {
+    const key = makeKey(tool, DIR, `sha256-${++n}`);
+    const allowed = writeAllowedSigners(DIR, `allowed-${++n}`, [{ principal: "alice", key }]);
+    const file = message();
+    const r = spawnSync(tool, ["-Y", "sign", "-f", key, "-n", NAMESPACE, "-O", "hashalg=sha256", file], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(pluginVerify(file, `${file}.sig`, allowed).principals).toEqual(["alice"]);
+  });
+
+  it("names every principal the allowed signers give the key, line by line", () => {
+    const key = makeKey(tool, DIR, `two-${++n}`);
+    const allowed = writeAllowedSigners(DIR, `allowed-${++n}`, [
+      { principal: "alice@example.com,alice@corp.example", key },
+      { principal: "release-bot", key, options: 'namespaces="kubectl-ptah-plan"' },
+    ]);
+    const file = message();
+    expect(pluginVerify(file, pluginSign(key, file), allowed).principals).toEqual(["alice@example.com,alice@corp.example", "release-bot"]);
   });
 });
 
