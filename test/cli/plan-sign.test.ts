@@ -17,9 +17,10 @@ const DIR = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-sign-test-"));
 afterAll(() => fs.rmSync(DIR, { recursive: true, force: true }));
 
 let tool = "";
-beforeEach((ctx) => {
+/** Every test but the usage errors asks ssh-keygen; without it they are named as not run. */
+const withSshKeygen = (ctx: { skip(note: string): never }): void => {
   tool = needTool(ctx, "ssh-keygen");
-});
+};
 
 let n = 0;
 const fresh = (): string => path.join(DIR, `plan-${++n}.json`);
@@ -47,6 +48,8 @@ function alice(): { key: string; allowed: string } {
 }
 
 describe("plan --export FILE --sign KEY", () => {
+  beforeEach(withSshKeygen);
+
   it("writes FILE.sig, which ssh-keygen -Y verify accepts for alice, and says so in its one line", async () => {
     const { key, allowed } = alice();
     const file = fresh();
@@ -113,6 +116,8 @@ describe("plan --export FILE --sign KEY", () => {
 });
 
 describe("the forged export", () => {
+  beforeEach(withSshKeygen);
+
   /** alice's real export, signed; and the forged one beside it, with the real signature copied over. */
   async function forgery() {
     const { key, allowed } = alice();
@@ -159,6 +164,8 @@ describe("the forged export", () => {
 });
 
 describe("other refusals", () => {
+  beforeEach(withSshKeygen);
+
   it("refuses a signature in another namespace, and a file changed by one byte after signing", async () => {
     const { key, allowed } = alice();
     const file = fresh();
@@ -186,7 +193,9 @@ describe("other refusals", () => {
     expect(r).toMatchObject({ status: 2, stdout: "" });
     expect(r.stderr).toContain(`the path "${path.join(DIR, "nope")}" does not exist`);
   });
+});
 
+describe("usage errors", () => {
   it.each<[string, string[], string]>([
     ["--sign without --export", ["plan", "s", "--sign", "k"], "--sign signs an export; add --export FILE"],
     ["--sign with --verify -f", ["plan", "--verify", "-f", "f", "--sign", "k"], "--verify -f checks an export file and takes no --sign"],
