@@ -21,7 +21,7 @@ const HEADERS = {
   plan: {
     summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",
     usage:
-      "kubectl ptah plan <schema> [--current|--applied|--plan NAME] [-o text|sql|json|yaml|markdown] [--statements] [--verify] [--export FILE] | kubectl ptah plan --verify -f FILE",
+      "kubectl ptah plan <schema> [--current|--applied|--plan NAME] [-o text|sql|json|yaml|markdown] [--statements] [--verify] [--export FILE [--sign KEY]] | kubectl ptah plan --verify -f FILE [--allowed-signers FILE [--signature SIGFILE]]",
     upstreamRank: 0,
     rootUsage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml]",
     // Upstream's pinned lines (go-client §10.1), exactly; -o yaml, --statements and --verify are ours.

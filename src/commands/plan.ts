@@ -5,6 +5,7 @@
 // approvals).
 import { PtahError, UsageError } from "../errors.ts";
 import type { VerifiedPlan } from "../plan/load.ts";
+import type { ExportSigning } from "./reads/plan-export.ts";
 import { CheckLog } from "../plan/verify.ts";
 import { loadChosen, selectionLabel, type PlanChoice } from "./reads/plan-choice.ts";
 import { escapeJsonText, formatYaml } from "../render/formats.ts";
@@ -27,6 +28,8 @@ export interface PlanOptions {
   readonly exportTo: string | undefined;
   /** -f FILE with --verify: verify an export offline. */
   readonly file: string | undefined;
+  /** The export's signature: --sign KEY with --export; --allowed-signers and --signature with -f. */
+  readonly signing: ExportSigning;
   readonly output: PlanFormat;
   readonly statements: boolean;
   readonly verify: boolean;
@@ -52,6 +55,14 @@ export const planCommand: Command<PlanOptions> = {
       command: "kubectl ptah plan storefront --plan ptah-plan-0a1b2c3d --export plan.json",
     },
     { comment: "Re-verify an export offline, byte for byte, without a cluster", command: "kubectl ptah plan --verify -f plan.json" },
+    {
+      comment: "Export and sign it with an SSH key (plan.json.sig, as ssh-keygen -Y sign writes it)",
+      command: "kubectl ptah plan storefront --export plan.json --sign ~/.ssh/id_ed25519",
+    },
+    {
+      comment: "Verify an export and who signed it, against ssh-keygen's allowed signers file",
+      command: "kubectl ptah plan --verify -f plan.json --allowed-signers allowed_signers",
+    },
     { comment: "A summary to paste into a pull request or a ticket (GitHub-flavoured Markdown)", command: "kubectl ptah plan storefront -o markdown" },
   ],
   flags: [
@@ -70,6 +81,14 @@ export const planCommand: Command<PlanOptions> = {
     { name: "plan", type: "string", value: "NAME", describe: "A retained plan of the schema by name (see kubectl ptah plans), with every check the current one gets" },
     { name: "export", type: "string", value: "FILE", describe: "Write the verified plan to a new file that plan --verify -f re-verifies offline; prints nothing of the plan" },
     { name: "filename", alias: "f", type: "string", value: "FILE", describe: "With --verify: an export file to verify offline, instead of a schema's plan" },
+    { name: "sign", type: "string", value: "KEY", describe: "With --export: sign the file with this unencrypted OpenSSH private key, to FILE.sig (namespace kubectl-ptah-plan)" },
+    {
+      name: "allowed-signers",
+      type: "string",
+      value: "FILE",
+      describe: "With --verify -f: check the export's SSH signature against this allowed signers file (ssh-keygen's format) and name the signer",
+    },
+    { name: "signature", type: "string", value: "SIGFILE", describe: "With --allowed-signers: the signature to check, instead of the export's FILE.sig" },
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
 
@@ -109,17 +128,23 @@ export const planCommand: Command<PlanOptions> = {
     if (exportTo !== undefined && (verify || statements || args.global.output !== undefined)) {
       throw new UsageError("--export writes a file and prints one line; it takes no -o, --statements or --verify", "plan");
     }
+    const sign = typeof args.flags.sign === "string" ? args.flags.sign : undefined;
+    if (sign !== undefined && exportTo === undefined) throw new UsageError("--sign signs an export; add --export FILE", "plan");
+    if (sign === "") throw new UsageError("--sign needs the name of an OpenSSH private key file", "plan");
+    const checking = ["allowed-signers", "signature"].find((f) => args.flags[f] !== undefined);
+    if (checking) throw new UsageError(`--${checking} checks the signature of an export; it belongs with --verify -f FILE`, "plan");
     const selection: PlanChoice = named !== undefined ? { kind: "named", plan: named } : { kind: applied ? "applied" : "current" };
-    return { schema: args.positionals[0]!, selection, output, statements, verify, exportTo, file: undefined };
+    return { schema: args.positionals[0]!, selection, output, statements, verify, exportTo, file: undefined, signing: { key: sign } };
   },
 
   async run(options, ctx) {
     // The export's module brings the model's parser: loaded only when asked for.
-    if (options.file !== undefined) return (await import("./reads/plan-export.ts")).verifyExportFile(options.file, ctx);
+    if (options.file !== undefined) return (await import("./reads/plan-export.ts")).verifyExportFile(options.file, options.signing, ctx);
+    // An export reads its signing key before it connects: a key it cannot use refuses first.
+    if (options.exportTo !== undefined) return (await import("./reads/plan-export.ts")).exportPlan(options.schema, options.selection, options.exportTo, options.signing, ctx);
     const { reader, namespace } = await ctx.connect();
     const log = new CheckLog();
     const label = selectionLabel(options.selection);
-    if (options.exportTo !== undefined) return (await import("./reads/plan-export.ts")).exportPlan(reader, namespace, options.schema, options.selection, options.exportTo, ctx);
     let verified;
     try {
       verified = await loadChosen(reader, namespace, options.schema, options.selection, log);
@@ -147,9 +172,13 @@ function fileOptions(positionals: readonly string[], flags: Readonly<Record<stri
   if (file === "") throw new UsageError("-f needs the name of an export file", "plan");
   if (flags.verify !== true) throw new UsageError("-f reads an export to verify it; add --verify", "plan");
   if (positionals.length > 0) throw new UsageError("an export names its own schema; drop the schema name, or drop -f", "plan");
-  const others = ["current", "applied", "statements"].filter((f) => flags[f] === true).concat(["plan", "export"].filter((f) => flags[f] !== undefined));
+  const others = ["current", "applied", "statements"].filter((f) => flags[f] === true).concat(["plan", "export", "sign"].filter((f) => flags[f] !== undefined));
   if (others.length > 0 || output !== undefined) throw new UsageError(`--verify -f checks an export file and takes no ${others.length > 0 ? `--${others[0]}` : "-o"}`, "plan");
-  return { schema: "", selection: { kind: "current" }, output: "text", statements: false, verify: true, exportTo: undefined, file };
+  const [allowedSigners, signature] = ["allowed-signers", "signature"].map((f) => (typeof flags[f] === "string" ? (flags[f] as string) : undefined));
+  if (allowedSigners === "" || signature === "") throw new UsageError(`--${allowedSigners === "" ? "allowed-signers" : "signature"} needs the name of a file`, "plan");
+  if (signature !== undefined && allowedSigners === undefined) throw new UsageError("--signature is checked against an allowed signers file; add --allowed-signers FILE", "plan");
+  const signing = { allowedSigners, signature };
+  return { schema: "", selection: { kind: "current" }, output: "text", statements: false, verify: true, exportTo: undefined, file, signing };
 }
 
 function undestructiveWarning(planName: string): string {

@@ -54,6 +54,8 @@ export const MACHINE_TOOLS = {
   zsh: { missing: "no zsh on PATH", install: "apt-get install zsh", find: () => onPath("zsh") },
   fish: { missing: "no fish on PATH", install: "apt-get install fish", find: () => onPath("fish") },
   tmux: { missing: "no tmux on PATH", install: "apt-get install tmux", find: () => onPath("tmux") },
+  // The oracle of the export's SSH signatures (test/plan/ssh-signature.test.ts): OpenSSH's own.
+  "ssh-keygen": { missing: "no ssh-keygen on PATH", install: "apt-get install openssh-client", find: () => onPath("ssh-keygen") },
   // Not a Debian package: built from the Go module proxy once (the e2e k9s test, plugin-manifest/k9s/).
   k9s: {
     missing: "k9s is not built (~/.cache/kubectl-ptah/k9s-bin/k9s, or $PTAH_K9S_BIN_DIR)",
