@@ -9,18 +9,16 @@ import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type O
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { DryRunKind, Transport } from "./http.ts";
+import { isJsonObject, listItems, misfit, notAnObject } from "./misfit.ts";
 import { noteRead, pageReader, type PageReader } from "./page-reader.ts";
 import { sleep } from "./retry.ts";
-import type { ClusterReader, DryRunResult, Identity, ListOptions, ListResult, RejectedItem, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
+import type { ClusterReader, DryRunResult, Identity, ListOptions, ListResult, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
 /** How long a reconnecting watch retries 401/403/404 answers of a server that is starting. */
 export const RECONNECT_GRACE_MS = 60_000;
 
 /** Page size for LIST: one request per 500 objects. */
 export const PAGE_SIZE = 500;
-
-/** `raw` of list items whose caller asked not to keep the served JSON (ListOptions.keepRaw). */
-const NOT_KEPT: Record<string, unknown> = Object.freeze({});
 
 function basePath(info: KindInfo, namespace: string | undefined): string {
   const prefix = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
@@ -70,30 +68,11 @@ export class HttpClusterReader implements ClusterReader {
   async list<K extends KindName>(kind: K, options: ListOptions): Promise<ListResult<ObjectOf<K>>> {
     const info = KINDS[kind];
     const d: RequestDescription = { verb: "list", resource: resourceName(info), namespace: options.namespace };
-    const items: Parsed<ObjectOf<K>>[] = [];
-    const rejected: RejectedItem[] = [];
-    let served = 0;
     let continueToken: string | undefined;
     let resourceVersion = "";
-    const pageKind = info.kind;
-    const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
     // Each item is read by the model as soon as its bytes are in (kube/list-page.ts): the page is
     // never held whole, and what the caller does not keep is garbage at once.
-    // Equal strings of the list's items are held once while it is read (model/validators.ts).
-    const pool = new Map<string, string>();
-    const take = (raw: unknown): void => {
-      // List items omit kind/apiVersion; restore them so -o json/yaml print complete objects.
-      const obj = raw as Record<string, unknown>;
-      if (options.select && !options.select(obj)) {
-        served++;
-        return;
-      }
-      const complete = { apiVersion, kind: pageKind, ...obj };
-      const parsed = parseListItem(kind, complete, pool);
-      if (parsed instanceof Error) rejected.push({ raw: complete, problem: parsed.message, index: served });
-      else items.push(options.keepRaw === false ? { object: parsed.object, raw: NOT_KEPT } : parsed);
-      served++;
-    };
+    const { items, rejected, take } = listItems(kind, options, d.resource);
     const bytes = { received: 0 };
     do {
       let decoder: PageReader | undefined;
@@ -166,6 +145,8 @@ export class HttpClusterReader implements ClusterReader {
             } catch {
               throw new TornLine(); // ends this stream: the loop resumes from the last resourceVersion
             }
+            // JSON that is no event at all (null, a number) is read as a line that tore.
+            if (!isJsonObject(event)) throw new TornLine();
             const obj = event.object ?? {};
             const rv = (obj.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
             if (event.type === "BOOKMARK") {
@@ -179,9 +160,13 @@ export class HttpClusterReader implements ClusterReader {
             if (event.type === "ADDED" || event.type === "MODIFIED" || event.type === "DELETED") {
               if (rv) resourceVersion = rv;
               tornAt = undefined;
+              if (!isJsonObject(event.object)) {
+                options.onRejected(event.type, notAnObject(`the object of a watch event of ${d.resource}`, event.object, 0));
+                return;
+              }
               const complete = { apiVersion: `${info.group}/${info.version}`, kind: info.kind, ...obj };
               const parsed = parseListItem(kind, complete);
-              if (parsed instanceof Error) options.onRejected(event.type, { raw: complete, problem: parsed.message, index: 0 });
+              if (parsed instanceof Error) options.onRejected(event.type, misfit(parsed, complete, 0));
               else options.onEvent(event.type as WatchEventType, parsed);
             }
           },
