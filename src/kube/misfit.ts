@@ -2,20 +2,12 @@
 // "Tolerance") as RejectedItems: one that does not fit the model, or one that is not an object.
 import { TooDeepError, type ModelError } from "../errors.ts";
 import { KINDS, parseListItem, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
+import { jsonKind } from "./list-page.ts";
 import type { ListOptions, RejectedItem } from "./types.ts";
 
 /** An object the model refused; one nested too deep is marked unprintable (printing it recurses as deep). */
 export function misfit(err: ModelError, raw: Record<string, unknown>, index: number): RejectedItem {
   return err instanceof TooDeepError ? { raw, problem: err.message, index, unprintable: true } : { raw, problem: err.message, index };
-}
-
-/** JSON's name for what a value is ("a JSON string", "JSON null", …). */
-export function jsonKind(value: unknown): string {
-  if (value === null) return "JSON null";
-  if (Array.isArray(value)) return "a JSON array";
-  if (typeof value === "object") return "a JSON object";
-  if (typeof value === "boolean") return `JSON ${String(value)}`;
-  return `a JSON ${typeof value}`;
 }
 
 export function isJsonObject(value: unknown): value is Record<string, unknown> {

@@ -96,6 +96,9 @@ export class HttpClusterReader implements ClusterReader {
         throw apiError(res.status, res.body, d);
       }
       const page = decoder.end() as { metadata?: { continue?: string; resourceVersion?: string } };
+      // A string, a number or an object without items is no list, never an empty one (kubectl errors too).
+      const notAList = decoder.notAList();
+      if (notAList) throw new ReadError(`the server answered the list of ${d.resource} with ${notAList}, not a list`);
       continueToken = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     } while (continueToken);
