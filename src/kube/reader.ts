@@ -11,6 +11,7 @@ import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { DryRunKind, Transport } from "./http.ts";
 import { isJsonObject, listItems, misfit, notAnObject } from "./misfit.ts";
 import { noteRead, pageReader, type PageReader } from "./page-reader.ts";
+import { LongLine, MAX_WATCH_LINE_BYTES } from "./response.ts";
 import { sleep } from "./retry.ts";
 import type { ClusterReader, DryRunResult, Identity, ListOptions, ListResult, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
@@ -180,9 +181,16 @@ export class HttpClusterReader implements ClusterReader {
         reconnecting = true;
       } catch (err) {
         if (options.signal.aborted) break;
-        if (err instanceof TornLine) {
+        if (err instanceof TornLine || err instanceof LongLine) {
           if (tornAt === resourceVersion) gone = true;
           else tornAt = resourceVersion;
+          // A line too long to hold is dropped unread: say so, once, and what the watch does next.
+          if (err instanceof LongLine) {
+            const next = gone ? "listing again" : `watching again from resourceVersion ${resourceVersion ?? ""}`;
+            this.transport.config.log?.(
+              `Warning: dropped a watch line of ${d.resource} longer than ${MAX_WATCH_LINE_BYTES} bytes (no event the API server sends is that long); ${next}`,
+            );
+          }
           reconnecting = true;
           await sleep(backoff, options.signal);
           backoff = Math.min(backoff * 2, 5000);

@@ -1,7 +1,7 @@
 // Bounds on what the API server sends, through the REAL connection code (kubeconfig, TLS,
 // transport, the list page decoder, the watch's line splitting) against the local fault server:
 // objects nested 10,000 levels deep (5,000 for arrays) in a list, a list answered with something
-// that is no list, and items that are not objects.
+// that is no list, items that are not objects, and a watch line that never ends.
 import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliRun } from "../support/cli.ts";
 import { aMigration, awaitingSchema, inSyncSchema } from "../support/builders.ts";
 import { FaultServer, emptyList, makePki, runRealCli, sendJson, tempDir, writeKubeconfig, type Handler, type Pki } from "../support/fault-server.ts";
+import { MAX_WATCH_LINE_BYTES } from "../../src/kube/response.ts";
 
 const GROUP = "/apis/operator.ptah.run/v1alpha1";
 const SCHEMAS = `${GROUP}/namespaces/app/ptahschemas`;
@@ -146,5 +147,61 @@ describe("items that are not objects", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe(WARNED.map((w) => `${w}\n`).join(""));
     expect(r.stdout).toMatch(/^NAME +PHASE[^\n]*\nstorefront +AwaitingApproval/u);
+  });
+});
+
+describe("a watch line that never ends", () => {
+  it(`is dropped at ${MAX_WATCH_LINE_BYTES} bytes with one stderr line; the watch resumes, then lists again, as after a torn line`, async () => {
+    const controller = new AbortController();
+    const safety = setTimeout(() => controller.abort(), 30_000);
+    const seen: string[] = [];
+    let watches = 0;
+    let sentMost = 0;
+    server.reset((req, res) => {
+      const url = new URL(req.url ?? "/", "https://x");
+      const isWatch = url.searchParams.get("watch") === "true";
+      if (url.pathname !== SCHEMAS) {
+        if (!isWatch) return sendJson(res, 200, emptyList("5"));
+        res.writeHead(200, { "content-type": "application/json" });
+        res.flushHeaders();
+        return;
+      }
+      if (!isWatch) {
+        seen.push("list");
+        // The relist sees the schema after it converged.
+        const first = seen.length === 1;
+        return sendJson(res, 200, { apiVersion: "v1", kind: "List", metadata: { resourceVersion: first ? "5" : "9" }, items: [first ? awaitingSchema() : inSyncSchema()] });
+      }
+      watches++;
+      seen.push(`watch from ${url.searchParams.get("resourceVersion")}`);
+      res.writeHead(200, { "content-type": "application/json" });
+      if (watches > 2) {
+        setTimeout(() => controller.abort(), 100);
+        res.flushHeaders();
+        return;
+      }
+      // One line with no newline, for as long as the client reads it.
+      const block = Buffer.alloc(64 * 1024, 0x78);
+      let sent = 0;
+      const pump = (): void => {
+        while (!res.destroyed && res.write(block)) sent += block.length;
+        sentMost = Math.max(sentMost, sent);
+        if (!res.destroyed) res.once("drain", pump);
+      };
+      res.write('{"type":"MODIFIED","object":{"metadata":{"name":"');
+      pump();
+    });
+    const r = await run(["status", "--watch", "-o", "name"], controller.signal);
+    clearTimeout(safety);
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(seen).toEqual(["list", "watch from 5", "watch from 5", "list", "watch from 9"]);
+    expect(r.logged).toEqual([
+      `Warning: dropped a watch line of ptahschemas.operator.ptah.run longer than ${MAX_WATCH_LINE_BYTES} bytes (no event the API server sends is that long); watching again from resourceVersion 5`,
+      `Warning: dropped a watch line of ptahschemas.operator.ptah.run longer than ${MAX_WATCH_LINE_BYTES} bytes (no event the API server sends is that long); listing again`,
+    ]);
+    // The client stopped reading soon after the limit (the server may have buffered a few blocks more).
+    expect(sentMost).toBeLessThan(MAX_WATCH_LINE_BYTES + 8 * 1024 * 1024);
+    // The listed schema, and the relisted one: nothing lost.
+    expect(r.emitted.split("\n").filter(Boolean)).toEqual(Array(2).fill("ptahschema.operator.ptah.run/storefront"));
   });
 });
