@@ -3,7 +3,7 @@
 // which re-verifies an export offline. The file system is the shell's (ctx.readBytes, writeNewFile).
 import { ReadError, UsageError } from "../../errors.ts";
 import type { ClusterReader } from "../../kube/types.ts";
-import { buildExport, recordingReader, verifyExport, type ServedObject } from "../../plan/export.ts";
+import { buildExport, EXPORT_BOUND, MAX_EXPORT_BYTES, recordingReader, verifyExport, type ServedObject } from "../../plan/export.ts";
 import type { VerifiedPlan } from "../../plan/load.ts";
 import { CheckLog } from "../../plan/verify.ts";
 import { loadChosen, type PlanChoice } from "./plan-choice.ts";
@@ -41,7 +41,7 @@ export async function exportPlan(reader: ClusterReader, namespace: string, schem
 /** `--verify -f FILE`: the export's own checks and every check of `plan`, offline. */
 export async function verifyExportFile(file: string, ctx: RunContext): Promise<CommandResult> {
   if (!ctx.readBytes) throw new UsageError("-f needs a file system");
-  const result = await verifyExport(ctx.readBytes(file));
+  const result = await verifyExport(ctx.readBytes(file, MAX_EXPORT_BYTES, EXPORT_BOUND));
   const subject = result.planName ? `exported plan ${result.planName}` : "exported plan";
   const report = renderVerifyReport({ namespace: result.namespace || "?", schemaName: result.schemaName || "?", selection: "exported", subject, checks: result.checks });
   if (result.error) return { kind: "refused", error: result.error, report };
