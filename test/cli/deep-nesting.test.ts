@@ -166,3 +166,29 @@ describe.each(FORMS)("a served object nested $form", ({ nested }) => {
     expect(r.stderr).toMatch(/^error: ptahschema app\/deep is nested deeper than 128 levels[^\n]*\n$/u);
   });
 });
+
+describe("status -w -o json with a deep object in its first list and in an event", () => {
+  it.each(FORMS)("$form: one warning each, never printed, the watch goes on (exit 0)", async ({ nested }) => {
+    const reader = world(deep("PtahMigration", nested()));
+    const controller = new AbortController();
+    const running = runCliWith(["status", "-w", "-n", "app", "-o", "json"], reader, { signal: controller.signal });
+    const deadline = Date.now() + 10_000;
+    while (reader.watching < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    const late = deep("PtahMigration", nested());
+    (late.raw.metadata as Record<string, unknown>).name = "late";
+    reader.event("PtahMigration", "ADDED", late.raw);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    const r = await running;
+    expect(r.status, r.stderr).toBe(0);
+    const warnings = [...r.stderr.split("\n"), ...r.logged].filter((l) => l.startsWith("Warning:"));
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(TOO_DEEP("ptahmigration", "app"));
+    expect(warnings[1]).toMatch(/^Warning: not shown: ptahmigration app\/late is nested deeper than 128 levels/u);
+    const printed = r.emitted
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { object: { metadata: { name: string } } }).object.metadata.name);
+    expect(printed.sort()).toEqual(["billing", "orders", "storefront"]);
+  });
+});
