@@ -54,6 +54,12 @@ export class ModelError extends PtahError {
   }
 }
 
+/**
+ * A served object nested deeper than any object the model reads (model/parse.ts MAX_DEPTH): a
+ * misfit like any other, and never printed as served either, since printing recurses as deep.
+ */
+export class TooDeepError extends ModelError {}
+
 /** A refusal that is not about reading or verifying: e.g. a schema that is not approvable now (exit 1). */
 export class RefusalError extends PtahError {
   constructor(message: string, exitStatus: ExitStatus = 1) {

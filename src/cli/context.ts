@@ -44,13 +44,43 @@ function readFile(file: string): string {
   }
 }
 
-/** A file named by -f, byte for byte, with kubectl's wording when it is not there. */
-function readBytes(file: string): Uint8Array {
+/** How much of a file is read at a time (the last read may pass `maxBytes` by less than this). */
+const READ_CHUNK = 1024 * 1024;
+
+/**
+ * A file named by -f, byte for byte, with kubectl's wording when it is not there; at most
+ * `maxBytes`: a longer file is refused in one line saying `bound` (why no such file is needed).
+ * Read a chunk at a time, so /dev/zero, a pipe or a device that never ends is refused as soon
+ * as it passes the bound, holding no more than that.
+ */
+function readBytes(file: string, maxBytes: number, bound: string): Uint8Array {
+  const tooLarge = (): RefusalError => new RefusalError(`${file} is larger than ${maxBytes} bytes; ${bound}`);
+  let fd: number;
   try {
-    return fs.readFileSync(file);
+    fd = fs.openSync(file, "r");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UsageError(`the path "${file}" does not exist`);
     throw new UsageError(`error reading ${file}: ${(err as Error).message}`);
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isFile() && stat.size > maxBytes) throw tooLarge();
+    const parts: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(READ_CHUNK);
+      const n = fs.readSync(fd, chunk, 0, READ_CHUNK, null);
+      if (n === 0) break;
+      total += n;
+      if (total > maxBytes) throw tooLarge();
+      parts.push(n === READ_CHUNK ? chunk : chunk.subarray(0, n));
+    }
+    return Buffer.concat(parts, total);
+  } catch (err) {
+    if (err instanceof RefusalError) throw err;
+    throw new UsageError(`error reading ${file}: ${(err as Error).message}`);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -13,7 +13,7 @@ import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./options/printing.ts";
 import type { ListResult } from "../kube/types.ts";
 import { readAll } from "./reads/read.ts";
-import { rejectedWarnings, servedObjects } from "./reads/tolerance.ts";
+import { rejectedWarnings, servedObjects, unprintedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import type { Command, RunContext } from "./types.ts";
 import { header } from "./headers.ts";
@@ -73,7 +73,7 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
     const unfit = [
       ...(t.kind === "all" ? [] : sApprovals.rejected.filter((r) => t.kind === "schema" && refName(r.raw, "schemaRef") === t.name)),
       ...(t.kind === "all" ? [] : mApprovals.rejected.filter((r) => t.kind === "migration" && refName(r.raw, "migrationRef") === t.name)),
-    ].map((r) => r.raw);
+    ].filter((r) => !r.unprintable);
     let schemaItems = sApprovals.items as readonly Parsed<PtahSchemaApproval>[];
     let migrationItems = mApprovals.items as readonly Parsed<PtahMigrationApproval>[];
     if (t.kind === "schema") {
@@ -87,10 +87,12 @@ export const approvalsCommand: Command<ApprovalsOptions> = {
       migrationItems = migrationItems.filter((a) => a.object.spec.migrationRef?.name === t.name);
     }
     if (output.kind !== "human") {
-      let served = t.kind === "all" ? [...servedObjects(sApprovals), ...servedObjects(mApprovals)] : [...[...schemaItems, ...migrationItems].map((i) => i.raw), ...unfit];
+      let served =
+        t.kind === "all" ? [...servedObjects(sApprovals), ...servedObjects(mApprovals)] : [...[...schemaItems, ...migrationItems].map((i) => i.raw), ...unfit.map((r) => r.raw)];
+      const unprinted = unprintedWarnings([sApprovals, mApprovals]);
       if (print.sortBy !== undefined) served = sortByField(served, (o) => o, print.sortBy);
-      if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: noResources(namespace) };
-      return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }) };
+      if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: unprinted + noResources(namespace) };
+      return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }), ...(unprinted ? { stderr: unprinted } : {}) };
     }
     const ordered = print.sortBy !== undefined;
     const inOrder = <T>(items: readonly Parsed<T>[]): T[] => (print.sortBy === undefined ? items : sortByField(items, (i) => i.raw, print.sortBy)).map((i) => i.object);

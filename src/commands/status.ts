@@ -13,7 +13,7 @@ import { renderStatusList } from "./render/status-list.ts";
 import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "./options/output.ts";
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./options/printing.ts";
 import { getOrNotFound, noSuchSchema, readAll } from "./reads/read.ts";
-import { gapWarning, readSecondary, rejectedWarnings, servedObjects, type Secondary } from "./reads/tolerance.ts";
+import { gapWarning, readSecondary, rejectedWarnings, servedObjects, unprintedWarnings, type Secondary } from "./reads/tolerance.ts";
 import { SCHEMA } from "./options/candidates.ts";
 import type { Command, Printed, Connection, RunContext } from "./types.ts";
 import { header } from "./headers.ts";
@@ -109,9 +109,10 @@ async function runList(options: StatusOptions, output: ResolvedOutput, ctx: RunC
   const { schemas, migrations, namespace, warnings } = lists;
   if (output.kind !== "human") {
     let served = [...servedObjects(schemas), ...servedObjects(migrations)];
+    const unprinted = unprintedWarnings([schemas, migrations]);
     if (options.print.sortBy !== undefined) served = sortByField(served, (o) => o, options.print.sortBy);
-    if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: noResources(namespace) };
-    return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }) };
+    if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: unprinted + noResources(namespace) };
+    return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }), ...(unprinted ? { stderr: unprinted } : {}) };
   }
   if (schemas.items.length === 0 && migrations.items.length === 0) return { kind: "printed", stdout: "", stderr: warnings + noResources(namespace) };
   return { kind: "printed", ...(warnings ? { stderr: warnings } : {}), stdout: renderStatusList(listInput(options, output, ctx, lists)) };

@@ -61,8 +61,11 @@ export interface RunContext {
   kubeconfigContexts?(): Promise<string[]>;
   /** A file named on the command line (-o custom-columns-file); throws UsageError with kubectl's wording. */
   readFile?(path: string): string;
-  /** A file named by -f, byte for byte; throws UsageError with kubectl's wording. */
-  readBytes?(path: string): Uint8Array;
+  /**
+   * A file named by -f, byte for byte; throws UsageError with kubectl's wording, and a
+   * RefusalError saying `bound` for a file longer than `maxBytes` (read no further than that).
+   */
+  readBytes?(path: string, maxBytes: number, bound: string): Uint8Array;
   /** Creates a new local file (never a cluster write): refuses, with a RefusalError, a path that exists. */
   writeNewFile?(path: string, text: string): void;
   /** Every command of the registry this line runs in (doctor checks what each of them needs). */

@@ -58,6 +58,7 @@ export class ListPageDecoder {
   private readonly onItem: (item: unknown) => void;
   private whole: Buffer[] = [];
   private sawItems = false;
+  private notList: string | undefined;
   /** In the chunk being scanned: the next quote and backslash from where the scan is (-1: none left, -2: not searched). */
   private quoteAt = -2;
   private slashAt = -2;
@@ -94,10 +95,24 @@ export class ListPageDecoder {
     if (this.where === "whole") {
       const value = parse(Buffer.concat(this.whole));
       this.whole = [];
+      this.notList = jsonKind(value);
       return (value && typeof value === "object" ? value : {}) as PageEnvelope;
     }
     if (this.where !== "end" || this.capture) throw new InvalidPageJson("the page ends before its JSON does");
+    if (!this.sawItems) {
+      // `"items": null` is how Go writes an empty slice: an empty list, as kubectl reads it.
+      const items = Object.hasOwn(this.envelope, "items") ? this.envelope.items : undefined;
+      if (items !== null) this.notList = items === undefined ? "a JSON object without items" : `a JSON object whose items are ${jsonKind(items)}`;
+    }
     return this.envelope;
+  }
+
+  /**
+   * After end(): what the page is when it is not a list (an object whose `items` is an array),
+   * in JSON's words ("a JSON string", "a JSON object without items"); undefined for a list.
+   */
+  notAList(): string | undefined {
+    return this.notList;
   }
 
   /** One structural byte outside any captured value; returns the next index. */
@@ -248,6 +263,15 @@ export class ListPageDecoder {
       this.onItem(value);
     }
   }
+}
+
+/** JSON's name for what a value is ("a JSON string", "JSON null", …). */
+export function jsonKind(value: unknown): string {
+  if (value === null) return "JSON null";
+  if (Array.isArray(value)) return "a JSON array";
+  if (typeof value === "object") return "a JSON object";
+  if (typeof value === "boolean") return `JSON ${String(value)}`;
+  return `a JSON ${typeof value}`;
 }
 
 function parse(bytes: Buffer): unknown {

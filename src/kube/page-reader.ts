@@ -32,6 +32,8 @@ export function noteRead(bytes: number, read: LargeRead): void {
 export interface PageReader {
   readonly write: (chunk: Buffer) => void;
   readonly end: () => PageEnvelope;
+  /** After end(): what the page is when it is not a list ("a JSON string", …), else undefined. */
+  readonly notAList: () => string | undefined;
 }
 
 export function pageReader(onItem: (item: unknown) => void, invalid: () => Error, list: { received: number }): PageReader {
@@ -56,5 +58,6 @@ export function pageReader(onItem: (item: unknown) => void, invalid: () => Error
         return refused(err);
       }
     },
+    notAList: () => decoder.notAList(),
   };
 }

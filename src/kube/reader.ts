@@ -9,18 +9,17 @@ import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type O
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { DryRunKind, Transport } from "./http.ts";
+import { isJsonObject, listItems, misfit, notAnObject } from "./misfit.ts";
 import { noteRead, pageReader, type PageReader } from "./page-reader.ts";
+import { LongLine, MAX_WATCH_LINE_BYTES } from "./response.ts";
 import { sleep } from "./retry.ts";
-import type { ClusterReader, DryRunResult, Identity, ListOptions, ListResult, RejectedItem, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
+import type { ClusterReader, DryRunResult, Identity, ListOptions, ListResult, ServerInfo, WatchEventType, WatchOptions } from "./types.ts";
 
 /** How long a reconnecting watch retries 401/403/404 answers of a server that is starting. */
 export const RECONNECT_GRACE_MS = 60_000;
 
 /** Page size for LIST: one request per 500 objects. */
 export const PAGE_SIZE = 500;
-
-/** `raw` of list items whose caller asked not to keep the served JSON (ListOptions.keepRaw). */
-const NOT_KEPT: Record<string, unknown> = Object.freeze({});
 
 function basePath(info: KindInfo, namespace: string | undefined): string {
   const prefix = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
@@ -70,30 +69,11 @@ export class HttpClusterReader implements ClusterReader {
   async list<K extends KindName>(kind: K, options: ListOptions): Promise<ListResult<ObjectOf<K>>> {
     const info = KINDS[kind];
     const d: RequestDescription = { verb: "list", resource: resourceName(info), namespace: options.namespace };
-    const items: Parsed<ObjectOf<K>>[] = [];
-    const rejected: RejectedItem[] = [];
-    let served = 0;
     let continueToken: string | undefined;
     let resourceVersion = "";
-    const pageKind = info.kind;
-    const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
     // Each item is read by the model as soon as its bytes are in (kube/list-page.ts): the page is
     // never held whole, and what the caller does not keep is garbage at once.
-    // Equal strings of the list's items are held once while it is read (model/validators.ts).
-    const pool = new Map<string, string>();
-    const take = (raw: unknown): void => {
-      // List items omit kind/apiVersion; restore them so -o json/yaml print complete objects.
-      const obj = raw as Record<string, unknown>;
-      if (options.select && !options.select(obj)) {
-        served++;
-        return;
-      }
-      const complete = { apiVersion, kind: pageKind, ...obj };
-      const parsed = parseListItem(kind, complete, pool);
-      if (parsed instanceof Error) rejected.push({ raw: complete, problem: parsed.message, index: served });
-      else items.push(options.keepRaw === false ? { object: parsed.object, raw: NOT_KEPT } : parsed);
-      served++;
-    };
+    const { items, rejected, take } = listItems(kind, options, d.resource);
     const bytes = { received: 0 };
     do {
       let decoder: PageReader | undefined;
@@ -117,6 +97,9 @@ export class HttpClusterReader implements ClusterReader {
         throw apiError(res.status, res.body, d);
       }
       const page = decoder.end() as { metadata?: { continue?: string; resourceVersion?: string } };
+      // A string, a number or an object without items is no list, never an empty one (kubectl errors too).
+      const notAList = decoder.notAList();
+      if (notAList) throw new ReadError(`the server answered the list of ${d.resource} with ${notAList}, not a list`);
       continueToken = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     } while (continueToken);
@@ -166,6 +149,8 @@ export class HttpClusterReader implements ClusterReader {
             } catch {
               throw new TornLine(); // ends this stream: the loop resumes from the last resourceVersion
             }
+            // JSON that is no event at all (null, a number) is read as a line that tore.
+            if (!isJsonObject(event)) throw new TornLine();
             const obj = event.object ?? {};
             const rv = (obj.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
             if (event.type === "BOOKMARK") {
@@ -179,9 +164,13 @@ export class HttpClusterReader implements ClusterReader {
             if (event.type === "ADDED" || event.type === "MODIFIED" || event.type === "DELETED") {
               if (rv) resourceVersion = rv;
               tornAt = undefined;
+              if (!isJsonObject(event.object)) {
+                options.onRejected(event.type, notAnObject(`the object of a watch event of ${d.resource}`, event.object, 0));
+                return;
+              }
               const complete = { apiVersion: `${info.group}/${info.version}`, kind: info.kind, ...obj };
               const parsed = parseListItem(kind, complete);
-              if (parsed instanceof Error) options.onRejected(event.type, { raw: complete, problem: parsed.message, index: 0 });
+              if (parsed instanceof Error) options.onRejected(event.type, misfit(parsed, complete, 0));
               else options.onEvent(event.type as WatchEventType, parsed);
             }
           },
@@ -192,9 +181,16 @@ export class HttpClusterReader implements ClusterReader {
         reconnecting = true;
       } catch (err) {
         if (options.signal.aborted) break;
-        if (err instanceof TornLine) {
+        if (err instanceof TornLine || err instanceof LongLine) {
           if (tornAt === resourceVersion) gone = true;
           else tornAt = resourceVersion;
+          // A line too long to hold is dropped unread: say so, once, and what the watch does next.
+          if (err instanceof LongLine) {
+            const next = gone ? "listing again" : `watching again from resourceVersion ${resourceVersion ?? ""}`;
+            this.transport.config.log?.(
+              `Warning: dropped a watch line of ${d.resource} longer than ${MAX_WATCH_LINE_BYTES} bytes (no event the API server sends is that long); ${next}`,
+            );
+          }
           reconnecting = true;
           await sleep(backoff, options.signal);
           backoff = Math.min(backoff * 2, 5000);

@@ -22,23 +22,54 @@ export function collect(res: http.IncomingMessage, sink: ((chunk: Buffer) => voi
   return parts;
 }
 
-/** A watch's body, one JSON event per line; a handler that throws stops the reading: `failed` gets its error. */
-export function eachLine(res: http.IncomingMessage, onLine: (line: string) => void, failed: (err: unknown) => void): void {
-  let buffered = "";
-  res.setEncoding("utf8");
-  res.on("data", (chunk: string) => {
-    buffered += chunk;
+/**
+ * The longest watch line read: 4 MiB. A line is one event carrying one object, and etcd stores
+ * an object in at most 1.5 MiB (its default request limit, --max-request-bytes); the event's
+ * envelope and JSON's escapes keep such a line well under twice that. A longer line is no event
+ * the API server sends, and holding it would take memory without end.
+ */
+export const MAX_WATCH_LINE_BYTES = 4 * 1024 * 1024;
+
+/** A watch line longer than MAX_WATCH_LINE_BYTES: the reading stops there and the line is dropped. */
+export class LongLine extends Error {}
+
+/**
+ * A watch's body, one JSON event per line, split on the bytes (a newline byte is never inside a
+ * UTF-8 character, and a character cut between chunks is decoded whole with its line). A line
+ * longer than `maxLine` bytes stops the reading with a LongLine; a handler that throws stops it
+ * too: `failed` gets the error, once.
+ */
+export function eachLine(res: http.IncomingMessage, onLine: (line: string) => void, failed: (err: unknown) => void, maxLine = MAX_WATCH_LINE_BYTES): void {
+  let parts: Buffer[] = [];
+  let held = 0;
+  let stopped = false;
+  const stop = (err: unknown): void => {
+    stopped = true;
+    parts = [];
+    failed(err);
+  };
+  res.on("data", (chunk: Buffer) => {
+    if (stopped) return;
+    let start = 0;
     let nl: number;
-    while ((nl = buffered.indexOf("\n")) >= 0) {
-      const line = buffered.slice(0, nl).trim();
-      buffered = buffered.slice(nl + 1);
+    while ((nl = chunk.indexOf(0x0a, start)) >= 0) {
+      if (held + nl - start > maxLine) return stop(new LongLine());
+      parts.push(chunk.subarray(start, nl));
+      const line = (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString("utf8").trim();
+      parts = [];
+      held = 0;
+      start = nl + 1;
       if (!line) continue;
       try {
         onLine(line);
       } catch (err) {
-        failed(err);
-        return;
+        return stop(err);
       }
+    }
+    if (held + chunk.length - start > maxLine) return stop(new LongLine());
+    if (start < chunk.length) {
+      parts.push(chunk.subarray(start));
+      held += chunk.length - start;
     }
   });
 }

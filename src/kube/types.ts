@@ -41,6 +41,12 @@ export interface RejectedItem {
   readonly problem: string;
   /** Its position among all served items, so machine output keeps the server's order. */
   readonly index: number;
+  /**
+   * Set when it cannot be printed as served: it is nested deeper than the model's limit (printing
+   * would recurse as deep) or is not an object (`raw` is then empty). Machine output leaves it
+   * out, with its warning.
+   */
+  readonly unprintable?: true;
 }
 
 export interface ListResult<T> {

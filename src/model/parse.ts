@@ -1,7 +1,7 @@
 // The registry of kinds the plugin reads, and parseObject: raw JSON → typed object, or a
 // ModelError naming the object and the field that does not fit.
 import type { z } from "zod";
-import { ModelError } from "../errors.ts";
+import { ModelError, TooDeepError } from "../errors.ts";
 import type { MODELS } from "./kinds.ts";
 import { VALIDATORS, setStringPool } from "./validators.ts";
 
@@ -44,7 +44,7 @@ export interface Parsed<T> {
   readonly raw: Record<string, unknown>;
 }
 
-/** JSON null means "absent" to the model; the raw form keeps it. */
+/** JSON null means "absent" to the model; the raw form keeps it. Recursive: only for objects survey() found within MAX_DEPTH. */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value !== null && typeof value === "object") {
@@ -55,24 +55,59 @@ function withoutNulls(value: unknown): unknown {
   return value;
 }
 
-/** Whether withoutNulls would drop anything (a null value under some key, at any depth). */
-function hasNullValue(value: unknown): boolean {
-  if (value === null || typeof value !== "object") return false;
-  if (Array.isArray(value)) return value.some(hasNullValue);
-  for (const k of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[k];
-    if (v === null || hasNullValue(v)) return true;
-  }
-  return false;
+/**
+ * How deep a served object may nest: 128 levels, objects and arrays counted alike, the object
+ * itself the first. The models read at most 7 levels (a PtahSchema's), and a real object adds
+ * little to that (managedFields repeat its paths a few levels deeper), so none comes near. A CRD keeping unknown fields lets anyone who may write
+ * one object store any nesting, and what reads an object recurses (dropping nulls, zod, the
+ * printers of -o json|yaml): at a few thousand levels that ends in "Maximum call stack size
+ * exceeded" for the whole command. Deeper than this, an object is refused before anything but
+ * the walk below reads it: a misfit in a list, a one-line error for the object a command is about.
+ */
+export const MAX_DEPTH = 128;
+
+interface Survey {
+  /** Nested deeper than MAX_DEPTH. */
+  readonly tooDeep: boolean;
+  /** Some key holds null (withoutNulls would drop it). */
+  readonly hasNull: boolean;
 }
 
+const FLAT: Survey = { tooDeep: false, hasNull: false };
+
 /**
- * Copies only when there is a null to drop: the served JSON rarely has one, and copying every
- * listed object was a third of the CPU of `status -A` at 5,000 schemas (issue 9). The model's
- * parse never mutates its input, so handing it the served object itself is safe.
+ * One walk of a served value without recursion (an explicit stack, so any nesting is measured
+ * safely): whether it nests deeper than MAX_DEPTH (it stops there), and whether a key holds null.
+ * It replaces the recursive look for nulls, so the depth costs no second walk.
  */
-function dropNulls(value: unknown): unknown {
-  return hasNullValue(value) ? withoutNulls(value) : value;
+function survey(value: unknown): Survey {
+  if (value === null || typeof value !== "object") return FLAT;
+  const values: object[] = [value];
+  const depths: number[] = [1];
+  let hasNull = false;
+  while (values.length > 0) {
+    const v = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth > MAX_DEPTH) return { tooDeep: true, hasNull };
+    if (Array.isArray(v)) {
+      for (const x of v as unknown[]) {
+        if (x !== null && typeof x === "object") {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    for (const k of Object.keys(v)) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x === null) hasNull = true;
+      else if (typeof x === "object") {
+        values.push(x);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return hasNull ? { tooDeep: false, hasNull } : FLAT;
 }
 
 export function describeIssuePath(path: readonly PropertyKey[]): string {
@@ -87,7 +122,12 @@ export function parseObject<K extends KindName>(kindName: K, raw: unknown): Pars
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new ModelError(`${label} is not an object`);
   }
-  const result = VALIDATORS[kindName](dropNulls(raw));
+  const { tooDeep, hasNull } = survey(raw);
+  if (tooDeep) throw new TooDeepError(`${label} is nested deeper than ${MAX_DEPTH} levels, which no object the plugin reads is`);
+  // Copies only when there is a null to drop: the served JSON rarely has one, and copying every
+  // listed object was a third of the CPU of `status -A` at 5,000 schemas (issue 9). The model's
+  // parse never mutates its input, so handing it the served object itself is safe.
+  const result = VALIDATORS[kindName](hasNull ? withoutNulls(raw) : raw);
   if (!result.ok) {
     throw new ModelError(`${label} does not fit the ${info.kind} model: ${describeIssuePath(result.path)}: ${result.message.toLowerCase()}`);
   }

@@ -9,10 +9,24 @@ import { parseObject, type KindName, type ObjectOf, type Parsed } from "../model
 import { digestBytes } from "./canonical.ts";
 import { bindingOfPlanSpec, digestSchemaPlanBinding } from "./fingerprint.ts";
 import { loadNamedPlan, type PlanReader, type VerifiedPlan } from "./load.ts";
-import { CheckLog } from "./verify.ts";
+import { CheckLog, MAX_PLAN_BYTES } from "./verify.ts";
 
 export const EXPORT_FORMAT = "kubectl-ptah/plan-export";
 export const EXPORT_FORMAT_VERSION = 1;
+
+/**
+ * The most bytes an export file may have: 64 MiB. An export holds a plan's document bytes twice as
+ * base64 (the document itself, and the chunk objects it was reassembled from): at the operator's
+ * limit of 8 MiB (verify.ts MAX_PLAN_BYTES) that is 22.4 MB. Beside them it holds the schema, the
+ * plan and the approvals naming the plan, each an object the API server stored, so at most 1.5 MiB
+ * in etcd: 64 MiB leaves room for more than 25 of those at that size. The largest plan the
+ * operator stores exports to about 22 MB (test/plan/export-limit.test.ts: 22,166,880 bytes). `plan --verify -f`
+ * reads no more than this, so /dev/zero or a stray disk image is refused at once, not read for ever.
+ */
+export const MAX_EXPORT_BYTES = 64 * 1024 * 1024;
+
+/** Why an export has that bound, for the refusal of a larger file. */
+export const EXPORT_BOUND = `an export is at most ${MAX_EXPORT_BYTES} bytes (a plan's ${MAX_PLAN_BYTES} bytes at most, twice as base64, and the objects around them)`;
 
 /** Every object a load read, as served, in the order it was read (the recorder's log). */
 export interface ServedObject {

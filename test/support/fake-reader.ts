@@ -14,6 +14,7 @@ import type {
   ServerInfo,
   WatchOptions,
 } from "../../src/kube/types.ts";
+import { misfit } from "../../src/kube/misfit.ts";
 import { KINDS, parseListItem, parseObject, type KindName, type ObjectOf, type Parsed } from "../../src/model/parse.ts";
 
 export interface FakeObject {
@@ -35,13 +36,13 @@ export class FakeReader implements ClusterReader {
   identity: Identity = { username: "fake-user", uid: "", groups: ["system:authenticated"] };
 
   constructor(objects: FakeObject[]) {
-    this.objects = objects.map((o) => ({ kind: o.kind, raw: structuredClone(o.raw) }));
+    this.objects = objects.map((o) => ({ kind: o.kind, raw: copyJson(o.raw) }));
   }
 
   put(kind: KindName, raw: Record<string, unknown>): void {
     const meta = raw.metadata as { name: string; namespace?: string };
     this.remove(kind, meta.namespace ?? "", meta.name);
-    this.objects.push({ kind, raw: structuredClone(raw) });
+    this.objects.push({ kind, raw: copyJson(raw) });
   }
 
   remove(kind: KindName, namespace: string, name: string): void {
@@ -64,7 +65,7 @@ export class FakeReader implements ClusterReader {
       const resource = info.group ? `${info.plural}.${info.group}` : info.plural;
       throw new NotFoundError(`${resource} "${name}" not found`);
     }
-    return parseObject(kind, structuredClone(found.raw));
+    return parseObject(kind, copyJson(found.raw));
   }
 
   async list<K extends KindName>(kind: K, options: ListOptions): Promise<ListResult<ObjectOf<K>>> {
@@ -76,10 +77,10 @@ export class FakeReader implements ClusterReader {
     const items: Parsed<ObjectOf<K>>[] = [];
     const rejected: RejectedItem[] = [];
     served.forEach((o, index) => {
-      const raw = structuredClone(o.raw);
+      const raw = copyJson(o.raw);
       if (options.select && !options.select(raw)) return; // as the HTTP reader: never parsed nor returned
       const parsed = parseListItem(kind, raw);
-      if (parsed instanceof Error) rejected.push({ raw, problem: parsed.message, index });
+      if (parsed instanceof Error) rejected.push(misfit(parsed, raw, index));
       else items.push(parsed);
     });
     return { items, resourceVersion: "1", rejected };
@@ -110,8 +111,8 @@ export class FakeReader implements ClusterReader {
     if (type === "DELETED") this.remove(kind, nsOf(raw), nameOf(raw));
     else this.put(kind, raw);
     for (const w of this.watchers.filter((x) => x.kind === kind)) {
-      const parsed = parseListItem(kind, structuredClone(raw));
-      if (parsed instanceof Error) w.options.onRejected(type, { raw: structuredClone(raw), problem: parsed.message, index: 0 });
+      const parsed = parseListItem(kind, copyJson(raw));
+      if (parsed instanceof Error) w.options.onRejected(type, misfit(parsed, copyJson(raw), 0));
       else w.options.onEvent(type, parsed);
     }
   }
@@ -146,8 +147,32 @@ export class FakeReader implements ClusterReader {
 
   async whoAmI(): Promise<Identity> {
     this.record("create SelfSubjectReview", "create SelfSubjectReview");
-    return structuredClone(this.identity);
+    return copyJson(this.identity);
   }
+}
+
+/**
+ * A deep copy of a served (JSON) value without recursion: structuredClone recurses, and the
+ * deep-nesting tests serve objects 10,000 levels deep (test/cli/deep-nesting.test.ts). Keys are
+ * own properties as JSON.parse makes them, even one called __proto__.
+ */
+export function copyJson<T>(value: T): T {
+  if (value === null || typeof value !== "object") return value;
+  const root: unknown = Array.isArray(value) ? [] : {};
+  const work: [unknown, Record<string, unknown>][] = [[value, root as Record<string, unknown>]];
+  while (work.length > 0) {
+    const [from, to] = work.pop()!;
+    for (const key of Object.keys(from as object)) {
+      const v = (from as Record<string, unknown>)[key];
+      let copied = v;
+      if (v !== null && typeof v === "object") {
+        copied = Array.isArray(v) ? [] : {};
+        work.push([v, copied as Record<string, unknown>]);
+      }
+      Object.defineProperty(to, key, { value: copied, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return root as T;
 }
 
 function nsOf(raw: Record<string, unknown>): string {

@@ -4,7 +4,7 @@
 // with --allowed-signers, who signed it. The file system is the shell's (ctx.readBytes, writeNewFile).
 import { PtahError, ReadError, RefusalError, UsageError, VerificationError } from "../../errors.ts";
 import type { ClusterReader } from "../../kube/types.ts";
-import { buildExport, recordingReader, verifyExport, type ServedObject } from "../../plan/export.ts";
+import { buildExport, EXPORT_BOUND, MAX_EXPORT_BYTES, recordingReader, verifyExport, type ServedObject } from "../../plan/export.ts";
 import type { VerifiedPlan } from "../../plan/load.ts";
 import { parsePrivateKey } from "../../plan/ssh-private-key.ts";
 import { PLAN_SIGNATURE_NAMESPACE, signMessage, verifySignature } from "../../plan/ssh-signature.ts";
@@ -42,9 +42,9 @@ export interface ExportSigning {
  */
 export async function exportPlan(schemaName: string, choice: PlanChoice, file: string, signing: ExportSigning, ctx: RunContext): Promise<CommandResult> {
   if (!ctx.writeNewFile || !ctx.readBytes) throw new UsageError("--export needs a file system");
-  const key = signing.key === undefined ? undefined : parsePrivateKey(ctx.readBytes(signing.key), signing.key);
+  const key = signing.key === undefined ? undefined : parsePrivateKey(ctx.readBytes(signing.key, MAX_SIDE_FILE_BYTES, SIDE_FILE_BOUND), signing.key);
   const sigFile = `${file}.sig`;
-  if (key) refuseExisting(sigFile, (path) => ctx.readBytes!(path));
+  if (key) refuseExisting(sigFile, (path) => ctx.readBytes!(path, MAX_SIDE_FILE_BYTES, SIDE_FILE_BOUND));
   const { reader, namespace } = await ctx.connect();
   const served: ServedObject[] = [];
   const verified = await loadChosen(recordingReader(reader, served), namespace, schemaName, choice, new CheckLog());
@@ -59,6 +59,10 @@ export async function exportPlan(schemaName: string, choice: PlanChoice, file: s
   const line = `ptahschemaplan/${name} exported to ${file} (${verified.documentBytes.length} bytes, fingerprint ${verified.fingerprint}${count})${signed}`;
   return { kind: "printed", stdout: `${sanitize(line)}\n`, ...(warning ? { stderr: warning } : {}) };
 }
+
+/** A key, a signature or an allowed signers file: a few KB each; a MiB is far past any of them. */
+const MAX_SIDE_FILE_BYTES = 1024 * 1024;
+const SIDE_FILE_BOUND = "a key, a signature or an allowed signers file is at most 1048576 bytes";
 
 /**
  * An existing FILE.sig is refused before FILE is written, so a refusal leaves nothing behind; the
@@ -106,10 +110,10 @@ function signatureCheck(
 /** `--verify -f FILE`: the export's own checks and every check of `plan`, offline; then who signed it. */
 export async function verifyExportFile(file: string, signing: ExportSigning, ctx: RunContext): Promise<CommandResult> {
   if (!ctx.readBytes) throw new UsageError("-f needs a file system");
-  const readBytes = (path: string): Uint8Array => ctx.readBytes!(path);
+  const readBytes = (path: string): Uint8Array => ctx.readBytes!(path, MAX_SIDE_FILE_BYTES, SIDE_FILE_BOUND);
   // An allowed signers file that is not there is a usage error, before any check is made.
   const allowedSigners = signing.allowedSigners === undefined ? undefined : readBytes(signing.allowedSigners);
-  const bytes = readBytes(file);
+  const bytes = ctx.readBytes(file, MAX_EXPORT_BYTES, EXPORT_BOUND);
   const result = await verifyExport(bytes);
   let checks = result.checks;
   let error = result.error;

@@ -85,7 +85,7 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
   // one name per change, the template per change; -o json stays NDJSON of {type, object}.
   let documents = 0;
   // An object that does not fit has no change record (its warning stands for it); machine output
-  // prints it as served.
+  // prints it as served, unless it cannot be printed (RejectedItem.unprintable): its warning only.
   const record = (kind: string, type: string, raw: Record<string, unknown>, p: Parsed<unknown> | undefined): void => {
     if (kind === "PtahSchemaApproval") return;
     const output = options.output;
@@ -98,7 +98,8 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
   const misfit = (kind: string, r: RejectedItem, type: string): boolean => {
     const key = `${kind}\u0000${keyOf(r.raw)}`;
     if (type === "DELETED") return misfits.delete(key) || true;
-    const m = { line: rejectedWarning(r).trimEnd(), served: JSON.stringify(r.raw) };
+    // One that cannot be printed (nested too deep, not an object) is told apart by its problem alone.
+    const m = { line: rejectedWarning(r).trimEnd(), served: r.unprintable ? r.problem : JSON.stringify(r.raw) };
     const news = misfits.get(key)?.served !== m.served;
     misfits.set(key, m);
     if (news && !redraw) ctx.log?.(m.line);
@@ -131,7 +132,7 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
           if (redraw) schedule();
           else {
             for (const item of items) if (JSON.stringify(before.get(keyOf(item.raw))?.raw) !== JSON.stringify(item.raw)) record(kind, "ADDED", item.raw, item);
-            for (const r of news) record(kind, "ADDED", r.raw, undefined);
+            for (const r of news) if (!r.unprintable) record(kind, "ADDED", r.raw, undefined);
           }
         },
         onEvent: (type, item) => {
@@ -147,7 +148,7 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
           stores[kind]!.delete(keyOf(r.raw));
           misfit(kind, r, type);
           if (redraw) schedule();
-          else record(kind, type, r.raw, undefined);
+          else if (!r.unprintable) record(kind, type, r.raw, undefined);
         },
       }),
     ),

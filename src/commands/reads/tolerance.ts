@@ -6,10 +6,21 @@ import { sanitize } from "../../render/sanitize.ts";
 import { ReadError } from "../../errors.ts";
 import type { ListResult, RejectedItem } from "../../kube/types.ts";
 
-/** The served objects in the server's order, the ones that did not fit the model included. */
+/**
+ * The served objects in the server's order, the ones that did not fit the model included, but
+ * not those that cannot be printed as served (RejectedItem.unprintable): unprintedWarnings names them.
+ */
 export function servedObjects(list: ListResult<unknown>): Record<string, unknown>[] {
   const out = list.items.map((i) => i.raw);
   for (const r of list.rejected) out.splice(r.index, 0, r.raw);
+  const left = new Set(list.rejected.filter((r) => r.unprintable).map((r) => r.raw));
+  return left.size === 0 ? out : out.filter((o) => !left.has(o));
+}
+
+/** One `Warning:` line per object machine output leaves out (RejectedItem.unprintable). */
+export function unprintedWarnings(lists: readonly Pick<ListResult<unknown>, "rejected">[]): string {
+  let out = "";
+  for (const list of lists) for (const r of list.rejected) if (r.unprintable) out += rejectedWarning(r);
   return out;
 }
 
