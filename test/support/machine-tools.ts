@@ -79,6 +79,8 @@ export const MACHINE_TOOLS = {
       return runnable(bin) ? bin : undefined;
     },
   },
+  // The Go toolchain: the oracles of test/oracle/ are built with it (the lab needs it too).
+  go: { missing: "no Go toolchain on PATH", install: "install Go >= 1.26 (https://go.dev/dl/)", find: () => onPath("go") },
   // krew's own tools, built from the Go module proxy once (test/distribution/manifest.test.ts).
   krew: {
     missing: `krew is not built (kubectl-krew in ${KREW_DIR_SAID}, or on PATH)`,
