@@ -9,6 +9,7 @@ import { GLOBAL_FLAGS } from "../../src/cli/global-flags.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { awaitingSchema } from "../support/builders.ts";
+import { toolsRequired } from "../support/machine-tools.ts";
 
 /** kubectl 1.33 where gcloud keeps it, else the kubectl on PATH. */
 function kubectlOptions(): string | undefined {
@@ -42,7 +43,7 @@ const noKubectl = text ? undefined : "no kubectl on this machine answers `kubect
 
 describe("kubectl options", () => {
   it("kubectl is on this machine and lists its flags (CI needs it)", (ctx) => {
-    if (noKubectl && process.env.CI !== "true") ctx.skip(noKubectl);
+    if (noKubectl && !toolsRequired()) ctx.skip(noKubectl);
     expect(kubectlFlags.length).toBeGreaterThan(20);
   });
 

@@ -1,7 +1,7 @@
 // The krew manifest: plugin-manifest/ptah.yaml (the krew-release-bot template, the one source of
 // the text) rendered for archives laid out as the release builds them, checked against krew's
-// rules (krew/validate-manifest.mjs, whose rules are tested here too), and, when this machine
-// has them, by krew's own validate-krew-manifest and `kubectl krew install --manifest --archive`.
+// rules (krew/validate-manifest.mjs, whose rules are tested here too), and by krew's own
+// validate-krew-manifest and `kubectl krew install --manifest --archive` (built once; see below).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,6 +17,7 @@ import { createTarGz, readTarGz } from "../../krew/tar.mjs";
 // @ts-expect-error -- plain .mjs release tooling, no type declarations
 import { coveredPairs, validateArchive, validateManifest } from "../../krew/validate-manifest.mjs";
 import { KUBECTL_COMPLETE_SCRIPT } from "../../src/commands/completion.ts";
+import { needTool } from "../support/machine-tools.ts";
 
 interface Platform {
   os: string;
@@ -221,10 +222,14 @@ describe("krew/validate-manifest.mjs mirrors krew's rules", () => {
   });
 });
 
-// The manifest and archive `npm run build:binary` wrote, when there is one.
-const built = path.join(ROOT, "dist", "krew", "ptah.yaml");
-describe.skipIf(!fs.existsSync(built))("dist/krew/ptah.yaml (from npm run build:binary)", () => {
-  it("passes krew's rules and matches the archives in dist/release", () => {
+// What needs more than this file: the manifest and archive `npm run build:binary` wrote, and krew's
+// own tools (`node krew/krew-tools.mjs`: ~/.cache/kubectl-ptah/krew-bin, $PTAH_KREW_BIN_DIR, or
+// PATH). Each test asks needTool() (test/support/machine-tools.ts): without them it is listed at the
+// end of the run with the command that provides them, and fails under CI=true instead.
+const onPath = (bin: string) => ({ ...process.env, PATH: [path.dirname(bin), process.env.PATH].join(path.delimiter) });
+describe("dist/krew/ptah.yaml (from npm run build:binary)", () => {
+  it("passes krew's rules and matches the archives in dist/release", (ctx) => {
+    const built = needTool(ctx, "build:binary");
     const doc = yaml.load(fs.readFileSync(built, "utf8")) as Doc;
     expect(validateManifest(doc, { fileName: "ptah.yaml" })).toEqual([]);
     for (const p of doc.spec.platforms) {
@@ -234,29 +239,27 @@ describe.skipIf(!fs.existsSync(built))("dist/krew/ptah.yaml (from npm run build:
   });
 });
 
-// krew's own tools, when built (`node krew/krew-tools.mjs`: ~/.cache/kubectl-ptah/krew-bin, or
-// $PTAH_KREW_BIN_DIR) or on PATH.
-const toolPath = [process.env.PTAH_KREW_BIN_DIR ?? path.join(os.homedir(), ".cache", "kubectl-ptah", "krew-bin"), process.env.PATH].filter(Boolean).join(path.delimiter);
-const hasTool = (name: string): boolean => spawnSync(name, ["--help"], { env: { ...process.env, PATH: toolPath } }).error === undefined;
-describe.skipIf(!hasTool("validate-krew-manifest"))("krew's validate-krew-manifest", () => {
-  it("accepts the rendered manifest", () => {
+describe("krew's validate-krew-manifest", () => {
+  it("accepts the rendered manifest", (ctx) => {
+    const validator = needTool(ctx, "validate-krew-manifest");
     const { file } = renderAll();
-    const r = spawnSync("validate-krew-manifest", ["-manifest", file, "-skip-install"], { encoding: "utf8", env: { ...process.env, PATH: toolPath } });
+    const r = spawnSync(validator, ["-manifest", file, "-skip-install"], { encoding: "utf8", env: onPath(validator) });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/structural validation OK/u);
     expect(r.stderr).toMatch(/no overlapping/u);
   });
 });
 
-describe.skipIf(!hasTool("kubectl-krew"))("kubectl krew install --manifest --archive", () => {
-  it.each((PLATFORMS as Platform[]).map((p) => [`${p.os}/${p.arch}`, p] as const))("installs on %s with LICENSE and the completion helper", (_name, p) => {
+describe("kubectl krew install --manifest --archive", () => {
+  it.for((PLATFORMS as Platform[]).map((p) => [`${p.os}/${p.arch}`, p] as const))("installs on %s with LICENSE and the completion helper", ([, p], ctx) => {
+    const krew = needTool(ctx, "krew");
     const { file } = renderAll();
     const root = fs.mkdtempSync(path.join(dir, "krew-root-"));
     const archive = path.join(releaseDir, archiveName(VERSION, p.os, p.arch) as string);
     const r = spawnSync("kubectl", ["krew", "install", `--manifest=${file}`, `--archive=${archive}`], {
       encoding: "utf8",
       input: "",
-      env: { ...process.env, PATH: toolPath, KREW_ROOT: root, KREW_OS: p.os, KREW_ARCH: p.arch },
+      env: { ...onPath(krew), KREW_ROOT: root, KREW_OS: p.os, KREW_ARCH: p.arch },
       timeout: 60_000,
     });
     expect(r.status, r.stderr).toBe(0);
@@ -266,20 +269,22 @@ describe.skipIf(!hasTool("kubectl-krew"))("kubectl krew install --manifest --arc
   });
 });
 
-// The real thing, when `npm run build:binary` ran here and krew is built: install the archive
-// with krew, then run the plugin and its completion through kubectl from krew's folders.
-describe.skipIf(!fs.existsSync(built) || !hasTool("kubectl-krew"))("the built archive installed by krew", () => {
+// The real thing: install this machine's built archive with krew, then run the plugin and its
+// completion through kubectl from krew's folders.
+describe("the built archive installed by krew", () => {
   it("runs as `kubectl ptah` and completes through kubectl_complete-ptah", (ctx) => {
+    if (process.platform !== "linux" || process.arch !== "x64") ctx.skip(`krew's archive for linux/amd64 cannot run on ${process.platform}/${process.arch}`);
+    const built = needTool(ctx, "build:binary");
+    const krew = needTool(ctx, "krew");
     const doc = yaml.load(fs.readFileSync(built, "utf8")) as Doc;
     const host = doc.spec.platforms.find((p) => {
       const l = (p.selector as { matchLabels: Platform }).matchLabels;
       return l.os === "linux" && l.arch === "amd64";
     });
-    if (!host) return ctx.skip("the built manifest has no linux/amd64 platform");
-    if (process.platform !== "linux" || process.arch !== "x64") ctx.skip(`krew's archive for linux/amd64 cannot run on ${process.platform}/${process.arch}`);
+    expect(host, "the built manifest has no linux/amd64 platform").toBeDefined();
     const root = fs.mkdtempSync(path.join(dir, "krew-real-"));
     const archive = path.join(ROOT, "dist", "release", path.basename(host!.uri));
-    const env = { ...process.env, PATH: toolPath, KREW_ROOT: root };
+    const env = { ...onPath(krew), KREW_ROOT: root };
     const install = spawnSync("kubectl", ["krew", "install", `--manifest=${built}`, `--archive=${archive}`], { encoding: "utf8", input: "", env, timeout: 120_000 });
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toContain("kubectl ptah completion kubectl");

@@ -1,8 +1,9 @@
 // The e2e tier's setup and teardown. Setup: build the plugin, put `kubectl-ptah` on a PATH
 // folder (PTAH_BIN_DIR) so the real `kubectl` runs it as `kubectl ptah`, start the lab (built
 // once from the Go module proxy). Without Go the tier is skipped with its reason (PTAH_E2E_SKIP, listed
-// at the end of the run by test/support/not-run-reporter.ts), unless
-// PTAH_E2E=required (CI), where that is a failure. It names the audit log and the offset the tier
+// at the end of the run by test/support/not-run-reporter.ts), unless under CI (CI=true or CI=1, or
+// PTAH_E2E=required: test/support/machine-tools.ts toolsRequired), where that is a failure: the tier
+// and the read-only proof after it cannot be skipped by CI without a word. It names the audit log and the offset the tier
 // starts at (PTAH_E2E_AUDIT_LOG, PTAH_E2E_AUDIT_START) for the read-only proof, which runs in
 // test/e2e/read-only-reporter.ts and not in the teardown here: vitest only logs a teardown's error.
 import { spawnSync } from "node:child_process";
@@ -14,6 +15,7 @@ import type { TestProject } from "vitest/node";
 import { binCacheRoot, labDirOf, labLayout, repoLayout } from "../../lab/config.ts";
 import type { LabState } from "../../lab/state.ts";
 import { auditLogSize } from "../support/audit.ts";
+import { toolsRequired } from "../support/machine-tools.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..", "..");
 const LAB = repoLayout(REPO).launcher;
@@ -64,10 +66,11 @@ function shellQuote(s: string): string {
 }
 
 export default function setup(project: TestProject): () => void {
-  const required = process.env.PTAH_E2E === "required";
+  const required = toolsRequired();
+  const under = "the end-to-end tier is required under CI (CI=true, CI=1 or PTAH_E2E=required)";
   if (!proofRegistered(project)) {
     const why = "the read-only proof (test/e2e/read-only-reporter.ts) is not among the reporters; pass --reporter=./test/e2e/read-only-reporter.ts too";
-    if (required) throw new Error(`PTAH_E2E=required but ${why}`);
+    if (required) throw new Error(`${under}, but ${why}`);
     log(`warning: ${why}`);
   }
   const labJson = labLayout(labDirOf(REPO)).state;
@@ -75,7 +78,7 @@ export default function setup(project: TestProject): () => void {
   if (!hasGo() && !fs.existsSync(labJson) && !fs.existsSync(labBin)) {
     const why =
       "no Go toolchain on PATH, so the lab's kube-apiserver cannot be built; to run it: install Go >= 1.26 (https://go.dev/dl/; the first start builds from the Go module proxy)";
-    if (required) throw new Error(`PTAH_E2E=required but ${why}`);
+    if (required) throw new Error(`${under}, but ${why}`);
     log(`skipping the end-to-end tier: ${why}`);
     process.env.PTAH_E2E_SKIP = why;
     return () => undefined;

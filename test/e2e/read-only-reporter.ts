@@ -13,7 +13,7 @@
 // depend on the sequencer and be filtered away by `-t`; a step in .ci/run would not guard
 // `npm test`. It is registered in vitest.config.ts and by package.json's test scripts (their
 // --reporter flags replace the config's list); global-setup.ts refuses to run the tier under
-// PTAH_E2E=required when it is not registered.
+// CI (CI=true, CI=1 or PTAH_E2E=required) when it is not registered.
 import fs from "node:fs";
 import path from "node:path";
 import type { Reporter, TestModule, Vitest } from "vitest/node";

@@ -14,6 +14,11 @@ export function hasGo(): boolean {
   return spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
 }
 
+/** Whether the oracle's sources are beside this module (not when it runs from a bundle elsewhere). */
+export function oracleSourcesHere(name: string): boolean {
+  return fs.existsSync(path.join(ORACLES, name, "go.mod"));
+}
+
 /** The path of the built oracle `name`; builds it when the cache has no binary for these sources. */
 export function buildOracle(name: string): string {
   const dir = path.join(ORACLES, name);

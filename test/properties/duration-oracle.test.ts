@@ -8,11 +8,12 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseGoDuration } from "../../src/commands/options/duration.ts";
 import { askOracle, hasGo } from "../oracle/build.ts";
+import { toolsRequired } from "../support/machine-tools.ts";
 import { runs } from "./runs.ts";
 
 const CI = process.env.CI === "true";
 const NUM = runs(CI ? 20_000 : 5_000);
-const noGo = !hasGo() && !CI ? "no Go toolchain on PATH to build test/oracle/duration" : false;
+const noGo = !hasGo() && !toolsRequired() ? "no Go toolchain on PATH to build test/oracle/duration" : false;
 
 const digits = (max: number) => fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: max });
 const UNITS = ["ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h"];

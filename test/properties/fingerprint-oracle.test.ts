@@ -20,12 +20,13 @@ import { canonicalJSONBytes } from "../../src/plan/canonical.ts";
 import { bindingOfPlanSpec, digestSchemaPlanBinding, schemaPlanBindingStruct, SUPPORTED_PLAN_CONTRACT_VERSIONS, validateSchemaPlanBinding } from "../../src/plan/fingerprint.ts";
 import { parseObject } from "../../src/model/parse.ts";
 import { buildOracle, hasGo } from "../oracle/build.ts";
+import { toolsRequired } from "../support/machine-tools.ts";
 import { runs } from "./runs.ts";
 
 const CI = process.env.CI === "true";
 const NUM = runs(CI ? 10_000 : 2_000);
-/** Why the oracle cannot run here; under CI=true a missing Go fails instead (buildOracle throws). */
-const noGo = !hasGo() && !CI ? "no Go toolchain on PATH to build test/oracle/fingerprint" : undefined;
+/** Why the oracle cannot run here; under CI (toolsRequired) a missing Go fails instead (buildOracle throws). */
+const noGo = !hasGo() && !toolsRequired() ? "no Go toolchain on PATH to build test/oracle/fingerprint" : undefined;
 if (noGo) console.log(`fingerprint oracle (Go encoding/json): skipped: ${noGo}`);
 
 const hex = (n: number) => fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: n, maxLength: n });

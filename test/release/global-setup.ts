@@ -4,7 +4,8 @@
 // only the first run downloads (~230 MB from the npm registry, about 2 minutes here) and builds
 // adhoc-sign (about a minute of CPU); krew's tools are built first, into ~/.cache too. Without Go and without a built adhoc-sign the tier is not
 // run, with its reason (PTAH_RELEASE_SKIP, printed by test/support/not-run-reporter.ts), unless
-// under CI, where that is a failure; a failed build always fails the tier.
+// under CI (CI=true or CI=1, or PTAH_E2E=required: toolsRequired), where that is a failure; a
+// failed build always fails the tier.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 // @ts-expect-error -- plain .mjs release tooling, no type declarations

@@ -2,8 +2,10 @@
 // a browser, emulators, other shells). A test that needs one calls needTool() first: with the tool
 // there it runs; without it, it is skipped with vitest's own skip and a note saying what is missing
 // and the command that installs it (test/support/not-run-reporter.ts lists those notes at the end
-// of the run); under CI (CI=true or PTAH_E2E=required, both set by .ci/run) every tool is
-// required and a missing one fails the test instead.
+// of the run); under CI (CI=true or CI=1, or PTAH_E2E=required; .ci/run sets CI=true and
+// PTAH_E2E=required) every tool is required and a missing one fails the test instead. Besides the
+// Debian packages: tools built once into ~/.cache from the Go module proxy (krew's, k9s) and the
+// archive of `npm run build:binary`.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -26,6 +28,18 @@ function runnable(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+const REPO = path.resolve(import.meta.dirname, "..", "..");
+const KREW_DIR_SAID = "~/.cache/kubectl-ptah/krew-bin or $PTAH_KREW_BIN_DIR";
+const KREW_INSTALL = "node krew/krew-tools.mjs (builds krew and validate-krew-manifest once from the Go module proxy)";
+
+/** One of krew's tools where krew/krew-tools.mjs builds them ($PTAH_KREW_BIN_DIR or ~/.cache), or on PATH. */
+function krewTool(name: string): string | undefined {
+  const built = path.join(process.env.PTAH_KREW_BIN_DIR ?? path.join(os.homedir(), ".cache", "kubectl-ptah", "krew-bin"), name);
+  if (runnable(built)) return built;
+  const found = onPath(name);
+  return found && runnable(found) ? found : undefined;
 }
 
 /** The arm64 sysroot qemu-user needs for node's shared libraries (Debian's libc6-arm64-cross). */
@@ -65,13 +79,38 @@ export const MACHINE_TOOLS = {
       return runnable(bin) ? bin : undefined;
     },
   },
+  // The Go toolchain: the oracles of test/oracle/ are built with it (the lab needs it too).
+  go: { missing: "no Go toolchain on PATH", install: "install Go >= 1.26 (https://go.dev/dl/)", find: () => onPath("go") },
+  // krew's own tools, built from the Go module proxy once (test/distribution/manifest.test.ts).
+  krew: {
+    missing: `krew is not built (kubectl-krew in ${KREW_DIR_SAID}, or on PATH)`,
+    install: KREW_INSTALL,
+    find: () => krewTool("kubectl-krew"),
+  },
+  "validate-krew-manifest": {
+    missing: `validate-krew-manifest is not built (in ${KREW_DIR_SAID}, or on PATH)`,
+    install: KREW_INSTALL,
+    find: () => krewTool("validate-krew-manifest"),
+  },
+  // Not a tool but a build: this machine's archive and its krew manifest, which .ci/run builds before npm test.
+  "build:binary": {
+    missing: "no dist/krew/ptah.yaml (this machine's archive and its krew manifest)",
+    install: "npm run build:binary",
+    find: () => {
+      const built = path.join(REPO, "dist", "krew", "ptah.yaml");
+      return fs.existsSync(built) ? built : undefined;
+    },
+  },
 } satisfies Record<string, MachineTool>;
 
 export type ToolName = keyof typeof MACHINE_TOOLS;
 
-/** Whether this run must have every machine tool: CI (`CI=true`, or `PTAH_E2E=required` as .ci/run sets). */
+/**
+ * Whether this run must have every machine tool and every tier: CI (`CI=true` or `CI=1`, as CI
+ * services set it, or `PTAH_E2E=required`; .ci/run sets both).
+ */
 export function toolsRequired(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.CI === "true" || env.PTAH_E2E === "required";
+  return /^(?:true|1)$/iu.test(env.CI ?? "") || env.PTAH_E2E === "required";
 }
 
 /** The skip note of a missing tool: what is missing and how to install it. */
@@ -90,6 +129,6 @@ export function needTool(ctx: { skip(note: string): never }, name: ToolName): st
   if (!found.has(name)) found.set(name, MACHINE_TOOLS[name].find());
   const path = found.get(name);
   if (path) return path;
-  if (toolsRequired()) throw new Error(`${skipNote(name)} (required under CI=true / PTAH_E2E=required)`);
+  if (toolsRequired()) throw new Error(`${skipNote(name)} (required under CI=true, CI=1 or PTAH_E2E=required)`);
   return ctx.skip(skipNote(name));
 }

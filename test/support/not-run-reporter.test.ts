@@ -66,7 +66,13 @@ describe("needTool", () => {
     expect(skip).toHaveBeenCalledTimes(1);
   });
 
-  it("is required under CI=true or PTAH_E2E=required, and only then", () => {
-    expect([toolsRequired({ CI: "true" }), toolsRequired({ PTAH_E2E: "required" }), toolsRequired({}), toolsRequired({ CI: "1" })]).toEqual([true, true, false, false]);
+  it("is required under CI=true, CI=1 or PTAH_E2E=required, and only then", () => {
+    expect([toolsRequired({ CI: "true" }), toolsRequired({ PTAH_E2E: "required" }), toolsRequired({}), toolsRequired({ CI: "1" }), toolsRequired({ CI: "false" })]).toEqual([
+      true,
+      true,
+      false,
+      true,
+      false,
+    ]);
   });
 });

@@ -3,10 +3,13 @@
 // makes it run. A test skipped by test/support/machine-tools.ts's needTool() carries its reason
 // and install command as vitest's skip note; a tier whose global setup found no way to run sets
 // PTAH_E2E_SKIP or PTAH_RELEASE_SKIP (its reason and command), and its tests are counted, not listed.
-// Under CI (.ci/run) a missing tool fails its test instead, and .ci/summary.mjs fails the run on
-// any skip its allow-list does not explain.
+// Under CI (CI=true or CI=1, or PTAH_E2E=required; .ci/run sets them) a missing tool fails its
+// test instead, a tier's setup fails rather than skip, and this reporter fails the run (exit 1) on
+// any test its block lists, whatever skipped it (a skipIf without a note included): the block's
+// "CI=true requires them all" is what happens. .ci/summary.mjs lists every skip again for CI.
 import path from "node:path";
 import type { Reporter, TestCase, TestModule, Vitest } from "vitest/node";
+import { toolsRequired } from "./machine-tools.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..", "..");
 const TIERS: Record<string, string> = { e2e: "PTAH_E2E_SKIP", release: "PTAH_RELEASE_SKIP" };
@@ -69,6 +72,15 @@ export function notRunLines(tests: readonly Outcome[], env: NodeJS.ProcessEnv = 
   return ["", "Not run here (each runs once its tool is installed; CI=true requires them all):", ...lines.map((l) => (l.startsWith("    ") ? l : `  ${l}`))];
 }
 
+/**
+ * Under CI, the line that fails the run when the block lists any test (see notRunLines), else
+ * undefined: a test CI=true requires was not run.
+ */
+export function requiredVerdict(lines: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (lines.length === 0 || !toolsRequired(env)) return undefined;
+  return "Under CI (CI=true, CI=1 or PTAH_E2E=required) every test above is required: the run fails (exit 1).";
+}
+
 export default class NotRunReporter implements Reporter {
   private vitest: Vitest | undefined;
 
@@ -81,6 +93,11 @@ export default class NotRunReporter implements Reporter {
     if (tests.length === 0) return; // nothing was collected (a setup failed, or no file matched): vitest says why
     const filtered = Boolean(this.vitest?.config.testNamePattern);
     const lines = notRunLines(tests, process.env, filtered);
+    const verdict = requiredVerdict(lines);
+    if (verdict) {
+      lines.push(verdict);
+      process.exitCode = 1; // vitest keeps a reporter's exit code (it only ever raises it)
+    }
     const all = filtered ? "Every test this -t filter selected ran" : `Every test of this run ran (${tests.length} tests, none skipped)`;
     const block = `${(lines.length > 0 ? lines : ["", `${all}.`]).join("\n")}\n`;
     // Last of all: the other reporters end concurrently with this one (the read-only proof waits

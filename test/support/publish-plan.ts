@@ -3,10 +3,11 @@
 // fingerprint of the binding. Deterministic (UIDs derive from names and a seed). For fixtures,
 // the operator simulator and benchmarks; tamper with the returned raw objects to test refusals.
 import { digestBytes } from "../../src/plan/canonical.ts";
-import { digestSchemaPlanBinding, normalizePrivilegeChanges, type SchemaPlanBinding } from "../../src/plan/fingerprint.ts";
+import { normalizePrivilegeChanges, type SchemaPlanBinding } from "../../src/plan/fingerprint.ts";
 import { APPLIED_COPY_FIELDS, CURRENT_COPY_FIELDS } from "../../src/plan/record-bindings.ts";
 import { CHUNK_SIZE, PLAN_LABEL, SCHEMA_LABEL } from "../../src/plan/verify.ts";
 import type { FakeObject } from "./fake-reader.ts";
+import { publishedFingerprint } from "./oracle-fingerprint.ts";
 import { API_VERSION, fakeUID, defaultBinding, serializePlanDocument, toBase64, type ManagedRowsInput, type PlanBindingFields, type StatementInput } from "./plan-document.ts";
 
 // What fixtures import from here, defined beside the document.
@@ -49,13 +50,21 @@ export interface PublishedPlan {
   readonly fingerprint: string;
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+const served = (s: string): string => s.replace(LONE_SURROGATE, "\ufffd");
+function servedStrings<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === "string" ? served(v) : v])) as T;
+}
+
 export function publishSchemaPlan(input: PublishPlanInput): PublishedPlan {
   const { schema } = input;
   const dialect = input.dialect ?? "postgres";
   const seed = `${schema.namespace}/${schema.name}/${input.uidSeed ?? ""}`;
-  const binding: PlanBindingFields = { ...defaultBinding(`${schema.namespace}/${schema.name}`), ...input.binding };
+  // As an API server serves them: its JSON decoder makes a lone surrogate U+FFFD, and the operator
+  // hashes what it decoded (a hostile fixture's raw lone surrogate would bind another fingerprint).
+  const binding = servedStrings<PlanBindingFields>({ ...defaultBinding(`${schema.namespace}/${schema.name}`), ...input.binding });
   const destructive = input.destructive ?? input.statements.some((s) => s.severity === "destructive");
-  const privilegeChanges = normalizePrivilegeChanges(input.privilegeChanges);
+  const privilegeChanges = normalizePrivilegeChanges(input.privilegeChanges?.map(served));
   const createdAt = input.createdAt ?? "2026-09-13T08:04:05Z";
 
   let document = serializePlanDocument({
@@ -94,8 +103,9 @@ export function publishSchemaPlan(input: PublishPlanInput): PublishedPlan {
     privilegeChanges,
     statementCount: input.statements.length,
   };
-  // Hashed without the operator's validation, so tests can publish bindings it would refuse.
-  const fingerprint = digestSchemaPlanBinding(fingerprintInput);
+  // Hashed by the Go oracle, not the plugin (./oracle-fingerprint.ts), and without the operator's
+  // validation, so tests can publish bindings it would refuse.
+  const fingerprint = publishedFingerprint(fingerprintInput);
   const name = `ptah-plan-${fingerprint.slice("sha256:".length, "sha256:".length + 24)}`;
   const planUID = fakeUID(`${seed}/plan/${name}`);
   const storage = input.storage ?? "chunks";

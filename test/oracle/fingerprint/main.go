@@ -15,7 +15,8 @@
 //
 // canonical and digest are the hash of the binding as decoded (whether or not it is valid);
 // problems are the operator's validation before hashing (§5.2), empty when it would hash it.
-// A line that does not decode is {"decoded":false,"error":"…"}.
+// A line that does not decode is {"decoded":false,"error":"…"}. Each answer is written (flushed)
+// before the next line is read, so one process can serve a caller line by line.
 //
 // -contract-versions lists the contract versions validation accepts (the plugin reads 1 and an
 // earlier generation's 3, README "Decisions"); the default is the contract's current version, 1.
@@ -286,6 +287,12 @@ func main() {
 			}
 		}
 		if err := enc.Encode(a); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		// An answer per line as soon as it is ready: a long-running caller (test/oracle/sync.ts)
+		// waits for each one before it writes the next line.
+		if err := out.Flush(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
