@@ -9,6 +9,7 @@
 // or when it died. PTAH_LAB_SIM=0 skips it.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import { bundleForNode } from "./bundle.mjs";
 import type { LabContext } from "./config.ts";
 import { LabError, say } from "./errors.ts";
@@ -40,7 +41,17 @@ async function startSimulator(lab: LabContext, state: LabState, digest?: string)
   say("starting the operator simulator (test/sim/main.ts)");
   state.simDigest = digest;
   const pid = startProcess(lab, state, "sim", process.execPath, [sim.bundle], lab.paths.logs.sim, {
-    env: { KUBECONFIG: state.kubeconfig, PTAH_LAB_JSON: lab.paths.state, PTAH_LAB_DIR: lab.paths.dir, PTAH_SIM_BUNDLE_DIGEST: digest, ...postgresEnv(lab, state) },
+    // PTAH_ORACLE_SOURCES: the simulator publishes plan fingerprints computed by the Go oracle
+    // (test/support/oracle-fingerprint.ts), not by the plugin, so what the lab records and the
+    // plugin recomputes are two implementations agreeing; the bundle finds the oracle's sources here.
+    env: {
+      KUBECONFIG: state.kubeconfig,
+      PTAH_LAB_JSON: lab.paths.state,
+      PTAH_LAB_DIR: lab.paths.dir,
+      PTAH_SIM_BUNDLE_DIGEST: digest,
+      PTAH_ORACLE_SOURCES: path.join(lab.repo.repo, "test", "oracle"),
+      ...postgresEnv(lab, state),
+    },
     // The bundle, not node: a reused pid running another node program is not taken for the simulator.
     recordedCommand: sim.bundle,
   });

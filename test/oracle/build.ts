@@ -8,7 +8,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-const ORACLES = import.meta.dirname;
+// PTAH_ORACLE_SOURCES: where the sources are when this module runs from a bundle elsewhere (the
+// lab's operator simulator, .lab/sim.mjs, which the lab starts with it set to this folder).
+const ORACLES = process.env.PTAH_ORACLE_SOURCES || import.meta.dirname;
 
 export function hasGo(): boolean {
   return spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
