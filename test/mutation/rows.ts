@@ -169,4 +169,16 @@ export const ROWS: readonly Row[] = [
     tests: ["test/cli/approve-binding.test.ts"],
     red: "another fingerprint recorded for the same plan",
   },
+  {
+    name: "approve migration: the migration plan's UID not compared with the one the migration names",
+    mutant: { file: "src/plan/migration-plan.ts", from: "  if (plan.metadata.uid !== ref?.uid) {", to: "  if (false) {" },
+    tests: ["test/cli/approve-migration-binding.test.ts"],
+    red: "a plan with another UID than the migration names",
+  },
+  {
+    name: "approve migration: the last migration read's plan UID not compared with the first's",
+    mutant: { file: "src/commands/approve.ts", from: "last.status.plan?.uid !== first.status.plan?.uid || ", to: "" },
+    tests: ["test/cli/approve-migration-binding.test.ts"],
+    red: "a migration that names another plan (UID) on its last read",
+  },
 ];
