@@ -21,12 +21,24 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/e2e/**", "test/release/**", "node_modules/**"],
+          exclude: ["test/e2e/**", "test/release/**", "test/mutation/**", "node_modules/**"],
           testTimeout: 60_000,
           // One worker per core. vitest's default is one fewer (its main thread's), which on a
           // 2-core machine ran the whole unit tier in one worker, its files one after another
           // (835 s of CI's npm test); the main thread only relays results.
           maxWorkers: os.availableParallelism(),
+        },
+      },
+      {
+        // The checks' mutation table (test/mutation/checks.test.ts): each row runs unit test files
+        // against one mutant of src/ in a child vitest, one row after another.
+        extends: true,
+        test: {
+          name: "mutation",
+          include: ["test/mutation/**/*.test.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
         },
       },
       {

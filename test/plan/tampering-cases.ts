@@ -1,5 +1,6 @@
 // The tampering cases of issue 5, shared by `plan` and `diff`: each one tampers with a published
 // plan (or builds a whole state) and names the message the refusal must carry.
+import { createHash } from "node:crypto";
 import { expect } from "vitest";
 import { CHUNK_SIZE, MAX_PLAN_BYTES } from "../../src/plan/verify.ts";
 import { appliedStatus, currentPlanStatus, fakeObjectsOf, publishSchemaPlan, type PublishedPlan } from "../support/publish-plan.ts";
@@ -139,6 +140,18 @@ export const CASES: Case[] = [
   {
     name: "a plan size off by one",
     tamper: (p) => (spec(p).size += 1),
+    message: (p) => `read the stored plan ${p.name}: reconstructed plan does not match its content binding`,
+  },
+  {
+    // Each chunk still matches its manifest entry (the manifest is not fingerprinted): only the
+    // whole document's digest, which the fingerprint binds, tells the bytes apart.
+    name: "a chunk rewritten together with its manifest digest",
+    tamper: (p) => {
+      flipByte(p, 1, 7);
+      spec(p).chunks[1].digest = `sha256:${createHash("sha256")
+        .update(Buffer.from(chunk(p, 1).spec.data, "base64"))
+        .digest("hex")}`;
+    },
     message: (p) => `read the stored plan ${p.name}: reconstructed plan does not match its content binding`,
   },
   {
