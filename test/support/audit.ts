@@ -3,11 +3,13 @@
 // The e2e tier uses this to prove the plugin is read-only (readOnlyVerdict, applied after the tier
 // by test/e2e/read-only-reporter.ts): every request by the plugin's identities (the lab's
 // certificates of PLUGIN_GROUP, and system:anonymous), whatever its user agent, and every request
-// whose user agent starts with `kubectl-ptah/` (the second check), must be a get, list or watch
-// of anything but Secrets and PtahResultRecords; the only other
-// requests allowed are a `dryRun=All` create of one of the three approval kinds and a create of
-// a SelfSubjectAccessReview, or a SelfSubjectReview (who am I; issue 29): the API server stores neither.
+// whose user agent starts with `kubectl-ptah/` (the second check), must be one the plugin is meant
+// to send — an allowlist (test/support/wire-allowlist.ts): a get, list or watch of a resource the
+// plugin reads, with no subresource, or a GET of /version or the Ptah group's discovery; a
+// `dryRun=All` create of one of the three approval kinds; a create of a SelfSubjectAccessReview or
+// a SelfSubjectReview (who am I; issue 29): the API server stores neither. Anything else is named.
 import fs from "node:fs";
+import { nonResourceViolation, readViolation } from "./wire-allowlist.ts";
 
 export const PLUGIN_USER_AGENT_PREFIX = "kubectl-ptah/";
 export const READ_VERBS: ReadonlySet<string> = new Set(["get", "list", "watch"]);
@@ -157,15 +159,16 @@ export const REVIEW_RESOURCES: ReadonlySet<string> = new Set([
 export function isReview(ev: AuditEvent): boolean {
   return ev.verb === "create" && !ev.objectRef?.subresource && REVIEW_RESOURCES.has(`${ev.objectRef?.apiGroup ?? ""}/${ev.objectRef?.resource ?? ""}`);
 }
-/** Never read, not even listed: they may hold credentials, SQL or key material. */
+/** Never read, not even listed: they may hold credentials, SQL or key material (the allowlist has neither; named first). */
 export const FORBIDDEN_READ_RESOURCES: ReadonlySet<string> = new Set(["secrets", "ptahresultrecords"]);
 
-/** Why a plugin request breaks the read-only promise, or undefined when it keeps it. */
+/** Why a plugin request breaks the read-only promise, or undefined when the allowlist names it. */
 export function readOnlyViolation(ev: AuditEvent): string | undefined {
-  const ref = ev.objectRef ?? {};
+  if (!ev.objectRef) return nonResourceViolation(ev.verb, ev.requestURI);
+  const ref = ev.objectRef;
   const resource = ref.resource ?? "";
   if (READ_VERBS.has(ev.verb)) {
-    return FORBIDDEN_READ_RESOURCES.has(resource) ? `a ${ev.verb} of ${resource}` : undefined;
+    return FORBIDDEN_READ_RESOURCES.has(resource) ? `a ${ev.verb} of ${resource}` : readViolation(ev.verb, ref);
   }
   if (ev.verb === "create" && !ref.subresource) {
     if (ref.apiGroup === "operator.ptah.run" && DRY_RUN_CREATE_RESOURCES.has(resource)) {
