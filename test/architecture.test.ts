@@ -1,6 +1,7 @@
 // The architecture as a test (design §8.4): layers import only downwards, no cycles, and
 // the rules on who may touch the cluster, the terminal, the clock and which libraries.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -8,6 +9,31 @@ const SRC = path.resolve(import.meta.dirname, "..", "src");
 
 function files(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith(".ts") ? [path.join(dir, e.name)] : []));
+}
+
+/** Every entry under `dir` that is not a directory, relative and with "/", and whether it is a regular file. */
+function listing(dir: string, base = dir): { rel: string; regular: boolean }[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return listing(full, base);
+    return [{ rel: path.relative(base, full).split(path.sep).join("/"), regular: e.isFile() }];
+  });
+}
+
+/** The declaration files src/ has (a .d.ts is types only); another is named like any other non-.ts file. */
+const DECLARATIONS = new Set(["render/cli-table3-utils.d.ts"]);
+
+/**
+ * Every entry of a listing of src/ that is not a TypeScript module: the lint rules, the read-only
+ * proofs and this file's checks read only `*.ts`, so a `.mjs`, `.js` or `.cjs` (or a symlink) there
+ * would be linted with no rules and walked by no proof.
+ */
+function notTypeScript(entries: readonly { rel: string; regular: boolean }[]): string[] {
+  return entries.flatMap((e) => {
+    if (!e.regular) return [`${e.rel}: not a regular file`];
+    if (e.rel.endsWith(".d.ts")) return DECLARATIONS.has(e.rel) ? [] : [`${e.rel}: a declaration file src/ did not have`];
+    return e.rel.endsWith(".ts") ? [] : [`${e.rel}: not .ts`];
+  });
 }
 
 interface Import {
@@ -72,6 +98,33 @@ const IO_MODULES = ["node:fs", "node:http", "node:https", "node:net", "node:chil
 const all = files(SRC).map((f) => ({ file: f, rel: path.relative(SRC, f).split(path.sep).join("/") }));
 
 describe("architecture", () => {
+  it("every file under src/ is .ts (the one declaration file it has excepted)", () => {
+    const entries = listing(SRC);
+    expect(entries.length).toBeGreaterThan(50);
+    expect(notTypeScript(entries)).toEqual([]);
+  });
+
+  it("names a module that is not .ts: on a made-up listing, and planted in a copy of src/", () => {
+    const fake = ["kube/http.ts", "render/cli-table3-utils.d.ts", "kube/side.mjs", "kube/side.js", "cli/x.cjs", "kube/y.mts", "kube/z.d.ts", "kube/README"];
+    expect(notTypeScript([...fake.map((rel) => ({ rel, regular: true })), { rel: "kube/link.ts", regular: false }])).toEqual([
+      "kube/side.mjs: not .ts",
+      "kube/side.js: not .ts",
+      "cli/x.cjs: not .ts",
+      "kube/y.mts: not .ts",
+      "kube/z.d.ts: a declaration file src/ did not have",
+      "kube/README: not .ts",
+      "kube/link.ts: not a regular file",
+    ]);
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-src-"));
+    try {
+      fs.cpSync(SRC, copy, { recursive: true });
+      fs.writeFileSync(path.join(copy, "kube", "side.mjs"), 'import https from "node:https";\nexport const leak = () => https.request("https://x", { method: "DELETE" });\n');
+      expect(notTypeScript(listing(copy))).toEqual(["kube/side.mjs: not .ts"]);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   it.each(all.map((f) => [f.rel, f] as const))("%s imports only from the layers below it", (_rel, f) => {
     const layer = layerOf(f.rel);
     for (const imp of importsOf(f.file)) {

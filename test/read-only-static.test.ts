@@ -1,14 +1,16 @@
 // The static read-only proof can fail (issue 27): each known way around the transport is applied
 // to an in-memory copy of a real module of src/, and the proof that guards it must name it — the
 // lint rules of eslint.read-only.js for imports, globals and processes, the checker's proof of
-// test/support/transport-proof.ts for the transport's own surface. Each module, unchanged, passes
-// both. The table is the proof's own red run; reverting a bypass is running the module as it is.
+// test/support/transport-proof.ts for the transport's own surface, and the transport modules' fixed
+// list of exports (test/support/transport-exports.ts). Each module, unchanged, passes them all.
+// The table is the proof's own red run; reverting a bypass is running the module as it is.
 import fs from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import tseslint from "typescript-eslint";
 import { beforeAll, describe, expect, it } from "vitest";
 import readOnly from "../eslint.read-only.js";
+import { transportExportProblems } from "./support/transport-exports.ts";
 import { readOnlyProof, SRC, srcProgram } from "./support/transport-proof.ts";
 import type ts from "typescript";
 
@@ -125,6 +127,25 @@ const CHECKER_EDITS: readonly Bypass[] = [
   },
 ];
 
+/**
+ * Caught by the transport modules' fixed list of exports (test/support/transport-exports.ts): the
+ * lint rules allow the network in these modules, so a new export there is seen by nothing else.
+ */
+const EXPORT_EDITS: readonly Bypass[] = [
+  {
+    name: "a new exported function of the transport module that sends DELETE",
+    file: "kube/http.ts",
+    edit: append(`export function remove(url: URL): http.ClientRequest {\n  return https.request(url, { method: "DELETE" });\n}`),
+  },
+  { name: "a re-export from the proxy tunnel", file: "kube/proxy-tunnel.ts", edit: append(`export { request } from "node:https";`) },
+  {
+    name: "a new public member of the tunnel agent",
+    file: "kube/proxy-tunnel.ts",
+    edit: (text) =>
+      text.replace("  readonly proxy: URL;", `  readonly proxy: URL;\n  remove(url: URL): http.ClientRequest {\n    return https.request(url, { method: "DELETE" });\n  }`),
+  },
+];
+
 // Inline configuration is off: an eslint-disable comment cannot hide a bypass from this proof.
 const eslint = new ESLint({
   cwd: ROOT,
@@ -188,10 +209,28 @@ describe("the static read-only proof names every bypass", () => {
       },
       600_000,
     );
+
+    // The transport's exports (test/support/transport-exports.ts), on the same base program.
+    it("exports: the transport modules as they are", () => {
+      expect(transportExportProblems(base)).toEqual([]);
+    });
+
+    it.each(EXPORT_EDITS.map((b) => [b.name, b] as const))(
+      "exports: %s",
+      (_name, b) => {
+        const original = read(b.file);
+        const mutated = b.edit(original);
+        expect(mutated).not.toBe(original);
+        const problems = transportExportProblems(srcProgram({ [b.file]: mutated }, base));
+        expect(problems.length, `src/${b.file} with ${b.name}`).toBeGreaterThan(0);
+        table.push(`red  exports  ${b.name} (src/${b.file}): ${problems[0]}`);
+      },
+      600_000,
+    );
   });
 
   it("prints the table", () => {
     console.log(`static read-only proof: ${table.length} bypasses, each named (red), every module as it is passes (green):\n${table.join("\n")}`);
-    expect(table).toHaveLength(LINT.length + CHECKER_MODULES.length + CHECKER_EDITS.length);
+    expect(table).toHaveLength(LINT.length + CHECKER_MODULES.length + CHECKER_EDITS.length + EXPORT_EDITS.length);
   });
 });

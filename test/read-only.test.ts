@@ -22,6 +22,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_CREDENTIALS } from "../src/kube/credentials.ts";
 import { Transport, type CreateRequest } from "../src/kube/http.ts";
+import { TRANSPORT_EXPORTS, TRANSPORT_MODULES, moduleExports, transportExportProblems } from "./support/transport-exports.ts";
 import { DRY_RUN_KINDS, REVIEW_KINDS, SRC, literals, readOnlyProof, rel, srcProgram, transportUses, walk } from "./support/transport-proof.ts";
 
 const program = srcProgram();
@@ -47,6 +48,12 @@ describe("read-only by construction", () => {
   it("the proof on the checker's types holds: surfaces, every use of a Transport, the callers of create", () => {
     expect(readOnlyProof(program)).toEqual([]);
   }, 600_000);
+
+  it("the transport modules (eslint.read-only.js TRANSPORT) export exactly a fixed list: a new export there is named", () => {
+    expect(TRANSPORT_MODULES).toEqual(["kube/http.ts", "kube/proxy-tunnel.ts"]);
+    for (const file of TRANSPORT_MODULES) expect(moduleExports(program, file), `src/${file}`).toEqual(TRANSPORT_EXPORTS[file]);
+    expect(transportExportProblems(program)).toEqual([]);
+  });
 
   it("the inspector only GETs, and its access reviews are the reader's", () => {
     const inspector = transportUses(program)
