@@ -67,6 +67,16 @@ export class RefusalError extends PtahError {
   }
 }
 
+/**
+ * A request the plugin must not send (kube/request-guard.ts): refused before a byte left (exit 1).
+ * Not a ReadError: a watch must not take it for a lost connection and retry it.
+ */
+export class ReadOnlyError extends PtahError {
+  constructor(message: string) {
+    super(message, 1);
+  }
+}
+
 export function exitStatusOf(err: unknown): ExitStatus {
   return err instanceof PtahError ? err.exitStatus : 1;
 }

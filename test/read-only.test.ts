@@ -10,6 +10,8 @@
 // - dryRunCreate takes only the three approval kinds, reviewAccess takes access checks;
 // - every request the transport makes goes through one private `once(method, …)`, called with
 //   "GET" everywhere except one "POST" in `create`, whose argument's kind is the closed union;
+// - every http/https `.request(` in src is in the transport's send or the proxy's CONNECT, each after its
+//   run-time guard (kube/request-guard.ts) in the same function;
 // - every `method:` in src is a string literal "GET", or the parameter of `once` (typed "GET" |
 //   "POST"), or the proxy's CONNECT (to the proxy, in kube/proxy-tunnel.ts).
 // Which modules may reach the network or start a process at all is eslint.read-only.js's (by
@@ -121,6 +123,31 @@ describe("read-only by construction", () => {
     }
     const unexpected = found.filter((f) => !/ "GET"$/u.test(f));
     expect(unexpected.sort()).toEqual(["kube/http.ts:once <method>", 'kube/proxy-tunnel.ts:createConnection "CONNECT"']);
+  });
+
+  it("a request leaves node:http/https only where the run-time guard has checked it first", () => {
+    // Every `.request(` call in src, by the function it is in: the transport's send, which calls
+    // guardRequest (kube/request-guard.ts) before anything else, and the proxy's CONNECT, which
+    // calls guardTunnel before it.
+    const calls: string[] = [];
+    for (const s of sources) {
+      walk(s, (n) => {
+        // node's http.request / https.request (not the request log's `this.log.request`).
+        if (
+          ts.isCallExpression(n) &&
+          ts.isPropertyAccessExpression(n.expression) &&
+          n.expression.name.text === "request" &&
+          /\bhttps?\)?$/u.test(n.expression.expression.getText())
+        ) {
+          const fn = enclosing(n, (x): x is ts.FunctionDeclaration | ts.MethodDeclaration => ts.isFunctionDeclaration(x) || ts.isMethodDeclaration(x));
+          const body = fn?.body?.statements.map((st) => st.getText()) ?? [];
+          const guard = body.findIndex((t) => /^(try \{\s*)?guard(Request|Tunnel)\(/u.test(t));
+          const sent = body.findIndex((t) => t.includes(n.getText()));
+          calls.push(`${rel(s)}:${fn?.name?.getText() ?? "?"} ${guard >= 0 && guard < sent ? "guarded" : "UNGUARDED"}`);
+        }
+      });
+    }
+    expect(calls.sort()).toEqual(["kube/http.ts:send guarded", "kube/proxy-tunnel.ts:createConnection guarded"]);
   });
 
   it("client-node is used only for its KubeConfig (auth providers)", () => {

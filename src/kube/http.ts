@@ -7,13 +7,14 @@
 import http from "node:http";
 import https from "node:https";
 import tls from "node:tls";
-import { ReadError, sanitize } from "../errors.ts";
+import { ReadError, ReadOnlyError, sanitize } from "../errors.ts";
 import { KINDS } from "../model/parse.ts";
 import { connectionError } from "./api-errors.ts";
 import type { AuthState, CredentialSource } from "./credentials.ts";
 import { TunnelAgent } from "./proxy-tunnel.ts";
 import { MAX_RETRIES, retryWait, sleep } from "./retry.ts";
 import { RequestLog } from "./request-log.ts";
+import { REVIEW_PATHS, guardRequest, type DryRunKind } from "./request-guard.ts";
 import { retireAgent } from "./retire-agent.ts";
 import { collect, eachLine, warningText } from "./response.ts";
 
@@ -55,17 +56,11 @@ export interface RequestOptions {
 }
 
 /**
- * The kinds the plugin may create, and how (developers' guide "Read-only", issues 18 and 27): the
- * three approval kinds only as a dry run (the transport adds dryRun=All itself), and the reviews
- * it sends, which store nothing — exactly those the code sends (test/read-only.test.ts). Another
- * review is one line here (its kind and path), one in test/support/transport-proof.ts's
- * REVIEW_KINDS and one in test/support/audit.ts's REVIEW_RESOURCES.
+ * The kinds the plugin may create, and how (developers' guide "Read-only"): the three approval
+ * kinds only as a dry run (the transport adds dryRun=All itself), and the reviews it sends, which
+ * store nothing. Both tables live in kube/request-guard.ts, which refuses anything else at run time.
  */
-const REVIEW_PATHS = {
-  SelfSubjectAccessReview: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
-  SelfSubjectReview: "/apis/authentication.k8s.io/v1/selfsubjectreviews", // who the caller is (issue 29, four-eyes)
-} as const;
-export type DryRunKind = "PtahSchemaApproval" | "PtahMigrationApproval" | "PtahMigrationRunAcknowledgment";
+export type { DryRunKind } from "./request-guard.ts";
 export type ReviewKind = Exclude<keyof typeof REVIEW_PATHS, IdentityKind>;
 export type IdentityKind = "SelfSubjectReview";
 type Body = Record<string, unknown>;
@@ -115,7 +110,7 @@ export class Transport {
       secureContext = undefined; // each connection then fails with its own error
     }
     const options: https.AgentOptions = { ...tlsOptions, ...(secureContext ? { secureContext } : {}), keepAlive: true, maxSockets: 8 };
-    this.agent = this.config.proxy ? new TunnelAgent(this.config.proxy, options) : new https.Agent(options);
+    this.agent = this.config.proxy ? new TunnelAgent(this.config.proxy, this.config.server, options) : new https.Agent(options);
     this.agentAuth = auth;
     return this.agent;
   }
@@ -137,10 +132,11 @@ export class Transport {
   private async once(method: Method, pathAndQuery: string, options: RequestOptions, body?: Buffer): Promise<HttpResponse> {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
     const url = new URL(pathAndQuery, this.config.server);
+    guardRequest(method, url, this.config.server); // before credentials are even asked
     const { auth, headers } = await this.headers(body);
     const started = this.log.request(method, url, headers);
     return new Promise((resolve, reject) => {
-      const req = (url.protocol === "http:" ? http : https).request(url, { method, agent: this.agentFor(auth), headers, signal: options.signal });
+      const req = send(url, this.config.server, { method, agent: this.agentFor(auth), headers, signal: options.signal });
       let timer: NodeJS.Timeout | undefined;
       if (timeoutMs > 0) {
         timer = setTimeout(() => req.destroy(Object.assign(new Error("timeout"), { code: "PTAH_TIMEOUT" })), timeoutMs);
@@ -185,7 +181,7 @@ export class Transport {
       req.on("error", (err) => {
         if (timer) clearTimeout(timer);
         this.log.failure(method, url, started);
-        reject(connectionError(err, this.config, timeoutMs));
+        reject(err instanceof ReadOnlyError ? err : connectionError(err, this.config, timeoutMs));
       });
       req.end(body);
     });
@@ -255,10 +251,11 @@ export class Transport {
 
   private async streamOnce(pathAndQuery: string, onLine: (line: string) => void, signal: AbortSignal): Promise<void> {
     const url = new URL(pathAndQuery, this.config.server);
+    guardRequest("GET", url, this.config.server);
     const { auth, headers } = await this.headers(undefined);
     const started = this.log.request("GET", url, headers);
     return new Promise((resolve, reject) => {
-      const req = (url.protocol === "http:" ? http : https).request(url, { method: "GET", agent: this.agentFor(auth), headers, signal });
+      const req = send(url, this.config.server, { method: "GET", agent: this.agentFor(auth), headers, signal });
       req.on("response", (res) => {
         if ((res.statusCode ?? 0) >= 300) {
           const parts = collect(res, undefined, false, () => {});
@@ -286,6 +283,15 @@ export class Transport {
       req.end();
     });
   }
+}
+
+/**
+ * The one place a request to the API server leaves: kube/request-guard.ts checks its method and
+ * URL first, and throws (nothing sent) unless the plugin may send it.
+ */
+function send(url: URL, server: URL, options: http.RequestOptions): http.ClientRequest {
+  guardRequest(options.method ?? "GET", url, server);
+  return (url.protocol === "http:" ? http : https).request(url, options);
 }
 
 function sameBytes(a: Buffer | undefined, b: Buffer | undefined): boolean {

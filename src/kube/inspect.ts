@@ -6,6 +6,7 @@ import { apiError, invalidJsonError, type RequestDescription } from "./api-error
 import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { HttpResponse, Transport } from "./http.ts";
 import { sanitize } from "../errors.ts";
+import { CRD_PATH, WEBHOOK_PATH, WEBHOOK_PLURAL } from "./request-guard.ts";
 import type { ClusterReader } from "./types.ts";
 
 export interface ServerVersion {
@@ -44,7 +45,7 @@ export interface WebhookEntry {
   readonly rules: readonly WebhookRule[];
 }
 
-export type WebhookKind = "mutating" | "validating";
+export type WebhookKind = keyof typeof WEBHOOK_PLURAL;
 
 export interface ClusterInspector {
   serverVersion(): Promise<ServerVersion>;
@@ -55,8 +56,6 @@ export interface ClusterInspector {
   listWebhooks(kind: WebhookKind): Promise<WebhookEntry[]>;
   reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]>;
 }
-
-const WEBHOOK_PLURAL: Record<WebhookKind, string> = { mutating: "mutatingwebhookconfigurations", validating: "validatingwebhookconfigurations" };
 
 function json(res: HttpResponse, d: RequestDescription): unknown {
   if (res.status !== 200) throw apiError(res.status, res.body, d);
@@ -120,7 +119,7 @@ export class HttpClusterInspector implements ClusterInspector {
   }
 
   async getCrd(name: string): Promise<CrdAnnotations> {
-    const res = await this.transport.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}`);
+    const res = await this.transport.get(`${CRD_PATH}/${encodeURIComponent(name)}`);
     if (res.status === 404) return { name, found: false, annotations: {} };
     const crd = json(res, { verb: "get", resource: "customresourcedefinitions.apiextensions.k8s.io", namespace: undefined, name }) as {
       metadata?: { annotations?: Record<string, unknown> };
@@ -137,7 +136,7 @@ export class HttpClusterInspector implements ClusterInspector {
     let token: string | undefined;
     do {
       const q = new URLSearchParams({ limit: "500", ...(token ? { continue: token } : {}) });
-      const page = json(await this.transport.get(`/apis/admissionregistration.k8s.io/v1/${plural}?${q.toString()}`), d) as {
+      const page = json(await this.transport.get(`${WEBHOOK_PATH}/${plural}?${q.toString()}`), d) as {
         items?: {
           metadata?: { name?: unknown };
           webhooks?: { name?: unknown; clientConfig?: unknown; rules?: { apiGroups?: unknown; resources?: unknown; operations?: unknown }[] }[];

@@ -36,8 +36,11 @@ describe("a client certificate rotated while a request is in flight", () => {
     const second = clientPair("second");
     let auth: AuthState = { headers: {}, ...first };
     let held: (() => void) | undefined;
+    // Two paths the plugin reads (the transport refuses any other, kube/request-guard.ts).
+    const SLOW = "/version";
+    const FAST = "/apis/operator.ptah.run/v1alpha1";
     server.reset((req, res) => {
-      if (req.url === "/slow") {
+      if (req.url === SLOW) {
         // Answered only once the request on the rotated certificate arrived.
         held = () => sendJson(res, 200, { which: "slow" });
         return;
@@ -55,10 +58,10 @@ describe("a client certificate rotated while a request is in flight", () => {
       timeoutMs: 10_000,
     });
     try {
-      const slow = transport.get("/slow");
+      const slow = transport.get(SLOW);
       while (!held) await new Promise((resolve) => setTimeout(resolve, 5));
       auth = { headers: {}, ...second };
-      const fast = await transport.get("/fast");
+      const fast = await transport.get(FAST);
       expect(JSON.parse(fast.body.toString())).toEqual({ which: "fast" });
       const answered = await slow;
       expect({ status: answered.status, body: JSON.parse(answered.body.toString()) }).toEqual({ status: 200, body: { which: "slow" } });

@@ -182,7 +182,7 @@ function nameOf(raw: Record<string, unknown>): string {
   return ((raw.metadata as { name?: string } | undefined)?.name ?? "") as string;
 }
 
-function matchesLabels(raw: Record<string, unknown>, selector: string | undefined): boolean {
+export function matchesLabels(raw: Record<string, unknown>, selector: string | undefined): boolean {
   if (!selector) return true;
   const labels = ((raw.metadata as { labels?: Record<string, string> }).labels ?? {}) as Record<string, string>;
   return selector.split(",").every((term) => {
@@ -192,7 +192,7 @@ function matchesLabels(raw: Record<string, unknown>, selector: string | undefine
   });
 }
 
-function matchesFields(raw: Record<string, unknown>, selector: string | undefined): boolean {
+export function matchesFields(raw: Record<string, unknown>, selector: string | undefined): boolean {
   if (!selector) return true;
   return selector.split(",").every((term) => {
     const [path, value] = term.split("=");
