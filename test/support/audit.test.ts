@@ -188,8 +188,8 @@ describe("the allowlist (test/support/wire-allowlist.ts)", () => {
         "commands/doctor.ts discoverGroup PTAH_API_VERSION", // NON_RESOURCE_PATHS /apis/operator.ptah.run/v1alpha1
         'kube/inspect.ts get "/version"', // NON_RESOURCE_PATHS
         "kube/inspect.ts get `/apis/${groupVersion}`", // discoverGroup's argument, above
-        "kube/inspect.ts get `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}`", // ALLOWED_READS get
-        "kube/inspect.ts get `/apis/admissionregistration.k8s.io/v1/${plural}?${q.toString()}`", // ALLOWED_READS list, both webhook kinds
+        "kube/inspect.ts get `${CRD_PATH}/${encodeURIComponent(name)}`", // ALLOWED_READS get (CRD_PATH: kube/request-guard.ts)
+        "kube/inspect.ts get `${WEBHOOK_PATH}/${plural}?${q.toString()}`", // ALLOWED_READS list, both webhook kinds (WEBHOOK_PATH: kube/request-guard.ts)
         "kube/reader.ts get `${basePath(info, namespace)}/${encodeURIComponent(name)}`", // KINDS, get
         "kube/reader.ts get basePath(info, options.namespace) +", // KINDS, list
         "kube/reader.ts stream basePath(info, options.namespace) +", // KINDS, watch

@@ -35,7 +35,7 @@ export const TRANSPORT_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     "Transport.stream",
     "TransportConfig",
   ],
-  "kube/proxy-tunnel.ts": ["TunnelAgent", "TunnelAgent.createConnection", "TunnelAgent.proxy"],
+  "kube/proxy-tunnel.ts": ["TunnelAgent", "TunnelAgent.createConnection", "TunnelAgent.proxy", "TunnelAgent.server"],
 };
 
 const HIDDEN = ts.ModifierFlags.Private | ts.ModifierFlags.Protected;
