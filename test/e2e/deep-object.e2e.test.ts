@@ -2,8 +2,9 @@
 // PtahMigration keeps unknown fields under spec.execution.resources, so a namespace writer can store
 // one nested 9,990 levels deep (kubectl's own reader stops at 10,000, so it is sent with
 // `kubectl create --raw`; the API server stores it). Every list command through the real kubectl
-// then prints the other objects with one warning naming it, exit 0; -o json leaves it out with the
-// same warning; the object itself, asked for by name, is one error line.
+// then prints the other objects with one warning naming it, exit 0 (plans, which reads its pin
+// sources strictly, refuses in one line); -o json leaves it out with the same warning; the object
+// itself, asked for by name, is one error line.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -41,11 +42,20 @@ describe.skipIf(skip)("an object nested 9,990 levels deep in the real API server
     expect(stderr.match(/deep is nested deeper/gu)).toHaveLength(1);
   };
 
-  it.each([[["status"]], [["inbox"]], [["ledger"]], [["approvals"]], [["plans"]]])("%j prints the rest, exit 0, one warning naming it", (args) => {
+  it.each([[["status"]], [["inbox"]], [["ledger"]], [["approvals"]]])("%j prints the rest, exit 0, one warning naming it", (args) => {
     const r = ptah([...args, "-n", ns]);
     expect(r.status, r.stderr).toBe(0);
     warned(r.stderr);
     if (args[0] === "status") expect(r.stdout).toMatch(/storefront[\s\S]*billing|billing[\s\S]*storefront/u);
+  });
+
+  // plans reads the pin sources strictly (a misfit PtahMigration could pin a plan that --unpinned would
+  // then offer for deletion): the deep object is its one error line, never a crash.
+  it("plans refuses with one error line naming it, exit 1, nothing printed", () => {
+    const r = ptah(["plans", "-n", ns]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(`error: ptahmigration ${ns}/deep is nested deeper than 128 levels, which no object the plugin reads is\n`);
   });
 
   it("status -o json leaves it out with the warning and prints the others as served", () => {
