@@ -4,20 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
-import { awaitingSchema, T1 } from "../support/builders.ts";
-import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../support/publish-plan.ts";
-
-const SCHEMA = { name: "storefront", namespace: "app", uid: "schema-uid-1" };
-const plan1 = publishSchemaPlan({
-  schema: SCHEMA,
-  statements: [{ sql: 'CREATE TABLE "customers" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }],
-  createdAt: T1,
-});
-const plan2 = publishSchemaPlan({
-  schema: SCHEMA,
-  statements: [{ sql: 'ALTER TABLE "customers" ADD COLUMN "signed_up_at" timestamptz', severity: "safe", reason: "columns_added" }],
-  createdAt: T1,
-});
+import { awaitingSchema } from "../support/builders.ts";
+import { currentPlanStatus, fakeObjectsOf } from "../support/publish-plan.ts";
+import { SCHEMA, plan1, plan2 } from "../support/storefront-plans.ts";
 
 /** The cluster, whose schema becomes `later` once the first chunk is read. */
 function racing(later: Record<string, unknown>): FakeReader {

@@ -3,20 +3,9 @@ import yaml from "js-yaml";
 import { FakeReader } from "../support/fake-reader.ts";
 import { runCliWith } from "../support/cli.ts";
 import { AWAITING_CONDITIONS, aMigration, awaitingSchema, cond, T1 } from "../support/builders.ts";
-import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../support/publish-plan.ts";
+import { currentPlanStatus, fakeObjectsOf } from "../support/publish-plan.ts";
 import { expectGolden } from "../support/golden.ts";
-
-const SCHEMA = { name: "storefront", namespace: "app", uid: "schema-uid-1" };
-const plan1 = publishSchemaPlan({
-  schema: SCHEMA,
-  statements: [{ sql: 'CREATE TABLE "customers" ("id" bigint PRIMARY KEY)', severity: "safe", reason: "tables_added" }],
-  createdAt: T1,
-});
-const plan2 = publishSchemaPlan({
-  schema: SCHEMA,
-  statements: [{ sql: 'ALTER TABLE "customers" ADD COLUMN "signed_up_at" timestamptz', severity: "safe", reason: "columns_added" }],
-  createdAt: T1,
-});
+import { plan1, plan2 } from "../support/storefront-plans.ts";
 
 function cluster(extra: Partial<Parameters<typeof awaitingSchema>[0]> = {}): FakeReader {
   return new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema({ plan: currentPlanStatus(plan1), ...extra }) }, ...fakeObjectsOf(plan1), ...fakeObjectsOf(plan2)]);

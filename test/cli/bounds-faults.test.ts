@@ -2,43 +2,25 @@
 // transport, the list page decoder, the watch's line splitting) against the local fault server:
 // objects nested 10,000 levels deep (5,000 for arrays) in a list, a list answered with something
 // that is no list, items that are not objects, and a watch line that never ends.
-import fs from "node:fs";
 import type http from "node:http";
-import path from "node:path";
 import yaml from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliRun } from "../support/cli.ts";
 import { aMigration, awaitingSchema, inSyncSchema } from "../support/builders.ts";
-import { FaultServer, emptyList, makePki, runRealCli, sendJson, tempDir, writeKubeconfig, type Handler, type Pki } from "../support/fault-server.ts";
+import { emptyList, runRealCli, sendJson, useFaultServer, writeKubeconfig, type Handler } from "../support/fault-server.ts";
 import { MAX_WATCH_LINE_BYTES } from "../../src/kube/response.ts";
 
 const GROUP = "/apis/operator.ptah.run/v1alpha1";
 const SCHEMAS = `${GROUP}/namespaces/app/ptahschemas`;
 
-let dir: string;
-let home: string;
-let pki: Pki;
-let server: FaultServer;
+const fault = useFaultServer("ptah-bounds-", { beforeAll, afterAll });
 let runs = 0;
-
-beforeAll(async () => {
-  dir = tempDir("ptah-bounds-");
-  home = path.join(dir, "home");
-  fs.mkdirSync(home);
-  pki = makePki(dir);
-  server = await new FaultServer(pki.serverCert, pki.serverKey).start();
-});
-
-afterAll(async () => {
-  await server?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 async function run(argv: readonly string[], signal?: AbortSignal): Promise<CliRun> {
   const token = `b-${++runs}`;
-  server.token = token;
-  const kubeconfig = writeKubeconfig(dir, `config-${runs}`, { server: server.url, caFile: pki.caFile, user: { token } });
-  return runRealCli(argv, { kubeconfig, home, ...(signal ? { signal } : {}) });
+  fault.server.token = token;
+  const kubeconfig = writeKubeconfig(fault.dir, `config-${runs}`, { server: fault.server.url, caFile: fault.pki.caFile, user: { token } });
+  return runRealCli(argv, { kubeconfig, home: fault.home, ...(signal ? { signal } : {}) });
 }
 
 function expectOneError(r: CliRun, line: string): void {
@@ -78,7 +60,7 @@ const TOO_DEEP = /^Warning: not shown: ptahmigration other\/deep is nested deepe
 
 describe.each(NESTINGS)("a listed object nested $form, read by the real list decoder", ({ text }) => {
   it("status -A: one warning naming it, the others shown, exit 0", async () => {
-    server.reset(allNamespaces(text));
+    fault.server.reset(allNamespaces(text));
     const r = await run(["status", "-A"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(TOO_DEEP);
@@ -87,7 +69,7 @@ describe.each(NESTINGS)("a listed object nested $form, read by the real list dec
   });
 
   it.each(["json", "yaml"])("status -A -o %s: left out with the same warning, the others printed as served, exit 0", async (format) => {
-    server.reset(allNamespaces(text));
+    fault.server.reset(allNamespaces(text));
     const r = await run(["status", "-A", "-o", format]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(TOO_DEEP);
@@ -106,7 +88,7 @@ describe("a list answered with something that is no list", () => {
     ["a JSON object without items", '{"kind":"Status","metadata":{}}'],
     ["a JSON object whose items are a JSON string", '{"items":"none","metadata":{}}'],
   ])("%s: one error line naming what came back, exit 1", async (what, body) => {
-    server.reset((req, res) => ((req.url ?? "").split("?")[0] === SCHEMAS ? sendText(res, body) : sendJson(res, 200, emptyList())));
+    fault.server.reset((req, res) => ((req.url ?? "").split("?")[0] === SCHEMAS ? sendText(res, body) : sendJson(res, 200, emptyList())));
     const r = await run(["status", "-n", "app"]);
     expectOneError(r, `error: the server answered the list of ptahschemas.operator.ptah.run with ${what}, not a list`);
     const json = await run(["status", "-n", "app", "-o", "json"]);
@@ -114,7 +96,9 @@ describe("a list answered with something that is no list", () => {
   });
 
   it('"items": null is an empty list, as Go writes an empty slice and kubectl reads it', async () => {
-    server.reset((req, res) => ((req.url ?? "").split("?")[0] === SCHEMAS ? sendText(res, '{"items":null,"metadata":{"resourceVersion":"1"}}') : sendJson(res, 200, emptyList())));
+    fault.server.reset((req, res) =>
+      (req.url ?? "").split("?")[0] === SCHEMAS ? sendText(res, '{"items":null,"metadata":{"resourceVersion":"1"}}') : sendJson(res, 200, emptyList()),
+    );
     const r = await run(["status", "-n", "app"]);
     expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: "", stderr: "No resources found in app namespace.\n" });
   });
@@ -133,7 +117,7 @@ describe("items that are not objects", () => {
     ["json", (out: string) => JSON.parse(out) as unknown],
     ["yaml", (out: string) => yaml.load(out)],
   ])("-o %s prints the one object as served and invents none; each other item is one warning; exit 0", async (format, load) => {
-    server.reset((req, res) => ((req.url ?? "").split("?")[0] === SCHEMAS ? sendText(res, body()) : sendJson(res, 200, emptyList())));
+    fault.server.reset((req, res) => ((req.url ?? "").split("?")[0] === SCHEMAS ? sendText(res, body()) : sendJson(res, 200, emptyList())));
     const r = await run(["status", "-n", "app", "-o", format]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe(WARNED.map((w) => `${w}\n`).join(""));
@@ -142,7 +126,7 @@ describe("items that are not objects", () => {
   });
 
   it("the table shows the object and warns for each other item; exit 0", async () => {
-    server.reset((req, res) => ((req.url ?? "").split("?")[0] === SCHEMAS ? sendText(res, body()) : sendJson(res, 200, emptyList())));
+    fault.server.reset((req, res) => ((req.url ?? "").split("?")[0] === SCHEMAS ? sendText(res, body()) : sendJson(res, 200, emptyList())));
     const r = await run(["status", "-n", "app"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe(WARNED.map((w) => `${w}\n`).join(""));
@@ -157,7 +141,7 @@ describe("a watch line that never ends", () => {
     const seen: string[] = [];
     let watches = 0;
     let sentMost = 0;
-    server.reset((req, res) => {
+    fault.server.reset((req, res) => {
       const url = new URL(req.url ?? "/", "https://x");
       const isWatch = url.searchParams.get("watch") === "true";
       if (url.pathname !== SCHEMAS) {
