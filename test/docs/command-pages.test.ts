@@ -1,0 +1,38 @@
+// The reference pages are the declarations: docs/commands/<verb>.md's generated block must be
+// exactly what test/docs/command-page.ts writes from the command (usage, examples, flags with
+// their defaults, -o formats, exit statuses, the RBAC rows doctor reads), one page per command of
+// `kubectl ptah --help`, and no page for a command that is gone. `npm run docs` rewrites the
+// blocks (PTAH_WRITE_DOCS=1; refused under CI, so a CI run can only compare).
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/commands/index.ts";
+import { toolsRequired } from "../support/machine-tools.ts";
+import { blockOf, referenceBlock, withBlock } from "./command-page.ts";
+
+const DIR = path.resolve(import.meta.dirname, "..", "..", "docs", "commands");
+const write = process.env.PTAH_WRITE_DOCS === "1";
+
+describe("docs/commands/<verb>.md", () => {
+  it("is written only when asked, never under CI", () => {
+    expect(write && toolsRequired(), "PTAH_WRITE_DOCS=1 under CI: a CI run compares the pages, it never writes them").toBe(false);
+  });
+
+  it.each(COMMANDS.map((c) => [c.name, c] as const))("%s: the reference block is the declaration's", (name, command) => {
+    const file = path.join(DIR, `${name}.md`);
+    const page = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
+    const block = referenceBlock(command);
+    if (write) {
+      fs.mkdirSync(DIR, { recursive: true });
+      fs.writeFileSync(file, withBlock(page, name, block));
+      return;
+    }
+    expect(page, `docs/commands/${name}.md is missing: run npm run docs`).toBeDefined();
+    expect(blockOf(page!), `docs/commands/${name}.md differs from the command's declaration: run npm run docs`).toBe(block);
+  });
+
+  it("has a page for every command and none for a command that is not there", () => {
+    const pages = fs.readdirSync(DIR).filter((f) => f.endsWith(".md") && f !== "README.md");
+    expect(pages.map((p) => p.replace(/\.md$/u, "")).sort()).toEqual(COMMANDS.map((c) => c.name).sort());
+  });
+});
