@@ -11,7 +11,7 @@
 // warm-up each (measure.mjs): wall time (median), peak RSS and the HTTP requests each run sent
 // (the lab's audit log, by user agent). Prints a table, writes bench-results/bench.json and
 // bench.md (report.mjs); --record also copies the JSON to test/bench/latest.json and puts the
-// table in README.md. Performance is judged only here, by ratios within one run, never by timed
+// table in docs/performance.md. Performance is judged only here, by ratios within one run, never by timed
 // assertions in tests. Exit status: 0 when the harness ran (missed targets are reported), 1 otherwise.
 import fs from "node:fs";
 import os from "node:os";
@@ -21,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildCases } from "./cases.mjs";
 import { measureCase, RSS_METHOD, round, runSync } from "./measure.mjs";
 import { parseArgs } from "./options.mjs";
-import { fmtMs, renderMarkdown, renderText, updateReadme } from "./report.mjs";
+import { fmtMs, renderMarkdown, renderText, updateDocs } from "./report.mjs";
 import { ApiClient, NAMESPACES, pool, schemaAt, seedBigPlan, seedSchema } from "./seed.mjs";
 import { evaluateTargets } from "./targets.mjs";
 
@@ -233,10 +233,10 @@ async function main() {
   fs.writeFileSync(path.join(OUT_DIR, "bench.md"), markdown);
   if (opts.record) {
     fs.copyFileSync(path.join(OUT_DIR, "bench.json"), path.join(REPO, "test", "bench", "latest.json"));
-    if (!updateReadme(markdown)) say("README.md has no bench markers");
+    if (!updateDocs(markdown)) say("docs/performance.md has no bench markers");
   }
   process.stdout.write(`\n${renderText(report)}`);
-  say(`results: bench-results/bench.json, bench.md${opts.record ? "; recorded in test/bench/latest.json and README.md" : ""}`);
+  say(`results: bench-results/bench.json, bench.md${opts.record ? "; recorded in test/bench/latest.json and docs/performance.md" : ""}`);
   if (opts.keepLab) say(`the lab keeps running: export KUBECONFIG=${lab.kubeconfig}  (stop: PTAH_LAB_DIR=${lab.labDir} node lab/lab.mjs stop)`);
   else labCommand(opts, "stop");
   fs.rmSync(tmp, { recursive: true, force: true });

@@ -10,7 +10,7 @@ const HELP = [
   "  --only a,b         only these groups or cases: offline,single,lists,plan-big or a case id",
   "  --keep-lab         leave the seeded lab running (for profiling); default stops it",
   "  --record           also copy the results to test/bench/latest.json and put the table in",
-  "                     README.md between <!-- bench:start --> and <!-- bench:end -->",
+  "                     docs/performance.md between <!-- bench:start --> and <!-- bench:end -->",
   "  --lab-dir DIR      lab state folder (default bench-results/lab; never the shared .lab)",
   "  --with-sim         start the operator simulator too (default off: no background traffic)",
   "  --concurrency N    requests in flight while seeding (default 16)",

@@ -1,4 +1,4 @@
-// README "Dependencies": why not yargs. Each pflag form read by the plugin's parser
+// docs/decisions.md, "Dependencies": why not yargs. Each pflag form read by the plugin's parser
 // (src/cli/pflag.ts, bundled here with esbuild) and by yargs-parser configured as close to pflag as
 // it goes, and what each costs to load. yargs-parser is not a dependency: install it outside the
 // repository and name it, e.g.
