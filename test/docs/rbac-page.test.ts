@@ -1,13 +1,13 @@
-// The README's RBAC table is the commands' permission declarations (views/permissions.ts), row for
+// docs/rbac.md's RBAC table is the commands' permission declarations (views/permissions.ts), row for
 // row: the table between <!-- rbac:start --> and <!-- rbac:end --> must be exactly what rbacTable
 // writes from the registry. A form added, a rule changed, and this fails with the table to paste.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../src/commands/index.ts";
-import { OFFLINE, describeRules } from "../src/views/permissions.ts";
+import { COMMANDS } from "../../src/commands/index.ts";
+import { OFFLINE, describeRules } from "../../src/views/permissions.ts";
 
-const README = path.resolve(import.meta.dirname, "..", "README.md");
+const PAGE = path.resolve(import.meta.dirname, "..", "..", "docs", "rbac.md");
 
 export function rbacTable(): string {
   const rows = COMMANDS.flatMap((c) =>
@@ -19,11 +19,11 @@ export function rbacTable(): string {
   return ["| command | verbs (namespaced unless said) |", "| --- | --- |", ...rows, "| `--version`, `--help` | nothing (no cluster) |"].join("\n");
 }
 
-describe("README RBAC table", () => {
+describe("docs/rbac.md RBAC table", () => {
   it("is generated from the commands' declarations", () => {
-    const text = fs.readFileSync(README, "utf8");
+    const text = fs.readFileSync(PAGE, "utf8");
     const m = /<!-- rbac:start -->\n([\s\S]*?)\n<!-- rbac:end -->/u.exec(text);
-    expect(m, "README.md has no <!-- rbac:start --> … <!-- rbac:end --> section").not.toBeNull();
-    expect(m![1], `README's RBAC table differs; it should read:\n${rbacTable()}\n`).toBe(rbacTable());
+    expect(m, "docs/rbac.md has no <!-- rbac:start --> … <!-- rbac:end --> section").not.toBeNull();
+    expect(m![1], `docs/rbac.md's RBAC table differs; it should read:\n${rbacTable()}\n`).toBe(rbacTable());
   });
 });
