@@ -31,6 +31,15 @@ describe("docs/commands/<verb>.md", () => {
     expect(blockOf(page!), `docs/commands/${name}.md differs from the command's declaration: run npm run docs`).toBe(block);
   });
 
+  it("is linked from the README's table, one row per command of the root help, in its order", () => {
+    const readme = fs.readFileSync(path.resolve(DIR, "..", "..", "README.md"), "utf8");
+    const m = /<!-- commands:start -->\n([\s\S]*?)\n<!-- commands:end -->/u.exec(readme);
+    expect(m, "README.md has no <!-- commands:start --> … <!-- commands:end --> table").not.toBeNull();
+    const rows = COMMANDS.map((c) => `| [\`${c.name}\`](docs/commands/${c.name}.md) | ${c.summary.replace(/\|/gu, "\\|")} |`);
+    const table = ["| command | what it does |", "| --- | --- |", ...rows].join("\n");
+    expect(m![1], `README's commands table differs from the registry; it should read:\n${table}\n`).toBe(table);
+  });
+
   it("has a page for every command and none for a command that is not there", () => {
     const pages = fs.readdirSync(DIR).filter((f) => f.endsWith(".md") && f !== "README.md");
     expect(pages.map((p) => p.replace(/\.md$/u, "")).sort()).toEqual(COMMANDS.map((c) => c.name).sort());
