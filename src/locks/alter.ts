@@ -86,7 +86,8 @@ function subcommand(table: string, cmd: Node, known: Known): Part {
       return { mode: SUE, holds: "catalog-only" };
     case "AT_SetRelOptions":
     case "AT_ResetRelOptions": {
-      const all = list(cmd.def).every((d) => {
+      const options = unwrap(cmd.def)?.[0] === "List" ? list(unwrap(cmd.def)![1].items) : list(cmd.def);
+      const all = options.every((d) => {
         const u = unwrap(d);
         const name = u?.[0] === "DefElem" ? [text(u[1].defnamespace), text(u[1].defname)].filter(Boolean).join(".") : "";
         return LIGHT_OPTIONS.test(name);
@@ -113,6 +114,8 @@ function subcommand(table: string, cmd: Node, known: Known): Part {
       return addConstraint(table, unwrap(cmd.def)?.[1], known);
     case "AT_ValidateConstraint": {
       const c = column === undefined ? undefined : known.table(table)?.constraints.get(column);
+      // Validating a constraint the plan made valid already is a no-op.
+      if (c?.valid) return { mode: SUE, holds: "catalog-only" };
       const other = c?.kind === "foreign" && c.references !== undefined && c.references !== table ? [{ relation: c.references, mode: "ROW SHARE" as LockMode }] : [];
       return { mode: SUE, holds: "scan", other };
     }
@@ -148,6 +151,7 @@ function addColumn(table: string, def: Node | undefined): Part {
   let notNull = false;
   let hasDefault = type !== undefined && SERIAL.has(type.name);
   let volatileDefault = hasDefault;
+  let references = false;
   for (const c of list(def.constraints)) {
     const u = unwrap(c);
     if (u?.[0] !== "Constraint") continue;
@@ -178,15 +182,18 @@ function addColumn(table: string, def: Node | undefined): Part {
         findings.push(finding.constraintBuildsIndex(table));
         break;
       case "CONSTR_FOREIGN": {
+        // A new column without a default holds no value yet, so there is nothing to check; with
+        // one, every row is checked against the referenced table.
         const ref = rangeVar(con.pktable);
         if (ref !== undefined && ref !== table) other.push({ relation: ref, mode: "SHARE ROW EXCLUSIVE" });
-        holds = longer(holds, "scan");
+        references = true;
         break;
       }
       default:
         break;
     }
   }
+  if (references && hasDefault) holds = longer(holds, "scan");
   if (volatileDefault) {
     holds = "rewrite";
     findings.push(finding.volatileDefaultRewrite(table, column));
