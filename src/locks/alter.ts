@@ -2,7 +2,8 @@
 // takes one lock level per ALTER TABLE), plus the tables foreign keys reach; the work under it is
 // the longest of the subcommands'. Each subcommand's level and work are what PostgreSQL 15 does,
 // as the lock-trace oracle measures it (test/e2e/lock-trace.e2e.test.ts).
-import { columnRef, list, names, rangeVar, SERIAL, text, typeRef, unwrap, volatile, type TypeRef } from "./ast.ts";
+import { list, names, rangeVar, SERIAL, text, typeRef, unwrap, volatile } from "./ast.ts";
+import { alterType } from "./column-type.ts";
 import { finding } from "./findings.ts";
 import type { Known } from "./known.ts";
 import type { Node } from "./parser.ts";
@@ -239,47 +240,6 @@ function addConstraint(table: string, con: Node | undefined, known: Known): Part
 function droppedForeignKey(table: string, name: string | undefined, known: Known): RelationLock[] | undefined {
   const c = name === undefined ? undefined : known.table(table)?.constraints.get(name);
   return c?.kind === "foreign" && c.references !== undefined && c.references !== table ? [{ relation: c.references, mode: AE }] : undefined;
-}
-
-function alterType(table: string, column: string | undefined, def: Node | undefined, known: Known): Part {
-  const target = typeRef(def?.typeName);
-  const col = column ?? "?";
-  if (!target) return { mode: AE, holds: "rewrite", findings: [finding.typeChangeRewrite(table, col, "the new type could not be read")] };
-  const using = def?.raw_default;
-  const plainUsing = using === undefined || columnRef(using) === column || castOfColumn(using, column, target);
-  const from = known.table(table)?.columns.get(col)?.type;
-  const rewrite = !plainUsing
-    ? "it has a USING expression"
-    : !from
-      ? "the column's current type is not in the plan, so the worst case is assumed"
-      : coercible(from, target)
-        ? undefined
-        : `${show(from)} to ${show(target)} is not binary-coercible`;
-  return rewrite === undefined ? { mode: AE, holds: "catalog-only" } : { mode: AE, holds: "rewrite", findings: [finding.typeChangeRewrite(table, col, rewrite)] };
-}
-
-function castOfColumn(using: unknown, column: string | undefined, target: TypeRef): boolean {
-  const u = unwrap(using);
-  if (u?.[0] !== "TypeCast" || columnRef(u[1].arg) !== column) return false;
-  const t = typeRef(u[1].typeName);
-  return t !== undefined && t.name === target.name && t.mods.join() === target.mods.join();
-}
-
-const show = (t: TypeRef): string => `${t.name}${t.mods.length ? `(${t.mods.join(",")})` : ""}${t.array ? "[]" : ""}`;
-
-/** Whether PostgreSQL changes `from` to `to` without touching a row (binary-coercible, a widening or the same type). */
-export function coercible(from: TypeRef, to: TypeRef): boolean {
-  if (from.array !== to.array) return false;
-  const widened = to.mods.length === 0 || (from.mods.length > 0 && to.mods.every((m, i) => m >= (from.mods[i] ?? 0)));
-  if (from.name === to.name) {
-    if (from.mods.join() === to.mods.join()) return true;
-    if (from.name === "numeric") return to.mods.length === 0 || (from.mods.length === 2 && to.mods.length === 2 && to.mods[1] === from.mods[1] && to.mods[0]! >= from.mods[0]!);
-    return ["varchar", "varbit", "timestamp", "timestamptz", "time", "timetz", "interval"].includes(from.name) && widened;
-  }
-  if (from.name === "varchar" && to.name === "text") return true;
-  if (from.name === "text" && to.name === "varchar") return to.mods.length === 0;
-  if (from.name === "cidr" && to.name === "inet") return true;
-  return false;
 }
 
 /** After the command: what it taught about the table (columns, constraints, NOT NULL). */

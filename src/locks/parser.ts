@@ -13,6 +13,7 @@ export type ParseResult = { readonly stmts: readonly Node[] } | { readonly error
 export const MAX_STATEMENT_BYTES = 1024 * 1024;
 
 interface Parser {
+  loadModule(): Promise<void>;
   parseSync(sql: string): unknown;
 }
 
@@ -21,7 +22,11 @@ let loaded: Parser | undefined;
 
 /** Loads the parser (once; later calls share the first). Resolves when statements can be parsed. */
 export function preloadParser(): Promise<void> {
-  loading ??= import("libpg-query").then(async (m) => {
+  loading ??= import("libpg-query").then(async (ns: unknown) => {
+    // A CommonJS package: its exports are the namespace itself (Node, vitest) or its default (a
+    // bundle's interop, dist/npm/).
+    const m = (hasLoader(ns) ? ns : (ns as { default?: unknown }).default) as Parser | undefined;
+    if (!hasLoader(m)) throw new Error("libpg-query has no loadModule");
     await m.loadModule();
     loaded = m;
     return m;
@@ -58,6 +63,8 @@ export function parseStatement(sql: string): ParseResult {
   if (out.length === 0) return { error: "the statement holds only comments" };
   return { stmts: out };
 }
+
+const hasLoader = (m: unknown): m is Parser => typeof m === "object" && m !== null && typeof (m as Parser).loadModule === "function";
 
 export const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
 
