@@ -152,7 +152,7 @@ function addColumn(table: string, def: Node | undefined): Part {
   let notNull = false;
   let hasDefault = type !== undefined && SERIAL.has(type.name);
   let volatileDefault = hasDefault;
-  let references = false;
+  let references: string | undefined;
   for (const c of list(def.constraints)) {
     const u = unwrap(c);
     if (u?.[0] !== "Constraint") continue;
@@ -187,14 +187,17 @@ function addColumn(table: string, def: Node | undefined): Part {
         // one, every row is checked against the referenced table.
         const ref = rangeVar(con.pktable);
         if (ref !== undefined && ref !== table) other.push({ relation: ref, mode: "SHARE ROW EXCLUSIVE" });
-        references = true;
+        references = ref ?? "the referenced table";
         break;
       }
       default:
         break;
     }
   }
-  if (references && hasDefault) holds = longer(holds, "scan");
+  if (references !== undefined && hasDefault) {
+    holds = longer(holds, "scan");
+    findings.push(finding.foreignKeyValidates(table, references));
+  }
   if (volatileDefault) {
     holds = "rewrite";
     findings.push(finding.volatileDefaultRewrite(table, column));
