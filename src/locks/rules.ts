@@ -76,7 +76,7 @@ export function statementLocks(kind: string, body: Node, known: Known, mode: Tra
     case "ReindexStmt":
       return reindex(body, mode);
     case "RefreshMatViewStmt":
-      return body.concurrent === true ? { ...on(rangeVar(body.relation), "EXCLUSIVE", "rewrite") } : on(rangeVar(body.relation), AE, "rewrite");
+      return skip("REFRESH MATERIALIZED VIEW: the tables its query reads are not in the statement");
     case "ClusterStmt":
       return rangeVar(body.relation) === undefined ? skip("CLUSTER of every clustered table") : on(rangeVar(body.relation), AE, "rewrite");
     case "VacuumStmt":
@@ -210,7 +210,8 @@ function comment(body: Node): Verdict {
   const parts = u?.[0] === "List" ? names(u[1].items) : [];
   if (RELATION_OBJECTS[type] !== undefined) return on(dotted(parts), SUE);
   if (type === "OBJECT_COLUMN") return on(dotted(parts.slice(0, -1)), SUE);
-  if (type === "OBJECT_TABCONSTRAINT") return on(dotted(parts.slice(0, -1)), SUE);
+  // A constraint's comment only looks its table up.
+  if (type === "OBJECT_TABCONSTRAINT") return on(dotted(parts.slice(0, -1)), "ACCESS SHARE");
   if (["OBJECT_SCHEMA", "OBJECT_FUNCTION", "OBJECT_TYPE", "OBJECT_DOMAIN", "OBJECT_EXTENSION"].includes(type)) return none();
   return skip(`COMMENT ON ${type.replace(/^OBJECT_/u, "")} is not in the analyser's rules`);
 }

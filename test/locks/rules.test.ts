@@ -163,6 +163,7 @@ describe("what is not analysed is said, with the reason", () => {
     ["ALTER TABLE orders ATTACH PARTITION p FOR VALUES IN (1)", /AttachPartition/u],
     ["DROP TABLE orders CASCADE", /CASCADE/u],
     ["VACUUM orders", /VACUUM/u],
+    ["REFRESH MATERIALIZED VIEW counts", /the tables its query reads/u],
     ["CREATE EXTENSION pgcrypto", /CreateExtension/u],
     ["SELEC 1", /parser refused it: syntax error/u],
   ])("%s", async (sql, why) => {
