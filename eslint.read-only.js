@@ -46,7 +46,9 @@ const NETWORK = ["http", "https", "http2", "net", "tls", "dgram", "dns", "dns/pr
 const PROCESS = ["child_process", "worker_threads", "cluster", "module", "vm", "inspector", "inspector/promises", "repl", "wasi"];
 const BANNED = [...NETWORK, ...PROCESS];
 /** The packages src/ may import (package.json's dependencies); anything else is refused. */
-const DEPENDENCIES = ["@kubernetes/client-node", "cli-table3", "js-yaml", "jsonpath-plus", "zod"];
+// libpg-query: PostgreSQL's parser compiled to WebAssembly, for the lock analyser (src/locks/); it
+// reads its own .wasm file beside it (or the single binary's asset) and opens nothing else.
+const DEPENDENCIES = ["@kubernetes/client-node", "cli-table3", "js-yaml", "jsonpath-plus", "libpg-query", "zod"];
 /**
  * The MCP SDK, by these modules only (`kubectl ptah mcp`, src/commands/mcp/): its server, its
  * stdio line framing, the transport's type and the protocol's types; never its HTTP transports,

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { copyWasmBesideGlue, embedWasm, writeWasmAsset } from "./wasm-asset.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
@@ -61,8 +62,11 @@ const noSnapshot = {
     b.onLoad({ filter: /.*/, namespace: "no-snapshot" }, () => ({ contents: "export const startupSnapshot = undefined;", loader: "js" }));
   },
 };
+// The lock analyser is an entry of its own in the npm tree too (dist/npm/locks.cjs): until a
+// command imports it, this is what ships it and what test/distribution/locks-bundle.test.ts runs.
 const split = await build({
   ...common,
+  entryPoints: { ...common.entryPoints, locks: "src/locks/index.ts" },
   plugins: [...common.plugins, noSnapshot],
   format: "esm",
   metafile: true,
@@ -82,6 +86,8 @@ for (const file of split.outputFiles) {
 // What each output holds (test/distribution/fast-start.test.ts finds the chunks that only network
 // commands may load); not shipped.
 writeFileSync("dist/meta.npm.json", JSON.stringify(split.metafile));
+// PostgreSQL's parser beside the chunk that loads it (krew/wasm-asset.mjs).
+copyWasmBesideGlue(split.metafile);
 
 await build({
   ...common,
@@ -132,9 +138,11 @@ const embedMcp = {
   },
 };
 
+// The lock analyser's WebAssembly: a gzipped SEA asset, and the same file beside the script.
+writeWasmAsset("dist");
 await build({
   ...common,
-  plugins: [...common.plugins, embedMcp],
+  plugins: [...common.plugins, embedMcp, embedWasm(EMBEDDED)],
   format: "cjs",
   alias: Object.fromEntries(OPTIONAL.map((name) => [name, absent])),
   outfile: "dist/kubectl-ptah.cjs",

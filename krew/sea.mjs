@@ -36,7 +36,8 @@ export function prepareBlob({ node, entry, dir, codeCache, snapshot = false }) {
   const blob = path.join(dir, "kubectl-ptah.blob");
   const config = path.join(dir, "sea-config.json");
   // The MCP server rides beside the snapshot as an asset (krew/bundle.mjs says why).
-  const assets = { "mcp-server.cjs.gz": path.join(path.dirname(entry), "mcp-server.cjs.gz") };
+  // So does the lock analyser's WebAssembly (krew/wasm-asset.mjs).
+  const assets = Object.fromEntries(["mcp-server.cjs.gz", "libpg-query.wasm.gz"].map((a) => [a, path.join(path.dirname(entry), a)]));
   const settings = { main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: snapshot, useCodeCache: codeCache && !snapshot, assets };
   writeFileSync(config, `${JSON.stringify(settings, null, 2)}\n`);
   const prep = run(node, ["--experimental-sea-config", config]);

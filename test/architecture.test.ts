@@ -66,11 +66,13 @@ const TABLE: Record<string, readonly string[]> = {
   model: ["errors"],
   render: ["errors"],
   plan: ["model", "errors"],
+  // The lock analyser (docs/locks.md): a domain like plan/, on PostgreSQL's parser alone.
+  locks: [],
   explain: ["model"],
   kube: ["model", "errors"],
   approval: ["plan", "model", "errors"],
   views: ["explain", "plan", "model", "errors"],
-  commands: ["views", "approval", "plan", "explain", "render", "model", "errors"],
+  commands: ["views", "approval", "plan", "locks", "explain", "render", "model", "errors"],
   cli: ["commands", "errors"],
   main: ["cli"],
 };
@@ -88,6 +90,8 @@ const NPM_OWNERS: Record<string, readonly string[]> = {
   zod: ["model", "commands"],
   // render's YAML emitter (the table's "if adopted"); kube parses kubeconfig files with it.
   "js-yaml": ["render", "kube"],
+  // PostgreSQL's parser (WebAssembly): the lock analyser alone, loaded on its first analysis.
+  "libpg-query": ["locks"],
   // The MCP SDK: `kubectl ptah mcp` alone (commands/mcp/; eslint.read-only.js names its modules).
   ...Object.fromEntries(["server/index.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => [`@modelcontextprotocol/sdk/${m}`, ["commands"]])),
 };

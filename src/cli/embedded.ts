@@ -1,6 +1,7 @@
 // The single binary's embedded module: `kubectl ptah mcp`'s server (the MCP SDK and zod, ~750 KB),
 // carried beside the startup snapshot as a gzipped SEA asset (krew/bundle.mjs, krew/sea.mjs), since
-// in the snapshot's one script its source would make every other command's start pay for it.
+// in the snapshot's one script its source would make every other command's start pay for it; and
+// its embedded bytes: the lock analyser's WebAssembly parser, another gzipped asset.
 // Nothing is loaded at module load: the snapshot holds this file, and node:vm, node:sea and
 // node:zlib come through process.getBuiltinModule only when `mcp` runs.
 import fs from "node:fs";
@@ -11,6 +12,17 @@ interface LoadedModule {
 }
 
 const embedded = new Map<string, unknown>();
+
+/**
+ * The bytes of the asset `asset` (gunzipped when its name ends in .gz): in a SEA the binary's
+ * own asset, else the file of that name beside `bundleFile`. The lock analyser's WebAssembly
+ * (PostgreSQL's parser, krew/wasm-asset.mjs) is read through here in the single binary.
+ */
+export function embeddedAsset(asset: string, bundleFile: string): Uint8Array {
+  const sea = process.getBuiltinModule("node:sea");
+  const stored = sea.isSea() ? new Uint8Array(sea.getAsset(asset)) : fs.readFileSync(path.join(path.dirname(bundleFile), asset));
+  return asset.endsWith(".gz") ? new Uint8Array(process.getBuiltinModule("node:zlib").gunzipSync(stored)) : stored;
+}
 
 /**
  * Runs the asset `asset` (gzipped CommonJS, bundled whole: Node's built-ins are its only requires)

@@ -181,4 +181,11 @@ export const ROWS: readonly Row[] = [
     tests: ["test/cli/approve-migration-binding.test.ts"],
     red: "a migration that names another plan (UID) on its last read",
   },
+  // The lock analyser (src/locks/): SET NOT NULL skips its scan only when the plan proves the column not null.
+  {
+    name: "locks: SET NOT NULL said to skip its scan whatever the plan proves",
+    mutant: { file: "src/locks/alter.ts", from: "const proven = known.provenNotNull(table, column);", to: "const proven = true;" },
+    tests: ["test/locks/rules.test.ts"],
+    red: "ALTER TABLE orders ALTER COLUMN total SET NOT NULL (after [])",
+  },
 ];

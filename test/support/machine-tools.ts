@@ -92,6 +92,16 @@ export const MACHINE_TOOLS = {
     install: KREW_INSTALL,
     find: () => krewTool("validate-krew-manifest"),
   },
+  // PostgreSQL migration linter, the lock analyser's cross-check (test/locks/squawk.test.ts): its
+  // binary taken out of PyPI's squawk-cli wheel once, pinned (test/locks/squawk-tool.mjs).
+  squawk: {
+    missing: "squawk is not fetched (~/.cache/kubectl-ptah/squawk-bin/squawk, or $PTAH_SQUAWK_BIN_DIR)",
+    install: "node test/locks/squawk-tool.mjs (takes the binary out of PyPI's squawk-cli wheel once)",
+    find: () => {
+      const bin = path.join(process.env.PTAH_SQUAWK_BIN_DIR ?? path.join(os.homedir(), ".cache", "kubectl-ptah", "squawk-bin"), "squawk");
+      return runnable(bin) ? bin : undefined;
+    },
+  },
   // Not a tool but a build: this machine's archive and its krew manifest, which .ci/run builds before npm test.
   "build:binary": {
     missing: "no dist/krew/ptah.yaml (this machine's archive and its krew manifest)",

@@ -1,0 +1,138 @@
+// What the plan itself says about its relations, learnt statement by statement in plan order:
+// the tables it creates (columns, their types, NOT NULL, CHECK constraints, foreign keys) and the
+// indexes it creates. The plugin never reads the database, so this is all it knows; a relation
+// the plan did not create is unknown, and a verdict that depends on it takes the worst case.
+import { columnRef, list, names, rangeVar, text, typeRef, unwrap, type TypeRef } from "./ast.ts";
+import { isNode, type Node } from "./parser.ts";
+
+export interface KnownColumn {
+  type?: TypeRef;
+  notNull: boolean;
+}
+
+export interface KnownConstraint {
+  readonly kind: "check" | "foreign" | "unique" | "primary" | "other";
+  valid: boolean;
+  /** CHECK: the columns it proves not null (a strict test of the column). */
+  readonly impliesNotNull: readonly string[];
+  /** FOREIGN KEY: the referenced table. */
+  readonly references?: string;
+}
+
+export interface KnownTable {
+  readonly columns: Map<string, KnownColumn>;
+  readonly constraints: Map<string, KnownConstraint>;
+}
+
+export class Known {
+  readonly tables = new Map<string, KnownTable>();
+  /** Index (qualified) → its table (qualified). */
+  readonly indexes = new Map<string, string>();
+
+  table(name: string): KnownTable | undefined {
+    return this.tables.get(name);
+  }
+
+  /** The table an index belongs to, when the plan created it. */
+  tableOfIndex(index: string): string | undefined {
+    return this.indexes.get(index);
+  }
+
+  /** Learns a CREATE TABLE. */
+  createTable(name: string, body: Node): void {
+    const t: KnownTable = { columns: new Map(), constraints: new Map() };
+    this.tables.set(name, t);
+    for (const elt of list(body.tableElts)) {
+      const u = unwrap(elt);
+      if (u?.[0] === "ColumnDef") this.addColumn(name, u[1]);
+      else if (u?.[0] === "Constraint") this.addConstraint(name, u[1]);
+    }
+  }
+
+  /** Learns a column (CREATE TABLE's or ADD COLUMN's), with its inline constraints. */
+  addColumn(table: string, def: Node): void {
+    const t = this.tables.get(table);
+    const col = text(def.colname);
+    if (!t || col === undefined) return;
+    const c: KnownColumn = { type: typeRef(def.typeName), notNull: false };
+    t.columns.set(col, c);
+    for (const con of list(def.constraints)) {
+      const u = unwrap(con);
+      if (u?.[0] !== "Constraint") continue;
+      const type = text(u[1].contype);
+      if (type === "CONSTR_NOTNULL" || type === "CONSTR_PRIMARY") c.notNull = true;
+      if (type === "CONSTR_PRIMARY" || type === "CONSTR_UNIQUE" || type === "CONSTR_CHECK" || type === "CONSTR_FOREIGN") {
+        this.addConstraint(table, u[1], col);
+      }
+    }
+  }
+
+  /** Learns a table constraint; `column` for one written inline on a column. */
+  addConstraint(table: string, con: Node, column?: string): void {
+    const t = this.tables.get(table);
+    if (!t) return;
+    const type = text(con.contype);
+    const valid = con.skip_validation !== true;
+    const name = text(con.conname) ?? `${table}#${t.constraints.size}`;
+    if (type === "CONSTR_CHECK") t.constraints.set(name, { kind: "check", valid, impliesNotNull: notNullColumns(con.raw_expr) });
+    else if (type === "CONSTR_FOREIGN") t.constraints.set(name, { kind: "foreign", valid, impliesNotNull: [], references: rangeVar(con.pktable) });
+    else if (type === "CONSTR_PRIMARY" || type === "CONSTR_UNIQUE") {
+      t.constraints.set(name, { kind: type === "CONSTR_PRIMARY" ? "primary" : "unique", valid: true, impliesNotNull: [] });
+      if (type === "CONSTR_PRIMARY") for (const k of column ? [column] : names(con.keys)) this.setNotNull(table, k);
+    } else t.constraints.set(name, { kind: "other", valid, impliesNotNull: [] });
+  }
+
+  setNotNull(table: string, column: string, value = true): void {
+    const c = this.tables.get(table)?.columns.get(column);
+    if (c) c.notNull = value;
+  }
+
+  /** Whether the column is known to hold no NULL: NOT NULL, or a valid CHECK that proves it. */
+  provenNotNull(table: string, column: string): "not-null" | "check" | undefined {
+    const t = this.tables.get(table);
+    if (!t) return undefined;
+    if (t.columns.get(column)?.notNull) return "not-null";
+    for (const c of t.constraints.values()) if (c.kind === "check" && c.valid && c.impliesNotNull.includes(column)) return "check";
+    return undefined;
+  }
+
+  renameTable(from: string, to: string): void {
+    const t = this.tables.get(from);
+    if (!t) return;
+    this.tables.delete(from);
+    this.tables.set(to, t);
+    for (const [i, owner] of this.indexes) if (owner === from) this.indexes.set(i, to);
+  }
+
+  dropTable(name: string): void {
+    this.tables.delete(name);
+    for (const [i, owner] of this.indexes) if (owner === name) this.indexes.delete(i);
+  }
+}
+
+/**
+ * The columns a CHECK expression proves not null: `col IS NOT NULL`, or a comparison operator
+ * of the column with a constant (built-in comparison operators are strict: NULL in, NULL out,
+ * so a passing row has a non-null column), under AND. PostgreSQL proves more; this is the part
+ * a plan writes.
+ */
+export function notNullColumns(expr: unknown): string[] {
+  const u = unwrap(expr);
+  if (!u) return [];
+  const [kind, body] = u;
+  if (kind === "NullTest" && body.nulltesttype === "IS_NOT_NULL") {
+    const c = columnRef(body.arg);
+    return c === undefined ? [] : [c];
+  }
+  if (kind === "BoolExpr" && body.boolop === "AND_EXPR") return list(body.args).flatMap(notNullColumns);
+  if (kind === "A_Expr" && body.kind === "AEXPR_OP" && COMPARISONS.has(names(body.name).join("."))) {
+    const l = columnRef(body.lexpr);
+    const r = columnRef(body.rexpr);
+    const constant = (e: unknown) => unwrap(e)?.[0] === "A_Const" && isNode(unwrap(e)?.[1]) && unwrap(e)![1].isnull !== true;
+    if (l !== undefined && constant(body.rexpr)) return [l];
+    if (r !== undefined && constant(body.lexpr)) return [r];
+  }
+  return [];
+}
+
+const COMPARISONS = new Set(["=", "<>", "<", ">", "<=", ">="]);

@@ -1,0 +1,228 @@
+// One statement's locks, by kind. ALTER TABLE has its own module (alter.ts); everything here is
+// the rest of what a schema plan writes. A kind not named here is reported as not analysed.
+import { alterTable, type Verdict } from "./alter.ts";
+import { dotted, list, names, qualified, rangeVar, text, unwrap, walk } from "./ast.ts";
+import { isNode } from "./parser.ts";
+import { finding } from "./findings.ts";
+import type { Known } from "./known.ts";
+import type { Node } from "./parser.ts";
+import { LOCK_MODES, type LockMode, type RelationLock, type TransactionMode } from "./types.ts";
+
+const AE: LockMode = "ACCESS EXCLUSIVE";
+const SUE: LockMode = "SHARE UPDATE EXCLUSIVE";
+const none = (): Verdict => ({ locks: [], holds: "catalog-only", findings: [] });
+const skip = (why: string): Verdict => ({ locks: [], holds: "catalog-only", findings: [], notAnalysed: why });
+const on = (relation: string | undefined, mode: LockMode, holds: Verdict["holds"] = "catalog-only"): Verdict =>
+  relation === undefined ? skip("the statement names no relation the analyser could read") : { locks: [{ relation, mode }], holds, findings: [] };
+
+const RELATION_OBJECTS: Record<string, string> = {
+  OBJECT_TABLE: "table",
+  OBJECT_VIEW: "view",
+  OBJECT_MATVIEW: "materialized view",
+  OBJECT_SEQUENCE: "sequence",
+  OBJECT_INDEX: "index",
+  OBJECT_FOREIGN_TABLE: "foreign table",
+};
+
+// Statements that touch no table: their own catalog rows only.
+const CATALOG_ONLY = new Set([
+  "CreateSchemaStmt",
+  "CreateSeqStmt",
+  "CreateFunctionStmt",
+  "DefineStmt",
+  "CreateEnumStmt",
+  "CreateDomainStmt",
+  "CompositeTypeStmt",
+  "AlterEnumStmt",
+  "CreateRoleStmt",
+  "VariableSetStmt",
+]);
+
+export function statementLocks(kind: string, body: Node, known: Known, mode: TransactionMode): Verdict {
+  if (CATALOG_ONLY.has(kind)) return none();
+  switch (kind) {
+    case "CreateStmt":
+      return createTable(body, known);
+    case "AlterTableStmt": {
+      const objtype = text(body.objtype);
+      if (objtype === "OBJECT_TABLE" || objtype === "OBJECT_FOREIGN_TABLE") return alterTable(body, known);
+      return skip(`ALTER ${RELATION_OBJECTS[objtype ?? ""]?.toUpperCase() ?? objtype ?? "?"} is not in the analyser's rules`);
+    }
+    case "IndexStmt":
+      return createIndex(body, known, mode);
+    case "DropStmt":
+      return drop(body, known, mode);
+    case "TruncateStmt": {
+      const locks = list(body.relations).map((r) => ({ relation: rangeVar(unwrap(r)?.[1]) ?? "?", mode: AE }));
+      return { locks, holds: "rewrite", findings: [] };
+    }
+    case "RenameStmt":
+      return rename(body, known);
+    case "AlterObjectSchemaStmt":
+      return RELATION_OBJECTS[text(body.objectType) ?? ""] === "table"
+        ? on(rangeVar(body.relation), AE)
+        : skip(`SET SCHEMA of ${text(body.objectType) ?? "?"} is not in the analyser's rules`);
+    case "ViewStmt":
+      return createView(body);
+    case "CommentStmt":
+      return comment(body);
+    case "LockStmt": {
+      const m = LOCK_MODES[(typeof body.mode === "number" ? body.mode : 0) - 1];
+      if (m === undefined) return skip("LOCK with an unknown mode");
+      return { locks: list(body.relations).map((r) => ({ relation: rangeVar(unwrap(r)?.[1]) ?? "?", mode: m })), holds: "catalog-only", findings: [] };
+    }
+    case "AlterSeqStmt":
+      return on(rangeVar(body.sequence), "SHARE ROW EXCLUSIVE");
+    case "ReindexStmt":
+      return reindex(body, mode);
+    case "RefreshMatViewStmt":
+      return skip("REFRESH MATERIALIZED VIEW: the tables its query reads are not in the statement");
+    case "ClusterStmt":
+      return rangeVar(body.relation) === undefined ? skip("CLUSTER of every clustered table") : on(rangeVar(body.relation), AE, "rewrite");
+    case "VacuumStmt":
+      return skip("VACUUM and ANALYZE are not in the analyser's rules");
+    case "InsertStmt":
+    case "UpdateStmt":
+    case "DeleteStmt":
+    case "MergeStmt":
+      return skip("row changes: their locks depend on the table's foreign keys and triggers, which the plan does not show");
+    case "TransactionStmt":
+      return skip("a transaction control statement inside a plan");
+    default:
+      return skip(`${kind.replace(/Stmt$/u, "")} statements are not in the analyser's rules`);
+  }
+}
+
+function createTable(body: Node, known: Known): Verdict {
+  const table = rangeVar(body.relation);
+  if (table === undefined) return skip("CREATE TABLE without a name");
+  if (list(body.inhRelations).length > 0 || body.partbound !== undefined) return skip("CREATE TABLE … INHERITS or PARTITION OF is not in the analyser's rules");
+  const locks: RelationLock[] = [];
+  // A foreign key to another table takes SHARE ROW EXCLUSIVE on it (its triggers are added there).
+  for (const [kind, node] of walk(body.tableElts)) {
+    if (kind === "Constraint" && node.contype === "CONSTR_FOREIGN") {
+      const ref = rangeVar(node.pktable);
+      if (ref !== undefined && ref !== table) locks.push({ relation: ref, mode: "SHARE ROW EXCLUSIVE" });
+    }
+    if (kind === "TableLikeClause") {
+      const like = rangeVar(node.relation);
+      if (like !== undefined) locks.push({ relation: like, mode: "ACCESS SHARE" });
+    }
+  }
+  known.createTable(table, body);
+  return { locks, holds: "catalog-only", findings: [] };
+}
+
+/** `name` in the schema of the RangeVar `rv` (an index beside its table, a table's new name). */
+const sibling = (rv: unknown, name: string): string => qualified(isNode(rv) ? text(rv.schemaname) : undefined, name);
+
+function createIndex(body: Node, known: Known, mode: TransactionMode): Verdict {
+  const table = rangeVar(body.relation);
+  if (table === undefined) return skip("CREATE INDEX without a table");
+  const index = text(body.idxname);
+  // An index lives in its table's schema.
+  if (index !== undefined) known.indexes.set(sibling(body.relation, index), table);
+  if (body.concurrent === true) {
+    return { locks: [{ relation: table, mode: SUE }], holds: "build", findings: mode === "none" ? [] : [finding.concurrentlyInTransaction(mode)] };
+  }
+  return { locks: [{ relation: table, mode: "SHARE" }], holds: "build", findings: known.table(table) ? [] : [finding.indexNotConcurrent(table)] };
+}
+
+function drop(body: Node, known: Known, mode: TransactionMode): Verdict {
+  const type = text(body.removeType) ?? "";
+  const what = RELATION_OBJECTS[type];
+  if (body.behavior === "DROP_CASCADE" && what !== undefined) return skip(`DROP ${what.toUpperCase()} … CASCADE: what depends on it is not in the plan`);
+  if (type === "OBJECT_SCHEMA") return body.behavior === "DROP_CASCADE" ? skip("DROP SCHEMA … CASCADE: the relations in it are not in the plan") : none();
+  if (["OBJECT_FUNCTION", "OBJECT_TYPE", "OBJECT_DOMAIN", "OBJECT_SEQUENCE"].includes(type) && what === undefined) return none();
+  if (what === undefined) return skip(`DROP ${type.replace(/^OBJECT_/u, "")} is not in the analyser's rules`);
+  const locks: RelationLock[] = [];
+  const findings: Verdict["findings"] = [];
+  for (const obj of list(body.objects)) {
+    const u = unwrap(obj);
+    const name = u?.[0] === "List" ? dotted(names(u[1].items)) : undefined;
+    if (name === undefined) return skip(`DROP ${what.toUpperCase()} of a name the analyser could not read`);
+    if (type === "OBJECT_INDEX") {
+      const m = body.concurrent === true ? SUE : AE;
+      const table = known.tableOfIndex(name);
+      locks.push({ relation: name, mode: m });
+      if (table !== undefined) locks.push({ relation: table, mode: m });
+      if (body.concurrent === true && mode !== "none") findings.push(finding.concurrentlyInTransaction(mode));
+      if (body.concurrent !== true) findings.push(finding.dropIndexNotConcurrent(name));
+      continue;
+    }
+    locks.push({ relation: name, mode: AE });
+    if (type === "OBJECT_TABLE") {
+      // Its foreign keys' triggers on the tables they reference go with it.
+      for (const c of known.table(name)?.constraints.values() ?? [])
+        if (c.kind === "foreign" && c.references !== undefined && c.references !== name) locks.push({ relation: c.references, mode: AE });
+      known.dropTable(name);
+    }
+  }
+  return { locks, holds: "catalog-only", findings };
+}
+
+function rename(body: Node, known: Known): Verdict {
+  const type = text(body.renameType) ?? "";
+  const relation = rangeVar(body.relation);
+  switch (type) {
+    case "OBJECT_TABLE":
+    case "OBJECT_VIEW":
+    case "OBJECT_MATVIEW":
+    case "OBJECT_SEQUENCE":
+    case "OBJECT_FOREIGN_TABLE": {
+      const v = on(relation, AE);
+      const to = text(body.newname);
+      if (relation !== undefined && to !== undefined && type === "OBJECT_TABLE") known.renameTable(relation, sibling(body.relation, to));
+      return v;
+    }
+    case "OBJECT_INDEX":
+      return on(relation, SUE);
+    case "OBJECT_COLUMN":
+    case "OBJECT_TABCONSTRAINT":
+    case "OBJECT_TRIGGER":
+      return on(relation, AE);
+    case "OBJECT_SCHEMA":
+      return none();
+    default:
+      return skip(`RENAME of ${type.replace(/^OBJECT_/u, "") || "?"} is not in the analyser's rules`);
+  }
+}
+
+function createView(body: Node): Verdict {
+  const view = rangeVar(body.view);
+  // Reading the query opens each table it names (ACCESS SHARE); replacing a view locks the old one.
+  const ctes = new Set<string>();
+  for (const [kind, node] of walk(body.query)) if (kind === "CommonTableExpr" && typeof node.ctename === "string") ctes.add(node.ctename);
+  const locks: RelationLock[] = [];
+  for (const [kind, node] of walk(body.query)) {
+    if (kind !== "RangeVar") continue;
+    if (node.schemaname === undefined && typeof node.relname === "string" && ctes.has(node.relname)) continue;
+    const r = rangeVar(node);
+    if (r !== undefined) locks.push({ relation: r, mode: "ACCESS SHARE" });
+  }
+  if (body.replace === true && view !== undefined) locks.push({ relation: view, mode: AE });
+  return { locks, holds: "catalog-only", findings: [] };
+}
+
+function comment(body: Node): Verdict {
+  const type = text(body.objtype) ?? "";
+  const u = unwrap(body.object);
+  const parts = u?.[0] === "List" ? names(u[1].items) : [];
+  if (RELATION_OBJECTS[type] !== undefined) return on(dotted(parts), SUE);
+  if (type === "OBJECT_COLUMN") return on(dotted(parts.slice(0, -1)), SUE);
+  // A constraint's comment only looks its table up.
+  if (type === "OBJECT_TABCONSTRAINT") return on(dotted(parts.slice(0, -1)), "ACCESS SHARE");
+  if (["OBJECT_SCHEMA", "OBJECT_FUNCTION", "OBJECT_TYPE", "OBJECT_DOMAIN", "OBJECT_EXTENSION"].includes(type)) return none();
+  return skip(`COMMENT ON ${type.replace(/^OBJECT_/u, "")} is not in the analyser's rules`);
+}
+
+function reindex(body: Node, mode: TransactionMode): Verdict {
+  const concurrent = list(body.params).some((p) => unwrap(p)?.[1].defname === "concurrently");
+  const relation = rangeVar(body.relation);
+  const kind = text(body.kind);
+  if (kind !== "REINDEX_OBJECT_TABLE" && kind !== "REINDEX_OBJECT_INDEX") return skip("REINDEX of a schema or database is not in the analyser's rules");
+  const m: LockMode = concurrent ? SUE : kind === "REINDEX_OBJECT_INDEX" ? AE : "SHARE";
+  const v = on(relation, m, "build");
+  if (concurrent && mode !== "none") v.findings.push(finding.concurrentlyInTransaction(mode));
+  return v;
+}
