@@ -61,8 +61,11 @@ const noSnapshot = {
     b.onLoad({ filter: /.*/, namespace: "no-snapshot" }, () => ({ contents: "export const startupSnapshot = undefined;", loader: "js" }));
   },
 };
+// The process guard (src/cli/process-guard.ts) is an entry of its own: the loader (dist/start.cjs)
+// loads and installs it before the bundle's entry, and main.ts's import of it is the same module.
 const split = await build({
   ...common,
+  entryPoints: { ...common.entryPoints, "process-guard": "src/cli/process-guard.ts" },
   plugins: [...common.plugins, noSnapshot],
   format: "esm",
   metafile: true,
@@ -87,7 +90,8 @@ await build({
   ...common,
   entryPoints: undefined,
   stdin: {
-    contents: 'import { startFromCodeCache } from "./src/cli/code-cache.ts";\nstartFromCodeCache(require("node:path").join(__dirname, "npm", "kubectl-ptah.cjs"));\n',
+    contents:
+      'import { startFromCodeCache } from "./src/cli/code-cache.ts";\nconst { join } = require("node:path");\nstartFromCodeCache(join(__dirname, "npm", "kubectl-ptah.cjs"), join(__dirname, "npm", "process-guard.cjs"));\n',
     resolveDir: ".",
     loader: "ts",
     sourcefile: "start.ts",

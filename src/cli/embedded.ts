@@ -3,7 +3,7 @@
 // in the snapshot's one script its source would make every other command's start pay for it.
 // Nothing is loaded at module load: the snapshot holds this file, and node:vm, node:sea and
 // node:zlib come through process.getBuiltinModule only when `mcp` runs.
-import fs from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 
 interface LoadedModule {
@@ -20,7 +20,7 @@ const embedded = new Map<string, unknown>();
 export function requireEmbedded(asset: string, bundleFile: string): unknown {
   if (embedded.has(asset)) return embedded.get(asset);
   const sea = process.getBuiltinModule("node:sea");
-  const gzipped = sea.isSea() ? new Uint8Array(sea.getAsset(asset)) : fs.readFileSync(path.join(path.dirname(bundleFile), asset));
+  const gzipped = sea.isSea() ? new Uint8Array(sea.getAsset(asset)) : readFileSync(path.join(path.dirname(bundleFile), asset));
   const source = process.getBuiltinModule("node:zlib").gunzipSync(gzipped).toString("utf8");
   const module: LoadedModule = { exports: {} };
   const require = (id: string): unknown => {
