@@ -141,3 +141,8 @@ export function processGuardCheck(local: LocalFacts): Check {
   }
   return ok("Connection", name, "child processes, workers, native addons and writes outside the code cache and --export refused in this process");
 }
+
+/** This machine's rows: which kubectl-ptah PATH finds, and the process guard. */
+export function machineChecks(local: LocalFacts): Check[] {
+  return [pathCheck(local), processGuardCheck(local)];
+}
