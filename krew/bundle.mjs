@@ -144,5 +144,10 @@ await build({
   outfile: "dist/kubectl-ptah.cjs",
   // yargs 18 calls createRequire(import.meta.url); a CJS bundle has no import.meta.
   define: { ...common.define, "import.meta.url": "__ptahImportMetaUrl" },
-  banner: { js: "const __ptahImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Every built-in the bundle requires is handed out by process.getBuiltinModule, which the process
+  // guard (src/cli/process-guard.ts) watches: the single binary's own require is Node's internal
+  // one, which no hook sees, so a child_process first loaded through it would arrive unpatched.
+  banner: {
+    js: "require = ((r) => (id) => process.getBuiltinModule(id) ?? r(id))(require);\nconst __ptahImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
 });

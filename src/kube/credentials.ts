@@ -137,6 +137,21 @@ async function authProvider(doc: KubeconfigDoc, contextName: string): Promise<()
   };
 }
 
+/**
+ * client-node's gcp and azure providers refresh a token by running `cmd-path` through a shell. kubectl
+ * removed both providers in 1.26 (an exec credential plugin replaces them), and the process guard
+ * refuses the child process: said here in kubectl's terms, before anything runs.
+ */
+function legacyCommand(provider: unknown): void {
+  const { name, config } = provider as { name?: unknown; config?: Record<string, unknown> };
+  const command = config?.["cmd-path"];
+  if ((name !== "gcp" && name !== "azure") || typeof command !== "string" || command === "") return;
+  const plugin = name === "gcp" ? "gke-gcloud-auth-plugin" : "kubelogin";
+  throw new ReadError(
+    `the kubeconfig's ${name} auth provider runs ${sanitize(command)} (cmd-path) for its token, which kubectl removed in 1.26 and this plugin does not start: use the ${plugin} exec credential plugin`,
+  );
+}
+
 /** The credential source for a kubeconfig user (after the command line's overrides). */
 export async function userCredentials(
   u: Record<string, unknown>,
@@ -199,6 +214,7 @@ export async function userCredentials(
     };
   }
   if (u["auth-provider"]) {
+    legacyCommand(u["auth-provider"]);
     const headers = await authProvider(doc, contextName);
     return { current: async () => ({ ...base, headers: await headers() }), invalidate: () => true };
   }

@@ -60,6 +60,7 @@ const commands: Registry = [...COMMANDS, plant];
 
 let fakeBin = "";
 let pluginConfig = "";
+let gcpConfig = "";
 let exportState: ReturnType<typeof clusterState>;
 
 beforeAll(async () => {
@@ -73,6 +74,11 @@ beforeAll(async () => {
   pluginConfig = writeKubeconfig(DIR, "exec.kubeconfig", {
     server: `https://127.0.0.1:${await closedPort()}`,
     user: { exec: { apiVersion: "client.authentication.k8s.io/v1", command: path.join(fakeBin, "credential"), interactiveMode: "Never" } },
+  });
+  fs.writeFileSync(path.join(fakeBin, "gcp-token"), `#!/bin/sh\ntouch ${sentinel("gcp")}\necho '${credential}'\n`, { mode: 0o755 });
+  gcpConfig = writeKubeconfig(DIR, "gcp.kubeconfig", {
+    server: `https://127.0.0.1:${await closedPort()}`,
+    user: { "auth-provider": { name: "gcp", config: { "cmd-path": path.join(fakeBin, "gcp-token"), "token-key": "{.status.token}", "expiry-key": "{.x}" } } },
   });
   // The export's fixtures are published through the Go oracle, a child process: before the guard.
   const base = clusterState();
@@ -124,5 +130,22 @@ describe("the process guard, installed", () => {
     expect(JSON.parse(fs.readFileSync(file, "utf8"))).toBeTruthy();
     const again = await runCliWith(argv, exportState.reader, { namespace: NS, now: FIXTURES_NOW });
     expect(again.stderr).toBe(`error: ${file} already exists; an export never replaces a file\n`);
+  });
+
+  it("a dependency's child process is refused too: client-node's gcp provider running its cmd-path", async () => {
+    const { GoogleCloudPlatformAuth } = await import("@kubernetes/client-node/dist/gcp_auth.js");
+    const refresh = () =>
+      (new GoogleCloudPlatformAuth() as unknown as { updateAccessToken(c: Record<string, string>): void }).updateAccessToken({ "cmd-path": path.join(fakeBin, "gcp-token") });
+    expect(refresh).toThrow(/^Failed to refresh token: Error: refused to start a child process: the plugin only reads/u);
+    await settle();
+    expect(fs.existsSync(sentinel("gcp"))).toBe(false);
+  });
+
+  it("a kubeconfig whose gcp provider has a cmd-path is refused in kubectl's terms, before anything runs", async () => {
+    const r = await runRealCli(["status", "-n", "app"], { kubeconfig: gcpConfig, home: path.join(DIR, "home") });
+    expect(r.stderr).toMatch(
+      /^error: the kubeconfig's gcp auth provider runs \S+gcp-token \(cmd-path\) for its token, which kubectl removed in 1\.26 and this plugin does not start: use the gke-gcloud-auth-plugin exec credential plugin\n$/u,
+    );
+    expect(r.status).toBe(1);
   });
 });
