@@ -10,13 +10,20 @@
 // - No module uses a network global (fetch, WebSocket, XMLHttpRequest, EventSource) or a way to
 //   reach one by another name: globalThis/global/self/window, eval, Function, require,
 //   `.constructor`, process.binding/_linkedBinding/dlopen/getBuiltinModule/mainModule.
+// - node:fs is imported by name, only its reads (FS_READS; openSync only with "r"): no module
+//   but the process guard imports its default, its namespace, a write or node:fs/promises.
 // - The exceptions, each named and limited:
 //   TRANSPORT  src/kube/http.ts and src/kube/proxy-tunnel.ts, the transport (http, https, tls,
 //              net: the API server and the proxy in front of it);
-//   DOCTOR     src/cli/local.ts may call execFile, imported by that name, only as
-//              execFile("kubectl", ["version", "--client", "-o", "json"], …);
-//   EXEC_AUTH  src/kube/credentials.ts may call spawn, imported by that name, only inside
-//              runExecPlugin: the kubeconfig's exec credential plugin, as kubectl runs it;
+//   GUARD      src/cli/process-guard.ts, the process guard: it replaces node:fs's writes,
+//              child_process, Worker, process.dlopen/binding/kill/getBuiltinModule and Node's
+//              CommonJS loader (process.mainModule.constructor), so it may name them all. It is the
+//              one module that starts a process or writes a file, through its capabilities, each
+//              imported by the modules GUARD_CAPABILITIES names: doctor's
+//              execFile("kubectl", ["version", "--client", "-o", "json"], …) only inside
+//              runKubectlVersion, the exec credential plugin's spawn only inside
+//              startCredentialPlugin (handed to src/kube/ by cli/context.ts), stdout and stderr,
+//              the export's new file and the code cache's folder;
 //   LOADER     src/cli/code-cache.ts, the npm bin's loader, may import node:vm's Script and
 //              call process.getBuiltinModule (node:module's createRequire through it): it
 //              compiles and runs the bundle's own files (dist/npm/) as node's require would, from
@@ -35,8 +42,30 @@ import { builtinRules } from "eslint/use-at-your-own-risk";
 import tseslint from "typescript-eslint";
 
 export const TRANSPORT = ["src/kube/http.ts", "src/kube/proxy-tunnel.ts"];
-export const DOCTOR = "src/cli/local.ts";
-export const EXEC_AUTH = "src/kube/credentials.ts";
+export const GUARD = "src/cli/process-guard.ts";
+/** Which module may import which capability of the guard (the loader takes its own at run time). */
+export const GUARD_CAPABILITIES = {
+  "src/main.ts": ["installProcessGuard"],
+  "src/cli/fd-output.ts": ["writeStdio"],
+  "src/cli/local.ts": ["runKubectlVersion", "processGuardInstalled"],
+  "src/cli/context.ts": ["createNewFile", "startCredentialPlugin"],
+};
+const CAPABILITIES = [...new Set([...Object.values(GUARD_CAPABILITIES).flat(), "codeCacheFolder", "codeCacheLog"])];
+/** What node:fs's importers may take from it: reads (openSync's flag is held to "r" below). */
+export const FS_READS = [
+  "readFileSync",
+  "readSync",
+  "openSync",
+  "closeSync",
+  "fstatSync",
+  "statSync",
+  "lstatSync",
+  "existsSync",
+  "readdirSync",
+  "realpathSync",
+  "accessSync",
+  "constants",
+];
 export const LOADER = "src/cli/code-cache.ts";
 export const EMBEDDED = "src/cli/embedded.ts";
 export const ENTRY = "src/main.ts";
@@ -56,16 +85,30 @@ const DEPENDENCIES = ["@kubernetes/client-node", "cli-table3", "js-yaml", "jsonp
  */
 export const MCP_SDK_MODULES = ["server/index.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => `@modelcontextprotocol/sdk/${m}`);
 
+const FS_WHY = "node:fs is imported by name, only its reads: writes go through the process guard's capabilities (eslint.read-only.js)";
 const why = (name) => `${name} reaches the network or runs a process: only the transport (${TRANSPORT.join(", ")}) and the named exceptions may (eslint.read-only.js)`;
 
-/** The banned modules, minus `allow` (module → the import names allowed, or true for all). */
-function imports(allow = {}) {
-  const paths = BANNED.flatMap((m) => [m, `node:${m}`]).flatMap((name) => {
-    const bare = name.replace(/^node:/u, "");
-    const allowed = allow[bare];
-    if (allowed === true) return [];
-    return [{ name, message: why(name), allowTypeImports: true, ...(allowed ? { allowImportNames: allowed } : {}) }];
-  });
+/** The banned modules, minus `allow` (module → the import names allowed, or true for all), and the guard's `capabilities`. */
+function imports(allow = {}, capabilities = []) {
+  const fsPaths = allow.fs === true ? [] : ["fs", "node:fs"].map((name) => ({ name, allowImportNames: FS_READS, allowTypeImports: true, message: FS_WHY }));
+  const fsPromises = allow.fs === true ? [] : ["fs/promises", "node:fs/promises"].map((name) => ({ name, allowTypeImports: true, message: FS_WHY }));
+  const banned = CAPABILITIES.filter((c) => !capabilities.includes(c));
+  const guard = {
+    regex: "(^|/)process-guard(\\.ts)?$",
+    allowTypeImports: true,
+    ...(capabilities.length > 0 ? { importNames: banned } : {}),
+    message: "the process guard's capabilities are imported only by the modules eslint.read-only.js's GUARD_CAPABILITIES names",
+  };
+  const paths = [
+    ...fsPaths,
+    ...fsPromises,
+    ...BANNED.flatMap((m) => [m, `node:${m}`]).flatMap((name) => {
+      const bare = name.replace(/^node:/u, "");
+      const allowed = allow[bare];
+      if (allowed === true) return [];
+      return [{ name, message: why(name), allowTypeImports: true, ...(allowed ? { allowImportNames: allowed } : {}) }];
+    }),
+  ];
   const escape = (d) => d.replace(/[.*+?^${}()|[\]\\/]/gu, "\\$&");
   const escaped = DEPENDENCIES.map(escape).join("|");
   const sdk = MCP_SDK_MODULES.map(escape).join("|");
@@ -78,6 +121,7 @@ function imports(allow = {}) {
           regex: `^(?!\\.{1,2}/|node:)(?!(?:${escaped})(?:/|$))(?!(?:${sdk})$)`,
           message: "src/ imports only its named dependencies and node:-prefixed builtins (eslint.read-only.js)",
         },
+        guard,
       ],
     },
   ];
@@ -90,8 +134,13 @@ const dynamicImports = [
     message: "no dynamic import() of a network or process module (eslint.read-only.js)",
   },
   {
-    selector: `ImportExpression[source.type='Literal']:not([source.value=/^(\\.{1,2}\\/|node:(crypto|fs|os|path|stream|tty|v8)$|(${DEPENDENCIES.join("|").replaceAll("/", "\\/")})$)/])`,
+    selector: `ImportExpression[source.type='Literal']:not([source.value=/^(\\.{1,2}\\/|node:(crypto|os|path|stream|tty|v8)$|(${DEPENDENCIES.join("|").replaceAll("/", "\\/")})$)/])`,
     message: "a dynamic import() loads a module of src/, a named dependency or a harmless builtin (eslint.read-only.js)",
+  },
+  { selector: "ImportExpression[source.value=/process-guard/]", message: "the process guard is imported statically, by name (eslint.read-only.js)" },
+  {
+    selector: "CallExpression[callee.name='openSync']:not([arguments.length=2][arguments.1.value='r'])",
+    message: 'openSync only to read: openSync(file, "r") (eslint.read-only.js)',
   },
 ];
 
@@ -140,7 +189,7 @@ function onlyCall(fn, where, message) {
   return [
     { selector: `CallExpression[callee.name='${fn}']${where}`, message },
     {
-      selector: `Identifier[name='${fn}']:not(ImportSpecifier > Identifier, CallExpression > Identifier.callee)`,
+      selector: `Identifier[name='${fn}']:not(ImportSpecifier > Identifier, CallExpression > Identifier.callee, VariableDeclarator > Identifier.id)`,
       message: `${fn} is only called, never passed on (eslint.read-only.js)`,
     },
     { selector: `ImportSpecifier[imported.name='${fn}'][local.name!='${fn}']`, message: `${fn} is imported under its own name (eslint.read-only.js)` },
@@ -171,33 +220,35 @@ export default [
   { files: [EMBEDDED], rules: { "read-only/properties": ["error", ...PROPERTIES_BUT_BUILTIN] } },
   { files: [ENTRY], rules: { "read-only/properties": ["error", ...PROPERTIES_BUT_BUILTIN], "read-only/syntax": ["error", ...dynamicImports, ...ONLY_TTY] } },
   { files: ["src/kube/request-log.ts"], rules: { "read-only/imports": imports({ http: ["STATUS_CODES"] }) } },
+  ...Object.entries(GUARD_CAPABILITIES).map(([file, capabilities]) => ({ files: [file], rules: { "read-only/imports": imports({}, capabilities) } })),
   {
-    files: [DOCTOR],
+    files: [GUARD],
     rules: {
-      "read-only/imports": imports({ child_process: ["execFile"] }),
+      "read-only/imports": imports({ fs: true }),
+      // It replaces process.dlopen, binding, kill and getBuiltinModule: it names them all (its `.constructor` is held below).
+      "read-only/properties": "off",
       "read-only/syntax": [
         "error",
         ...dynamicImports,
+        {
+          selector: "MemberExpression[property.name='constructor']:not([object.object.name='process'][object.property.name='mainModule'])",
+          message: "the guard reaches Node's CommonJS loader only as process.mainModule.constructor (eslint.read-only.js)",
+        },
         ...onlyCall(
           "execFile",
           `:not(${KUBECTL_VERSION})`,
           'doctor runs only `kubectl version --client -o json`: execFile("kubectl", ["version", "--client", "-o", "json"], …) (eslint.read-only.js)',
         ),
-      ],
-    },
-  },
-  {
-    files: [EXEC_AUTH],
-    rules: {
-      "read-only/imports": imports({ child_process: ["spawn"] }),
-      "read-only/syntax": [
-        "error",
-        ...dynamicImports,
         ...onlyCall(
           "spawn",
-          ":not(FunctionDeclaration[id.name='runExecPlugin'] CallExpression)",
-          "spawn runs only the kubeconfig's exec credential plugin, in runExecPlugin (eslint.read-only.js)",
+          ":not(FunctionDeclaration[id.name='startCredentialPlugin'] CallExpression)",
+          "spawn runs only the kubeconfig's exec credential plugin, in startCredentialPlugin (eslint.read-only.js)",
         ),
+        {
+          selector:
+            "CallExpression[callee.name='original'][arguments.0.value='child_process']:not(FunctionDeclaration[id.name='runKubectlVersion'] CallExpression[arguments.1.value='execFile'], FunctionDeclaration[id.name='startCredentialPlugin'] CallExpression[arguments.1.value='spawn'])",
+          message: "the guard takes child_process's execFile only in runKubectlVersion and spawn only in startCredentialPlugin (eslint.read-only.js)",
+        },
       ],
     },
   },

@@ -64,9 +64,11 @@ const noSnapshot = {
 };
 // The lock analyser is an entry of its own in the npm tree too (dist/npm/locks.cjs): until a
 // command imports it, this is what ships it and what test/distribution/locks-bundle.test.ts runs.
+// The process guard (src/cli/process-guard.ts) is an entry of its own: the loader (dist/start.cjs)
+// loads and installs it before the bundle's entry, and main.ts's import of it is the same module.
 const split = await build({
   ...common,
-  entryPoints: { ...common.entryPoints, locks: "src/locks/index.ts" },
+  entryPoints: { ...common.entryPoints, locks: "src/locks/index.ts", "process-guard": "src/cli/process-guard.ts" },
   plugins: [...common.plugins, noSnapshot],
   format: "esm",
   metafile: true,
@@ -93,7 +95,8 @@ await build({
   ...common,
   entryPoints: undefined,
   stdin: {
-    contents: 'import { startFromCodeCache } from "./src/cli/code-cache.ts";\nstartFromCodeCache(require("node:path").join(__dirname, "npm", "kubectl-ptah.cjs"));\n',
+    contents:
+      'import { startFromCodeCache } from "./src/cli/code-cache.ts";\nconst { join } = require("node:path");\nstartFromCodeCache(join(__dirname, "npm", "kubectl-ptah.cjs"), join(__dirname, "npm", "process-guard.cjs"));\n',
     resolveDir: ".",
     loader: "ts",
     sourcefile: "start.ts",
@@ -148,5 +151,10 @@ await build({
   outfile: "dist/kubectl-ptah.cjs",
   // yargs 18 calls createRequire(import.meta.url); a CJS bundle has no import.meta.
   define: { ...common.define, "import.meta.url": "__ptahImportMetaUrl" },
-  banner: { js: "const __ptahImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Every built-in the bundle requires is handed out by process.getBuiltinModule, which the process
+  // guard (src/cli/process-guard.ts) watches: the single binary's own require is Node's internal
+  // one, which no hook sees, so a child_process first loaded through it would arrive unpatched.
+  banner: {
+    js: "require = ((r) => (id) => process.getBuiltinModule(id) ?? r(id))(require);\nconst __ptahImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
 });

@@ -2,14 +2,19 @@
 // code are read or set here and handed to runCli; commands see only their context. Two other
 // modules read `process` for facts no context carries: cli/local.ts (the running executable and
 // the platform, for doctor's PATH check) and kube/request-log.ts (the pid in klog's line).
-import fs from "node:fs";
+import { fstatSync } from "node:fs";
 import { startupSnapshot } from "node:v8";
 import { fdOutput, type FdOutput } from "./cli/fd-output.ts";
+import { installProcessGuard } from "./cli/process-guard.ts";
 import { versionAnswer } from "./cli/version-flag.ts";
 
 declare const PTAH_VERSION: string | undefined;
 
 async function main(): Promise<void> {
+  // First, at every start (in the single binary, after its snapshot is restored, never while it is
+  // built): no command's code has loaded yet, and from here on this process starts no program,
+  // worker or native addon and writes nothing outside its named exceptions (cli/process-guard.ts).
+  installProcessGuard();
   const version = typeof PTAH_VERSION === "string" ? PTAH_VERSION : "dev";
   const argv = process.argv.slice(2);
   // `--version` answers before the CLI (every command, the zod models) is even loaded: that load
@@ -66,7 +71,7 @@ async function main(): Promise<void> {
  */
 function isTerminal(fd: number): boolean {
   try {
-    if (!fs.fstatSync(fd).isCharacterDevice()) return false;
+    if (!fstatSync(fd).isCharacterDevice()) return false;
   } catch {
     return false;
   }

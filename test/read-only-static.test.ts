@@ -1,4 +1,4 @@
-// The static read-only proof can fail (issue 27): each known way around the transport is applied
+// The static read-only proof can fail: each known way around the transport and the process guard is applied
 // to an in-memory copy of a real module of src/, and the proof that guards it must name it — the
 // lint rules of eslint.read-only.js for imports, globals and processes, the checker's proof of
 // test/support/transport-proof.ts for the transport's own surface, and the transport modules' fixed
@@ -57,19 +57,46 @@ const LINT: readonly Bypass[] = [
   { name: "eval", file: "kube/reader.ts", edit: append(`export const leak = () => eval("fetch")("https://x");`) },
   { name: "WebSocket", file: "kube/reader.ts", edit: append(`export const leak = () => new WebSocket("wss://x");`) },
   { name: "a spawned kubectl delete", file: "kube/reader.ts", edit: append(`import { spawn } from "node:child_process";\nexport const leak = () => spawn("kubectl", ${DELETE});`) },
-  { name: "doctor's execFile with another argv", file: "cli/local.ts", edit: append(`export const leak = () => execFile("kubectl", ${DELETE});`) },
-  { name: "doctor's execFile passed on", file: "cli/local.ts", edit: append(`export const run = execFile;`) },
   {
-    name: "doctor's execFile imported under another name",
+    name: "doctor's execFile back in cli/local.ts",
     file: "cli/local.ts",
-    edit: append(`import { execFile as run } from "node:child_process";\nexport const leak = () => run("kubectl", ${DELETE});`),
+    edit: append(`import { execFile } from "node:child_process";\nexport const leak = () => execFile("kubectl", ${DELETE});`),
   },
   {
-    name: "another child_process function in doctor",
-    file: "cli/local.ts",
-    edit: append(`import { execFileSync } from "node:child_process";\nexport const leak = () => execFileSync("kubectl", ${DELETE});`),
+    name: "the exec credential's spawn back in kube/credentials.ts",
+    file: "kube/credentials.ts",
+    edit: append(`import { spawn } from "node:child_process";\nexport const leak = () => spawn("kubectl", ${DELETE});`),
   },
-  { name: "the exec credential's spawn outside runExecPlugin", file: "kube/credentials.ts", edit: append(`export const leak = () => spawn("kubectl", ${DELETE});`) },
+  {
+    name: "the guard's execFile with another argv",
+    file: "cli/process-guard.ts",
+    edit: (text) => text.replace('execFile("kubectl", ["version", "--client", "-o", "json"]', `execFile("kubectl", ${DELETE}`),
+  },
+  { name: "the guard's execFile passed on", file: "cli/process-guard.ts", edit: (text) => text.replace('  execFile("kubectl",', '  void [execFile];\n  execFile("kubectl",') },
+  {
+    name: "the guard's spawn outside startCredentialPlugin",
+    file: "cli/process-guard.ts",
+    edit: append(`export const leak = () => original<ChildProcesses["spawn"]>("child_process", "spawn")("kubectl", ${DELETE});`),
+  },
+  {
+    name: "another child_process function in the guard",
+    file: "cli/process-guard.ts",
+    edit: append(`export const leak = () => original<ChildProcesses["execFileSync"]>("child_process", "execFileSync")("kubectl", ${DELETE});`),
+  },
+  { name: "node:fs's default import, then a write", file: "kube/reader.ts", edit: append(`import fs from "node:fs";\nexport const leak = () => fs.writeFileSync("/tmp/x", "x");`) },
+  { name: "node:fs's namespace, unprefixed", file: "kube/reader.ts", edit: append(`import * as f from "fs";\nexport const leak = () => f.rmSync("/tmp/x");`) },
+  { name: "a write of node:fs by name", file: "cli/context.ts", edit: append(`import { writeFileSync } from "node:fs";\nexport const leak = () => writeFileSync("/tmp/x", "x");`) },
+  { name: "node:fs/promises", file: "kube/connect.ts", edit: append(`import { writeFile } from "node:fs/promises";\nexport const leak = () => writeFile("/tmp/x", "x");`) },
+  { name: "openSync to write", file: "cli/context.ts", edit: append(`export const leak = () => openSync("/tmp/x", "w");`) },
+  { name: "a dynamic import of node:fs", file: "cli/local.ts", edit: append(`export const leak = async () => (await import("node:fs")).writeFileSync("/tmp/x", "x");`) },
+  { name: "a guard capability in a module not named for it", file: "kube/reader.ts", edit: append(`export { createNewFile } from "../cli/process-guard.ts";`) },
+  {
+    name: "another capability than the module's own",
+    file: "cli/fd-output.ts",
+    edit: append(`import { createNewFile } from "./process-guard.ts";\nexport const leak = () => createNewFile("/tmp/x", "x");`),
+  },
+  { name: "the guard's namespace", file: "cli/context.ts", edit: append(`import * as guard from "./process-guard.ts";\nexport const leak = () => guard.codeCacheFolder("/");`) },
+  { name: "a dynamic import of the guard", file: "cli/local.ts", edit: append(`export const leak = async () => (await import("./process-guard.ts")).codeCacheFolder("/");`) },
   { name: "a dynamic import(name)", file: "kube/reader.ts", edit: append(`export const leak = async (name: string) => import(name);`) },
   { name: "a dynamic import of a template", file: "commands/inbox.ts", edit: append("export const leak = async (m: string) => import(`node:${m}`);") },
   {

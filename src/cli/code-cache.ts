@@ -12,15 +12,18 @@
 // digest, keeps node:crypto (its ~35 internal modules, 7-12 ms of an offline start) out of the
 // start. A rejected, stale or missing entry is written after the run (createCachedData then also
 // holds the functions that run compiled), replacing that file's entry. Nothing here ever fails a
-// command: an unreadable or unwritable cache folder is the same as none.
+// command: an unreadable or unwritable cache folder is the same as none. Its writes go through the
+// process guard's capabilities (files directly inside the cache folder; the log file), and the guard
+// itself is the first module it loads (startFromCodeCache).
 //
 //   PTAH_CODE_CACHE=off          compile every start (no reads, no writes)
 //   PTAH_CODE_CACHE_DIR=DIR      the cache folder (default $XDG_CACHE_HOME/kubectl-ptah/code-cache,
 //                                else ~/.cache/kubectl-ptah/code-cache)
 //   PTAH_CODE_CACHE_LOG=FILE     appends one line per file loaded: `hit|miss|stale|rejected|off PATH`
-import fs from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Script } from "node:vm";
+import type * as ProcessGuard from "./process-guard.ts";
 
 export type CacheOutcome = "hit" | "miss" | "stale" | "rejected" | "off";
 
@@ -82,7 +85,7 @@ export class CodeCacheLoader {
   load(file: string): unknown {
     const known = this.modules.get(file);
     if (known) return known.exports;
-    const source = fs.readFileSync(file);
+    const source = readFileSync(file);
     const entry = this.dir === undefined ? undefined : cacheEntryName(file);
     const stored = entry === undefined ? undefined : readIfThere(path.join(this.dir!, entry));
     const cachedData = stored === undefined ? undefined : decodeEntry(stored, source);
@@ -111,19 +114,15 @@ export class CodeCacheLoader {
   }
 
   /** Writes the entries this run compiled (at exit: the cache then holds what the run compiled). */
-  save(): void {
+  save(folder: ProcessGuard.CacheFolder): void {
     if (this.dir === undefined || this.unsaved.length === 0) return;
     try {
-      fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const present = fs.readdirSync(this.dir);
+      const present = readdirIfThere(this.dir);
       for (const { script, file, entry, source } of this.unsaved.splice(0)) {
-        const target = path.join(this.dir, entry);
-        const temporary = `${target}.${process.pid}.tmp`;
-        fs.writeFileSync(temporary, encodeEntry(source, script.createCachedData()), { mode: 0o600 });
-        fs.renameSync(temporary, target);
+        folder.replace(entry, encodeEntry(source, script.createCachedData()));
         // This file's entries for another Node are dead weight now.
         const prefix = `${path.basename(file)}.`;
-        for (const name of present) if (name !== entry && name.startsWith(prefix) && name.endsWith(".v8")) fs.rmSync(path.join(this.dir, name), { force: true });
+        for (const name of present) if (name !== entry && name.startsWith(prefix) && name.endsWith(".v8")) folder.remove(name);
       }
     } catch {
       // A read-only or full cache folder: the next start compiles again, as without a cache.
@@ -133,27 +132,47 @@ export class CodeCacheLoader {
 
 function readIfThere(file: string): Buffer | undefined {
   try {
-    return fs.readFileSync(file);
+    return readFileSync(file);
   } catch {
     return undefined;
   }
 }
 
-/** The bin's start: loads `entry` through the cache and saves what this run compiled at exit. */
-export function startFromCodeCache(entry: string, env: NodeJS.ProcessEnv = process.env): void {
+function readdirIfThere(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The bin's start: loads the process guard (`guardModule`, the bundle's own module: main.ts's import
+ * of it is this same instance) and installs it, then loads `entry` through the cache; saves what
+ * this run compiled at exit.
+ */
+export function startFromCodeCache(entry: string, guardModule: string, env: NodeJS.ProcessEnv = process.env): void {
   const logFile = env.PTAH_CODE_CACHE_LOG;
-  const loader = new CodeCacheLoader(
-    codeCacheDir(env),
-    logFile
-      ? (outcome, file) => {
-          try {
-            fs.appendFileSync(logFile, `${outcome} ${file}\n`);
-          } catch {
-            /* a diagnostic only */
-          }
-        }
-      : undefined,
-  );
-  process.once("exit", () => loader.save());
+  const dir = codeCacheDir(env);
+  // Lines wait until the guard, loaded first, hands out the log file's one writer.
+  const lines: string[] = [];
+  let append: ((line: string) => void) | undefined;
+  const log = (line: string): void => {
+    try {
+      if (append) append(line);
+      else lines.push(line);
+    } catch {
+      /* a diagnostic only */
+    }
+  };
+  const loader = new CodeCacheLoader(dir, logFile ? (outcome, file) => log(`${outcome} ${file}\n`) : undefined);
+  const guard = loader.load(guardModule) as typeof ProcessGuard;
+  guard.installProcessGuard();
+  if (logFile) {
+    append = guard.codeCacheLog(logFile);
+    log(lines.splice(0).join(""));
+  }
+  const folder = dir === undefined ? undefined : guard.codeCacheFolder(dir);
+  process.once("exit", () => folder && loader.save(folder));
   loader.load(entry);
 }

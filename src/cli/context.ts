@@ -1,11 +1,12 @@
 // What the shell is given (the process, or a test) and the one RunContext it builds from it.
 // runCli and completion both use shellContext, so a command sees the same clock, signal,
 // streams and connection however it was reached.
-import fs from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import type { Connection, GlobalOptions, LineEnvironment, LineResult, LocalFacts, Registry, RunContext } from "../commands/types.ts";
 import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/options/candidates.ts";
 import { LAZY_COMMANDS } from "../commands/lazy.ts";
 import { RefusalError, UsageError } from "../errors.ts";
+import { createNewFile, startCredentialPlugin } from "./process-guard.ts";
 
 export interface Environment {
   readonly argv: readonly string[];
@@ -37,7 +38,7 @@ export type LineRunner = (environment: Environment) => Promise<LineResult>;
 /** A file named on the command line (-o custom-columns-file), with kubectl's wording when unreadable. */
 function readFile(file: string): string {
   try {
-    return fs.readFileSync(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : (err as Error).message;
     throw new UsageError(`error reading template ${file}, open ${file}: ${reason}`);
@@ -57,19 +58,19 @@ function readBytes(file: string, maxBytes: number, bound: string): Uint8Array {
   const tooLarge = (): RefusalError => new RefusalError(`${file} is larger than ${maxBytes} bytes; ${bound}`);
   let fd: number;
   try {
-    fd = fs.openSync(file, "r");
+    fd = openSync(file, "r");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UsageError(`the path "${file}" does not exist`);
     throw new UsageError(`error reading ${file}: ${(err as Error).message}`);
   }
   try {
-    const stat = fs.fstatSync(fd);
+    const stat = fstatSync(fd);
     if (stat.isFile() && stat.size > maxBytes) throw tooLarge();
     const parts: Buffer[] = [];
     let total = 0;
     for (;;) {
       const chunk = Buffer.allocUnsafe(READ_CHUNK);
-      const n = fs.readSync(fd, chunk, 0, READ_CHUNK, null);
+      const n = readSync(fd, chunk, 0, READ_CHUNK, null);
       if (n === 0) break;
       total += n;
       if (total > maxBytes) throw tooLarge();
@@ -80,14 +81,14 @@ function readBytes(file: string, maxBytes: number, bound: string): Uint8Array {
     if (err instanceof RefusalError) throw err;
     throw new UsageError(`error reading ${file}: ${(err as Error).message}`);
   } finally {
-    fs.closeSync(fd);
+    closeSync(fd);
   }
 }
 
 /** Creates `file` (exclusive create: an existing file, perhaps an earlier export, is never replaced). */
 function writeNewFile(file: string, text: string): void {
   try {
-    fs.writeFileSync(file, text, { flag: "wx", mode: 0o644 });
+    createNewFile(file, text);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new RefusalError(`${file} already exists; an export never replaces a file`);
     throw new RefusalError(`cannot write ${file}: ${(err as Error).message}`);
@@ -123,6 +124,8 @@ export function shellContext(environment: Environment, global: GlobalOptions, ru
               version: environment.version,
               stdinIsTTY: environment.stdinIsTTY,
               log: environment.log ?? (() => {}),
+              // The one child process a connection may start, as the process guard allows it.
+              startCredentialPlugin,
             }),
           );
       // A failed connect is not kept: a long-lived command (mcp) tries again on its next call.

@@ -4,7 +4,7 @@
 // its embedded bytes: the lock analyser's WebAssembly parser, another gzipped asset.
 // Nothing is loaded at module load: the snapshot holds this file, and node:vm, node:sea and
 // node:zlib come through process.getBuiltinModule only when `mcp` runs.
-import fs from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 
 interface LoadedModule {
@@ -32,7 +32,7 @@ export function embeddedAsset(asset: string, bundleFile: string): Uint8Array {
 export function requireEmbedded(asset: string, bundleFile: string): unknown {
   if (embedded.has(asset)) return embedded.get(asset);
   const sea = process.getBuiltinModule("node:sea");
-  const gzipped = sea.isSea() ? new Uint8Array(sea.getAsset(asset)) : fs.readFileSync(path.join(path.dirname(bundleFile), asset));
+  const gzipped = sea.isSea() ? new Uint8Array(sea.getAsset(asset)) : readFileSync(path.join(path.dirname(bundleFile), asset));
   const source = process.getBuiltinModule("node:zlib").gunzipSync(gzipped).toString("utf8");
   const module: LoadedModule = { exports: {} };
   const require = (id: string): unknown => {

@@ -5,8 +5,9 @@
 // synchronous write (a non-blocking pipe full: EAGAIN; anything else unexpected) is handed to the
 // stream after all, from the first byte not yet written, so nothing is lost or reordered. A closed
 // reader (`| head`: EPIPE) calls onClosed, as the stream's EPIPE handler did. Pure of `process`:
-// main.ts hands in the descriptor and the stream.
-import fs from "node:fs";
+// main.ts hands in the descriptor and the stream. The synchronous write is the process guard's
+// (cli/process-guard.ts): to file descriptors 1 and 2 only.
+import { writeStdio } from "./process-guard.ts";
 
 export type WriteSync = (fd: number, buffer: Uint8Array, offset: number, length: number) => number;
 
@@ -15,7 +16,7 @@ export interface FdOutput {
   write(text: string): Promise<void>;
 }
 
-export function fdOutput(fd: number, stream: () => NodeJS.WritableStream, onClosed: () => void, writeSync: WriteSync = fs.writeSync): FdOutput {
+export function fdOutput(fd: number, stream: () => NodeJS.WritableStream, onClosed: () => void, writeSync: WriteSync = writeStdio): FdOutput {
   let fallback: NodeJS.WritableStream | undefined;
   let pending: Promise<void> = Promise.resolve();
 

@@ -1,17 +1,17 @@
 // What doctor needs to know about this machine: which kubectl-ptah executables PATH holds (the
 // first is the one `kubectl ptah` runs, as `kubectl plugin list` finds it) and the version of the
 // first kubectl on PATH (`kubectl version --client`, one short-lived child process).
-import { execFile } from "node:child_process";
-import fs from "node:fs";
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type { LocalFacts } from "../commands/types.ts";
+import { processGuardInstalled, runKubectlVersion } from "./process-guard.ts";
 
 const KUBECTL_TIMEOUT_MS = 3000;
 
 function realpath(p: string | undefined): string | undefined {
   if (!p) return undefined;
   try {
-    return fs.realpathSync(p);
+    return realpathSync(p);
   } catch {
     return undefined;
   }
@@ -19,8 +19,8 @@ function realpath(p: string | undefined): string | undefined {
 
 function isExecutableFile(p: string): boolean {
   try {
-    if (!fs.statSync(p).isFile()) return false;
-    fs.accessSync(p, fs.constants.X_OK);
+    if (!statSync(p).isFile()) return false;
+    accessSync(p, constants.X_OK);
     return true;
   } catch {
     return false;
@@ -49,7 +49,7 @@ export function findPlugins(pathEnv: string | undefined, selfPaths: readonly (st
 
 function kubectlVersion(env: NodeJS.ProcessEnv): Promise<LocalFacts["kubectl"]> {
   return new Promise((resolve) => {
-    execFile("kubectl", ["version", "--client", "-o", "json"], { env, timeout: KUBECTL_TIMEOUT_MS, encoding: "utf8" }, (err, stdout) => {
+    runKubectlVersion(env, KUBECTL_TIMEOUT_MS, (err, stdout) => {
       if (err && (err as NodeJS.ErrnoException).code === "ENOENT") return resolve({ missing: "no kubectl on PATH" });
       try {
         const v = (JSON.parse(stdout) as { clientVersion?: { gitVersion?: unknown; minor?: unknown } }).clientVersion;
@@ -67,5 +67,5 @@ function kubectlVersion(env: NodeJS.ProcessEnv): Promise<LocalFacts["kubectl"]> 
 export async function inspectMachine(env: NodeJS.ProcessEnv, runKubectl = true): Promise<LocalFacts> {
   const started = [process.argv[1], process.execPath];
   const kubectl = runKubectl ? await kubectlVersion(env) : { missing: "kubectl's version not asked (the MCP server starts no other program)" };
-  return { kubectl, plugins: findPlugins(env.PATH, started), selfPath: realpath(process.argv[1]) ?? realpath(process.execPath) };
+  return { kubectl, plugins: findPlugins(env.PATH, started), selfPath: realpath(process.argv[1]) ?? realpath(process.execPath), processGuard: processGuardInstalled() };
 }

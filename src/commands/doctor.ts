@@ -7,7 +7,7 @@ import type { ClusterInspector } from "../kube/types.ts";
 import { PTAH_API_VERSION, PTAH_KIND_NAMES } from "../model/api.ts";
 import { formatJson } from "../render/formats.ts";
 import { sanitize } from "../render/sanitize.ts";
-import { clockCheck, kubeconfigCheck, pathCheck, serverCheck, versionSkewCheck, type LocalFacts, type Outcome, type ServerFacts } from "../views/doctor-connection.ts";
+import { clockCheck, kubeconfigCheck, machineChecks, serverCheck, versionSkewCheck, type LocalFacts, type Outcome, type ServerFacts } from "../views/doctor-connection.ts";
 import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type ProbeFacts, type WebhookFacts } from "../views/doctor-operator.ts";
 import { buildPermissionCheck, rulesToReview } from "../views/doctor-permissions.ts";
 import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "../views/doctor-spec-writer.ts";
@@ -35,13 +35,14 @@ async function attempt<T>(read: () => Promise<T>): Promise<Outcome<T>> {
   }
 }
 
-const NO_MACHINE: LocalFacts = { kubectl: { missing: "kubectl was not looked for" }, plugins: [], selfPath: undefined };
+const NO_MACHINE: LocalFacts = { kubectl: { missing: "kubectl was not looked for" }, plugins: [], selfPath: undefined, processGuard: false };
 
 function sanitizeLocal(l: LocalFacts): LocalFacts {
   return {
     kubectl: "missing" in l.kubectl ? l.kubectl : { gitVersion: sanitize(l.kubectl.gitVersion), minor: l.kubectl.minor },
     plugins: l.plugins.map((p) => ({ path: sanitize(p.path), self: p.self })),
     selfPath: l.selfPath === undefined ? undefined : sanitize(l.selfPath),
+    processGuard: l.processGuard,
   };
 }
 
@@ -139,16 +140,16 @@ async function buildView(ctx: RunContext, o: DoctorOptions): Promise<DoctorView>
   } catch (err) {
     const local = await machine;
     const message = err instanceof Error ? err.message : String(err);
-    const checks = [kubeconfigCheck({ kind: "error", message }), serverCheck(undefined, undefined), pathCheck(local), ...unreachable("no connection (see kubeconfig)")];
+    const checks = [kubeconfigCheck({ kind: "error", message }), serverCheck(undefined, undefined), ...machineChecks(local), ...unreachable("no connection (see kubeconfig)")];
     return { namespace: ctx.global.namespace ?? "default", checks };
   }
   const kubeconfig = kubeconfigCheck({ kind: "value", value: c.origin ?? { contextName: c.contextName } });
   if (!c.inspector) {
     const local = await machine;
-    return { namespace: c.namespace, checks: [kubeconfig, pathCheck(local), ...unreachable("this connection cannot inspect the cluster")] };
+    return { namespace: c.namespace, checks: [kubeconfig, ...machineChecks(local), ...unreachable("this connection cannot inspect the cluster")] };
   }
   const { server, cluster } = await clusterChecks(c, c.inspector, ctx, o, machine);
-  return { namespace: c.namespace, checks: [kubeconfig, ...server, pathCheck(await machine), ...cluster] };
+  return { namespace: c.namespace, checks: [kubeconfig, ...server, ...machineChecks(await machine), ...cluster] };
 }
 
 export const doctorCommand: Command<DoctorOptions> = {

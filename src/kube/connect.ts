@@ -1,14 +1,14 @@
 // Composition of a connection: read the kubeconfig files by kubectl's rules, apply the command
 // line's overrides (kube/overrides.ts), resolve the context, namespace, TLS, credentials
 // (kube/credentials.ts), impersonation and proxy, and build the reader.
-import fs from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { BlockList, isIP, isIPv4 } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type tls from "node:tls";
 import { ReadError, sanitize } from "../errors.ts";
 import type { ConnectOptions, Connection } from "./types.ts";
-import { NO_CREDENTIALS, readBytes, userCredentials } from "./credentials.ts";
+import { NO_CREDENTIALS, readBytes, userCredentials, type StartCredentialPlugin } from "./credentials.ts";
 import { Transport } from "./http.ts";
 import { HttpClusterInspector } from "./inspect.ts";
 import { describeOrigin, kubeconfigPaths, mergeKubeconfigs, resolveContext, resolveNamespace, type KubeconfigDoc, type SourceFile } from "./kubeconfig.ts";
@@ -25,13 +25,15 @@ export interface ConnectEnvironment {
   readonly log: (line: string) => void;
   /** Milliseconds since the epoch, for credential lifetimes (tests pass a fake clock). */
   readonly now?: () => number;
+  /** Starts the kubeconfig's exec credential plugin (the shell hands in the process guard's). */
+  readonly startCredentialPlugin: StartCredentialPlugin;
 }
 
 const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
 function readFileOrUndefined(file: string): string | undefined {
   try {
-    return fs.readFileSync(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new ReadError(`cannot read ${file}: ${(err as Error).message}`);
@@ -118,7 +120,7 @@ export function selectProxy(cluster: Record<string, unknown>, server: URL, env: 
 function inClusterDoc(env: NodeJS.ProcessEnv): { doc: KubeconfigDoc; namespace: string } | undefined {
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT;
-  if (!host || !port || !fs.existsSync(path.join(SERVICE_ACCOUNT_DIR, "token"))) return undefined;
+  if (!host || !port || !existsSync(path.join(SERVICE_ACCOUNT_DIR, "token"))) return undefined;
   const namespace = readFileOrUndefined(path.join(SERVICE_ACCOUNT_DIR, "namespace"))?.trim() || "default";
   const server = `https://${host.includes(":") ? `[${host}]` : host}:${port}`;
   return {
@@ -179,7 +181,9 @@ export async function connect(global: ConnectOptions, env: ConnectEnvironment): 
   const now = env.now ?? Date.now;
   // kubectl sends credentials only over TLS: to an http:// server it sends none (impersonation still applies).
   const credentials =
-    server.protocol === "https:" ? await userCredentials(user, doc, ctx.contextName, server, { env: env.env, stdinIsTTY: env.stdinIsTTY, now }, timeoutMs) : NO_CREDENTIALS;
+    server.protocol === "https:"
+      ? await userCredentials(user, doc, ctx.contextName, server, { env: env.env, stdinIsTTY: env.stdinIsTTY, now, startPlugin: env.startCredentialPlugin }, timeoutMs)
+      : NO_CREDENTIALS;
   const tlsOptions: tls.ConnectionOptions = {
     rejectUnauthorized: cluster["insecure-skip-tls-verify"] !== true,
   };

@@ -3,8 +3,9 @@
 // minute old, as client-go's cached file token source does), an exec credential plugin (re-run
 // when its expirationTimestamp is near, and once after a 401), and auth providers (oidc, azure,
 // gcp) through @kubernetes/client-node, asked again for every request so its own refresh runs.
-import { spawn } from "node:child_process";
-import fs from "node:fs";
+import type { ChildProcessByStdio } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type { Readable } from "node:stream";
 import yaml from "js-yaml";
 import { ReadError, sanitize } from "../errors.ts";
 import type { KubeconfigDoc } from "./kubeconfig.ts";
@@ -28,7 +29,12 @@ export interface ExecEnvironment {
   readonly stdinIsTTY: boolean;
   /** Milliseconds since the epoch (tests pass a fake clock). */
   readonly now: () => number;
+  /** Starts the plugin: the process guard's one way to run it (cli/process-guard.ts), handed in by the shell. */
+  readonly startPlugin: StartCredentialPlugin;
 }
+
+/** Runs `command` with `args` and `env`, no shell; stdout piped, stderr the person's, stdin only when `interactive`. */
+export type StartCredentialPlugin = (command: string, args: readonly string[], env: NodeJS.ProcessEnv, interactive: boolean) => ChildProcessByStdio<null, Readable, null>;
 
 /** How often a tokenFile is read again (client-go re-reads it after a minute). */
 export const TOKEN_FILE_TTL_MS = 60_000;
@@ -41,7 +47,7 @@ export function readBytes(dataKey: unknown, fileKey: unknown, what: string): Buf
   if (typeof dataKey === "string" && dataKey !== "") return Buffer.from(dataKey, "base64");
   if (typeof fileKey === "string" && fileKey !== "") {
     try {
-      return fs.readFileSync(fileKey);
+      return readFileSync(fileKey);
     } catch (err) {
       throw new ReadError(`unable to read ${what} ${fileKey}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
@@ -72,11 +78,8 @@ async function runExecPlugin(exec: Record<string, unknown>, server: URL, env: Ex
     }
   }
   const info = { apiVersion, kind: "ExecCredential", spec: { interactive, ...(exec.provideClusterInfo ? { cluster: { server: server.toString() } } : {}) } };
-  const child = spawn(command, args, {
-    env: { ...env.env, ...extraEnv, KUBERNETES_EXEC_INFO: JSON.stringify(info) },
-    // stderr always reaches the person (kubectl passes it through); stdin only when interactive.
-    stdio: [interactive ? "inherit" : "ignore", "pipe", "inherit"],
-  });
+  // stderr always reaches the person (kubectl passes it through); stdin only when interactive.
+  const child = env.startPlugin(command, args, { ...env.env, ...extraEnv, KUBERNETES_EXEC_INFO: JSON.stringify(info) }, interactive);
   const out: Buffer[] = [];
   child.stdout.on("data", (d: Buffer) => out.push(d));
   const limit = interactive ? Math.max(timeoutMs, 5 * 60_000) : timeoutMs || 60_000;
@@ -132,6 +135,21 @@ async function authProvider(doc: KubeconfigDoc, contextName: string): Promise<()
     await kc.applyToHTTPSOptions(opts as never);
     return opts.headers ?? {};
   };
+}
+
+/**
+ * client-node's gcp and azure providers refresh a token by running `cmd-path` through a shell. kubectl
+ * removed both providers in 1.26 (an exec credential plugin replaces them), and the process guard
+ * refuses the child process: said here in kubectl's terms, before anything runs.
+ */
+function legacyCommand(provider: unknown): void {
+  const { name, config } = provider as { name?: unknown; config?: Record<string, unknown> };
+  const command = config?.["cmd-path"];
+  if ((name !== "gcp" && name !== "azure") || typeof command !== "string" || command === "") return;
+  const plugin = name === "gcp" ? "gke-gcloud-auth-plugin" : "kubelogin";
+  throw new ReadError(
+    `the kubeconfig's ${name} auth provider runs ${sanitize(command)} (cmd-path) for its token, which kubectl removed in 1.26 and this plugin does not start: use the ${plugin} exec credential plugin`,
+  );
 }
 
 /** The credential source for a kubeconfig user (after the command line's overrides). */
@@ -196,6 +214,7 @@ export async function userCredentials(
     };
   }
   if (u["auth-provider"]) {
+    legacyCommand(u["auth-provider"]);
     const headers = await authProvider(doc, contextName);
     return { current: async () => ({ ...base, headers: await headers() }), invalidate: () => true };
   }
@@ -204,7 +223,7 @@ export async function userCredentials(
 
 function readTokenFile(file: string): string {
   try {
-    return fs.readFileSync(file, "utf8").trim();
+    return readFileSync(file, "utf8").trim();
   } catch {
     throw new ReadError(`unable to read token file ${sanitize(file)}`);
   }

@@ -22,6 +22,8 @@ export interface LocalFacts {
   readonly plugins: readonly { readonly path: string; readonly self: boolean }[];
   /** How this plugin was started (its resolved path), for the messages. */
   readonly selfPath: string | undefined;
+  /** Whether this process runs under the process guard (cli/process-guard.ts). */
+  readonly processGuard: boolean;
 }
 
 export interface ServerFacts {
@@ -124,4 +126,23 @@ export function pathCheck(local: LocalFacts): Check {
     );
   }
   return ok("Connection", name, `kubectl ptah runs this plugin (${first.path})`, others);
+}
+
+/** The process guard: what this process refuses, whatever a command's code asks. */
+export function processGuardCheck(local: LocalFacts): Check {
+  const name = "process guard";
+  if (!local.processGuard) {
+    return problem(
+      "Connection",
+      name,
+      "not installed in this process: nothing refuses a child process, a worker, a native addon or a write",
+      "run the plugin through its own entry (kubectl ptah), which installs it before any command loads",
+    );
+  }
+  return ok("Connection", name, "child processes, workers, native addons and writes outside the code cache and --export refused in this process");
+}
+
+/** This machine's rows: which kubectl-ptah PATH finds, and the process guard. */
+export function machineChecks(local: LocalFacts): Check[] {
+  return [pathCheck(local), processGuardCheck(local)];
 }

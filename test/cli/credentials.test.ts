@@ -6,6 +6,7 @@ import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCredentialPlugin } from "../../src/cli/process-guard.ts";
 import { TOKEN_FILE_TTL_MS, userCredentials } from "../../src/kube/credentials.ts";
 import { awaitingSchema, inSyncSchema } from "../support/builders.ts";
 import { list, runRealCli, sendJson, statusBody, useFaultServer, writeKubeconfig } from "../support/fault-server.ts";
@@ -119,7 +120,7 @@ describe("credentials that stay fresh", () => {
       { clusters: [], users: [], contexts: [] },
       "",
       new URL("https://x"),
-      { env: {}, stdinIsTTY: false, now: () => now },
+      { env: {}, stdinIsTTY: false, now: () => now, startPlugin: startCredentialPlugin },
       1000,
     );
     expect((await source.current()).headers.authorization).toBe("Bearer first");

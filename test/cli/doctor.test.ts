@@ -23,6 +23,7 @@ const MACHINE: LocalFacts = {
   kubectl: { gitVersion: "v1.32.4", minor: 32 },
   plugins: [{ path: "/Users/alice/.krew/bin/kubectl-ptah", self: true }],
   selfPath: "/Users/alice/.krew/store/ptah/v0.1.0/kubectl-ptah",
+  processGuard: true,
 };
 
 type Identity = keyof typeof ACCESS;

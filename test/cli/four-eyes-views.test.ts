@@ -17,7 +17,7 @@ function writtenBy(raw: Raw, annotations: Record<string, string>): Raw {
   return copy as Raw;
 }
 const ALICE = { "operator.ptah.run/last-spec-writer-username": "alice", "operator.ptah.run/last-spec-writer-uid": "uid-a\u001b[31m" };
-const MACHINE: LocalFacts = { kubectl: { gitVersion: "v1.32.4", minor: 32 }, plugins: [], selfPath: undefined };
+const MACHINE: LocalFacts = { kubectl: { gitVersion: "v1.32.4", minor: 32 }, plugins: [], selfPath: undefined, processGuard: true };
 
 describe("status SCHEMA: Last spec writer", () => {
   it("names the recorded writer (sanitised), and says none recorded without the annotation", async () => {

@@ -18,12 +18,14 @@ let preload = "";
 beforeAll(() => {
   ensureNpmBundle();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-start-modules-"));
-  // Records Node's internal modules loaded after it, at exit, into the file the env names.
+  // Records Node's internal modules loaded after it, at exit, into the file the env names. Its
+  // write is taken before the bin installs the process guard, which refuses writes after.
   preload = path.join(dir, "record.cjs");
   fs.writeFileSync(
     preload,
     "const before = new Set(process.moduleLoadList);\n" +
-      "process.on('exit', () => require('fs').writeFileSync(process.env.RECORD, process.moduleLoadList.filter((m) => !before.has(m)).join('\\n')));\n",
+      "const { openSync, writeSync } = require('fs');\n" +
+      "process.on('exit', () => writeSync(openSync(process.env.RECORD, 'w'), process.moduleLoadList.filter((m) => !before.has(m)).join('\\n')));\n",
   );
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ReadOnlyError, exitStatusOf, formatError } from "../../src/errors.ts";
 import { connect } from "../../src/kube/connect.ts";
 import type { Transport } from "../../src/kube/http.ts";
+import { startCredentialPlugin } from "../../src/cli/process-guard.ts";
 import { TunnelAgent } from "../../src/kube/proxy-tunnel.ts";
 import { guardRequest, guardTunnel } from "../../src/kube/request-guard.ts";
 import { useFaultServer, writeKubeconfig } from "../support/fault-server.ts";
@@ -143,7 +144,7 @@ describe("a planted violation, through the real connection code", () => {
     const kubeconfig = writeKubeconfig(f.dir, "guard.kubeconfig", { server: f.server.url, caFile: f.pki.caFile });
     const c = await connect(
       { kubeconfig, context: undefined, namespace: undefined, requestTimeoutMs: 5000, overrides: {}, verbosity: 0, warningsAsErrors: false },
-      { env: { HOME: f.home }, version: "v0.0.0-test", stdinIsTTY: false, log: () => {} },
+      { env: { HOME: f.home }, version: "v0.0.0-test", stdinIsTTY: false, log: () => {}, startCredentialPlugin },
     );
     const transport = (c.reader as unknown as { transport: Transport }).transport;
     const credentials = transport.config.credentials;

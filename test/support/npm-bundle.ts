@@ -6,7 +6,7 @@ import path from "node:path";
 
 export const REPO = path.resolve(import.meta.dirname, "..", "..");
 export const NPM_BIN = path.join(REPO, "bin", "kubectl-ptah.js");
-const PARTS = ["dist/start.cjs", "dist/npm/kubectl-ptah.cjs", "dist/meta.npm.json"].map((p) => path.join(REPO, p));
+const PARTS = ["dist/start.cjs", "dist/npm/kubectl-ptah.cjs", "dist/npm/process-guard.cjs", "dist/meta.npm.json"].map((p) => path.join(REPO, p));
 
 export function ensureNpmBundle(): void {
   if (PARTS.every((p) => fs.existsSync(p))) return;

@@ -18,7 +18,7 @@ function server(minor: number | undefined, date?: string): Outcome<ServerFacts> 
   return { kind: "value", value: { gitVersion: `v1.${minor ?? "x"}.0`, minor, date, localTime: AT } };
 }
 
-const LOCAL = (kubectl: LocalFacts["kubectl"], plugins: LocalFacts["plugins"] = []): LocalFacts => ({ kubectl, plugins, selfPath: "/opt/ptah/kubectl-ptah" });
+const LOCAL = (kubectl: LocalFacts["kubectl"], plugins: LocalFacts["plugins"] = []): LocalFacts => ({ kubectl, plugins, selfPath: "/opt/ptah/kubectl-ptah", processGuard: true });
 
 describe("version skew", () => {
   it.each([
