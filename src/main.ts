@@ -110,6 +110,6 @@ function start(): void {
 // env, streams, clock) is touched before main() runs; the connection code loads on demand after.
 if (startupSnapshot?.isBuildingSnapshot()) {
   // Every command too (loadAllCommands): the snapshot holds them initialised, where the npm bin
-  // loads only the one that runs (commands/lazy.ts).
+  // loads only the one that runs (commands/registry.ts).
   void import("./cli/run.ts").then((m) => m.loadAllCommands()).then(() => startupSnapshot.setDeserializeMainFunction(start));
 } else start();

@@ -2,10 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { renderCommandHelp, renderRootHelp } from "../src/cli/help.ts";
 import { GLOBAL_FLAGS } from "../src/cli/global-flags.ts";
-import { COMMANDS } from "../src/commands/index.ts";
+import { ALL_COMMANDS } from "../src/commands/all-commands.ts";
 import { runCliWith } from "./support/cli.ts";
 
-describe.each(COMMANDS.map((c) => [c.name, c] as const))("command %s", (name, command) => {
+describe.each(ALL_COMMANDS.map((c) => [c.name, c] as const))("command %s", (name, command) => {
   it("has a usage line and examples that start with kubectl ptah", () => {
     expect(command.usage.startsWith(`kubectl ptah ${name}`)).toBe(true);
     expect(command.examples.length).toBeGreaterThan(0);
@@ -40,8 +40,8 @@ describe.each(COMMANDS.map((c) => [c.name, c] as const))("command %s", (name, co
 
 describe("root help", () => {
   it("names every command and upstream's usage lines", () => {
-    const text = renderRootHelp(COMMANDS);
-    for (const c of COMMANDS) expect(text).toContain(`  ${c.name} `);
+    const text = renderRootHelp(ALL_COMMANDS);
+    for (const c of ALL_COMMANDS) expect(text).toContain(`  ${c.name} `);
     for (const u of ["usage: kubectl ptah plan", "kubectl ptah schema", "kubectl ptah migration"]) expect(text).toContain(u);
   });
 

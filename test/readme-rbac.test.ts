@@ -4,13 +4,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../src/commands/index.ts";
+import { ALL_COMMANDS } from "../src/commands/all-commands.ts";
 import { OFFLINE, describeRules } from "../src/views/permissions.ts";
 
 const README = path.resolve(import.meta.dirname, "..", "README.md");
 
 export function rbacTable(): string {
-  const rows = COMMANDS.flatMap((c) =>
+  const rows = ALL_COMMANDS.flatMap((c) =>
     c.permissions.map((f) => {
       const needs = f.rules.length === 0 && f.note === OFFLINE ? "nothing (no cluster)" : [describeRules(f.rules), f.note].filter(Boolean).join("; ");
       return `| \`${f.form.replace(/\|/gu, "\\|")}\` | ${needs} |`;

@@ -8,7 +8,7 @@
 // What to offer is not decided here: each command's declaration names its positionals, flags
 // and -o formats with their completion sources (commands/options/candidates.ts); this module reads the
 // line, finds the slot under the cursor and asks that slot's source, in the shell's context.
-import type { CommandSet } from "../commands/lazy.ts";
+import type { CommandSet } from "../commands/registry.ts";
 import { COMPLETION_REQUEST_TIMEOUT_MS, namesOf, outputFormats, startingWith, words } from "../commands/options/candidates.ts";
 import type { AnyCommand, Candidate, Candidates, CompletionQuery, CompletionSource, FlagSpec } from "../commands/types.ts";
 import { completionContext, type Environment } from "./context.ts";

@@ -9,8 +9,7 @@ import { namespaceFlag } from "./options/output.ts";
 import { dryRun, renderManifest } from "./reads/approval.ts";
 import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
 import { MIGRATION } from "./options/candidates.ts";
-import type { Command } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface AcknowledgeOptions {
@@ -20,8 +19,7 @@ export interface AcknowledgeOptions {
   readonly dryRun: "none" | "server";
 }
 
-export const acknowledgeCommand: Command<AcknowledgeOptions> = {
-  ...header("acknowledge"),
+export const acknowledgeCommand: CommandBody<AcknowledgeOptions> = {
   positionals: [MIGRATION],
   outputs: ["yaml", "json"],
   examples: [{ comment: "After establishing what the run did, settle it as yourself", command: "kubectl ptah acknowledge billing | kubectl create -f -" }],

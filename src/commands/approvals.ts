@@ -15,8 +15,7 @@ import type { ListResult } from "../kube/types.ts";
 import { readAll } from "./reads/read.ts";
 import { rejectedWarnings, servedObjects, unprintedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
-import type { Command, RunContext } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody, RunContext } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface ApprovalsOptions {
@@ -31,8 +30,7 @@ function renderRows(rows: readonly ApprovalRow<unknown, unknown>[], ownerHeader:
   return renderApprovalRows(rows, { now: ctx.now, color: g.color, nameHeader: "NAME", ownerHeader, namespaces: g.allNamespaces, prefix, labels, noHeaders: g.noHeaders });
 }
 
-export const approvalsCommand: Command<ApprovalsOptions> = {
-  ...header("approvals"),
+export const approvalsCommand: CommandBody<ApprovalsOptions> = {
   positionals: SCHEMA_OR_MIGRATION,
   outputs: VIEW_OUTPUTS,
   examples: [

@@ -14,8 +14,7 @@ import { parseDryRun, parseManifestOutput, parseTarget } from "./options/argumen
 import { namespaceFlag } from "./options/output.ts";
 import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest } from "./reads/approval.ts";
 import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
-import type { Command, Connection, Printed, RunContext } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody, Connection, Printed, RunContext } from "./types.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import { fourEyes } from "./reads/spec-writer.ts";
 import { ptah, WHO_AM_I } from "../views/permissions.ts";
@@ -89,8 +88,7 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
   return { kind: "printed", stdout: renderManifest(manifest, header, o.output) };
 }
 
-export const approveCommand: Command<ApproveOptions> = {
-  ...header("approve"),
+export const approveCommand: CommandBody<ApproveOptions> = {
   positionals: SCHEMA_OR_MIGRATION,
   outputs: ["yaml", "json"],
   examples: [

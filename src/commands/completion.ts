@@ -7,8 +7,7 @@
 // - bash, zsh, fish: completion for the `kubectl-ptah` executable called directly.
 import { UsageError } from "../errors.ts";
 import { words } from "./options/candidates.ts";
-import type { Command } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody } from "./types.ts";
 import { OFFLINE } from "../views/permissions.ts";
 
 export type Shell = "bash" | "zsh" | "fish" | "kubectl";
@@ -145,8 +144,7 @@ export function completionScript(shell: Shell): string {
 
 const NAME = "completion";
 
-export const completionCommand: Command<CompletionOptions> = {
-  ...header("completion"),
+export const completionCommand: CommandBody<CompletionOptions> = {
   positionals: [{ name: "SHELL", complete: words(SHELLS) }],
   outputs: [],
   examples: [

@@ -18,8 +18,7 @@ import { sanitizeSqlForTerminal } from "../views/plan.ts";
 import { chooseFromApproval } from "./reads/diff-from.ts";
 import { getOrNotFound } from "./reads/read.ts";
 import { SCHEMA } from "./options/candidates.ts";
-import type { Command } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
 export const DIFF_FORMATS = ["text", "json", "sql", "markdown"] as const;
@@ -60,8 +59,7 @@ function parseSide(flag: "from" | "to", raw: unknown): FromChoice {
   throw new UsageError(`--${flag} is ${words}, not ${JSON.stringify(value)}`, "diff");
 }
 
-export const diffCommand: Command<DiffOptions> = {
-  ...header("diff"),
+export const diffCommand: CommandBody<DiffOptions> = {
   positionals: [SCHEMA],
   outputs: DIFF_FORMATS,
   examples: [

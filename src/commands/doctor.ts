@@ -17,8 +17,7 @@ import { renderDoctor } from "./render/doctor-report.ts";
 import { namespaceFlag } from "./options/output.ts";
 import { buildSchemaApproval } from "./reads/approval.ts";
 import { namesOf } from "./options/candidates.ts";
-import type { Command, Connection, RunContext } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody, Connection, RunContext } from "./types.ts";
 import { ACCESS_REVIEW, ptah, ruleKey } from "../views/permissions.ts";
 
 export interface DoctorOptions {
@@ -151,8 +150,7 @@ async function buildView(ctx: RunContext, o: DoctorOptions): Promise<DoctorView>
   return { namespace: c.namespace, checks: [kubeconfig, ...server, pathCheck(await machine), ...cluster] };
 }
 
-export const doctorCommand: Command<DoctorOptions> = {
-  ...header("doctor"),
+export const doctorCommand: CommandBody<DoctorOptions> = {
   positionals: [],
   outputs: ["json"],
   examples: [

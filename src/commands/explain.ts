@@ -8,8 +8,7 @@ import { lookupTopic } from "../explain/lookup.ts";
 import { isDnsSubdomain } from "../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
 import { namesOf } from "./options/candidates.ts";
-import type { Candidate, Command, CompletionSource, Printed, ParsedArgs, RunContext } from "./types.ts";
-import { header } from "./headers.ts";
+import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "./types.ts";
 import { OFFLINE, events, ptah } from "../views/permissions.ts";
 
 export type ExplainOutput = "text" | "json" | "name";
@@ -44,9 +43,8 @@ const NAME = "explain";
  * - Topics always win over object names: a schema named like a topic word is explained as the
  *   topic. Wire words are CamelCase and object names are lowercase, so this rarely collides.
  */
-export function makeExplainCommand(diagnose?: Diagnose): Command<ExplainOptions> {
+export function makeExplainCommand(diagnose?: Diagnose): CommandBody<ExplainOptions> {
   return {
-    ...header("explain"),
     positionals: [{ name: "TOPIC", variadic: true, complete: topicWords }],
     outputs: ["json", "name"],
     examples: [

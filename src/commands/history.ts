@@ -15,8 +15,7 @@ import { getOrNotFound, noSuchMigration, noSuchSchema } from "./reads/read.ts";
 import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./reads/tolerance.ts";
 import type { ListResult } from "../kube/types.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
-import type { Command, Printed, Connection, RunContext } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody, Printed, Connection, RunContext } from "./types.ts";
 import { events, ptah } from "../views/permissions.ts";
 
 export interface HistoryOptions {
@@ -209,8 +208,7 @@ async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, f
   await busy;
 }
 
-export const historyCommand: Command<HistoryOptions> = {
-  ...header("history"),
+export const historyCommand: CommandBody<HistoryOptions> = {
   positionals: SCHEMA_OR_MIGRATION,
   outputs: ["json"],
   examples: [

@@ -20,8 +20,7 @@ import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
 import { isDnsSubdomain } from "../model/names.ts";
 import { isSpecWriter } from "../model/spec-writer.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
-import type { Command, Connection, Printed, RunContext } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody, Connection, Printed, RunContext } from "./types.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
 import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../views/permissions.ts";
 
@@ -164,8 +163,7 @@ async function whoAmIIfNeeded(reader: ClusterReader, items: readonly InboxItem[]
   }
 }
 
-export const inboxCommand: Command<InboxOptions> = {
-  ...header("inbox"),
+export const inboxCommand: CommandBody<InboxOptions> = {
   positionals: [],
   outputs: ["json", "yaml"],
   examples: [

@@ -13,8 +13,7 @@ import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFl
 import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "./reads/read.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
-import type { Command, Connection, Printed, RunContext } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody, Connection, Printed, RunContext } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface LedgerOptions {
@@ -62,8 +61,7 @@ async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | 
   return [...schemaLedger(sApprovals, schemas), ...migrationLedger(mApprovals, acks, migrations)];
 }
 
-export const ledgerCommand: Command<LedgerOptions> = {
-  ...header("ledger"),
+export const ledgerCommand: CommandBody<LedgerOptions> = {
   positionals: SCHEMA_OR_MIGRATION,
   outputs: ["json", "yaml", "csv"],
   examples: [

@@ -4,13 +4,11 @@
 // commands/mcp/server.ts, when this command runs, and never for another command.
 import { UsageError } from "../errors.ts";
 import { ACCESS_REVIEW, events, ptah, WHO_AM_I } from "../views/permissions.ts";
-import type { Command } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody } from "./types.ts";
 
 export type McpOptions = Record<string, never>;
 
-export const mcpCommand: Command<McpOptions> = {
-  ...header("mcp"),
+export const mcpCommand: CommandBody<McpOptions> = {
   positionals: [],
   outputs: [],
   examples: [

@@ -7,8 +7,7 @@ import { buildMigrationView } from "../views/migration.ts";
 import { renderMigrationJson, renderMigrationText } from "./render/migration.ts";
 import { noSuchMigration } from "./reads/read.ts";
 import { MIGRATION } from "./options/candidates.ts";
-import type { Command } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface MigrationOptions {
@@ -40,8 +39,7 @@ export async function loadMigration(reader: ClusterReader, namespace: string, na
   }
 }
 
-export const migrationCommand: Command<MigrationOptions> = {
-  ...header("migration"),
+export const migrationCommand: CommandBody<MigrationOptions> = {
   positionals: [MIGRATION],
   outputs: ["text", "json"],
   examples: [

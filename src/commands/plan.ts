@@ -13,8 +13,7 @@ import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../views/
 import { renderPlanText, renderVerifyReport } from "./render/plan.ts";
 import { renderPlanMarkdown } from "./render/markdown.ts";
 import { SCHEMA } from "./options/candidates.ts";
-import type { Command, RunContext } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody, RunContext } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
 export const PLAN_FORMATS = ["text", "sql", "json", "yaml", "markdown"] as const;
@@ -39,8 +38,7 @@ function isPlanFormat(o: string): o is PlanFormat {
   return (PLAN_FORMATS as readonly string[]).includes(o);
 }
 
-export const planCommand: Command<PlanOptions> = {
-  ...header("plan"),
+export const planCommand: CommandBody<PlanOptions> = {
   positionals: [SCHEMA],
   outputs: PLAN_FORMATS,
   examples: [

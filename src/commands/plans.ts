@@ -11,8 +11,7 @@ import { noResources, parseFixedOutput } from "./options/output.ts";
 import { readAll } from "./reads/read.ts";
 import { rejectedWarnings } from "./reads/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
-import type { Command, Connection } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody, Connection } from "./types.ts";
 import type { KindName, ObjectOf } from "../model/parse.ts";
 import type { ListResult } from "../kube/types.ts";
 import { ptah } from "../views/permissions.ts";
@@ -52,8 +51,7 @@ function inTarget(t: OptionalTarget): (p: StoredPlan) => boolean {
   return () => true;
 }
 
-export const plansCommand: Command<PlansOptions> = {
-  ...header("plans"),
+export const plansCommand: CommandBody<PlansOptions> = {
   positionals: SCHEMA_OR_MIGRATION,
   outputs: ["json", "yaml", "name"],
   examples: [

@@ -5,8 +5,7 @@ import { buildSchemaView } from "../views/schema-view.ts";
 import { renderSchemaViewJson, renderSchemaViewText } from "./render/schema-view.ts";
 import { getOrNotFound, noPtahSchema } from "./reads/read.ts";
 import { SCHEMA } from "./options/candidates.ts";
-import type { Command } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
 export interface SchemaOptions {
@@ -14,8 +13,7 @@ export interface SchemaOptions {
   readonly output: "text" | "json";
 }
 
-export const schemaCommand: Command<SchemaOptions> = {
-  ...header("schema"),
+export const schemaCommand: CommandBody<SchemaOptions> = {
   positionals: [SCHEMA],
   outputs: ["text", "json"],
   examples: [

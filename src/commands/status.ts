@@ -15,8 +15,7 @@ import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS 
 import { getOrNotFound, noSuchSchema, readAll } from "./reads/read.ts";
 import { gapWarning, readSecondary, rejectedWarnings, servedObjects, unprintedWarnings, type Secondary } from "./reads/tolerance.ts";
 import { SCHEMA } from "./options/candidates.ts";
-import type { Command, Printed, Connection, RunContext } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody, Printed, Connection, RunContext } from "./types.ts";
 import { watchStatus } from "./reads/status-watch.ts";
 import { ptah } from "../views/permissions.ts";
 import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
@@ -150,8 +149,7 @@ async function runFleet(options: StatusOptions, choice: Exclude<FleetChoice, und
   return fleetPrinted(result, renderStatusList(input), warnings);
 }
 
-export const statusCommand: Command<StatusOptions> = {
-  ...header("status"),
+export const statusCommand: CommandBody<StatusOptions> = {
   positionals: [SCHEMA],
   outputs: VIEW_OUTPUTS,
   examples: [

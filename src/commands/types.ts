@@ -226,9 +226,18 @@ export interface Command<O = unknown> {
   run(options: O, ctx: RunContext): Promise<CommandResult>;
 }
 
+/**
+ * What a command's folder declares (commands/<name>/): everything but the header, which is its
+ * entry in commands/registry.ts; the registry joins the two when it loads the command.
+ */
+export type CommandBody<O = unknown> = Omit<Command<O>, "name" | "summary" | "usage" | "upstreamRank" | "rootUsage" | "upstreamUsage">;
+
 /** A command of any options type, for the registry. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyCommand = Command<any>;
+/** A command's declaration of any options type, as its folder exports it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCommandBody = CommandBody<any>;
 
-/** The ordered list of commands the shell knows (commands/index.ts; tests may pass their own). */
+/** The ordered list of commands the shell knows (commands/registry.ts; tests may pass their own). */
 export type Registry = readonly AnyCommand[];

@@ -3,8 +3,7 @@
 import { UsageError, exitStatusOf, formatError } from "../errors.ts";
 import { PTAH_GROUP, PTAH_KIND_NAMES, PTAH_VERSION } from "../model/api.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
-import type { Command } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody } from "./types.ts";
 
 export interface VersionOptions {
   readonly output: "text" | "json" | "yaml";
@@ -13,8 +12,7 @@ export interface VersionOptions {
 
 const PTAH_KINDS: readonly string[] = PTAH_KIND_NAMES;
 
-export const versionCommand: Command<VersionOptions> = {
-  ...header("version"),
+export const versionCommand: CommandBody<VersionOptions> = {
   positionals: [],
   outputs: ["json", "yaml"],
   examples: [

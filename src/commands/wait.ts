@@ -16,8 +16,7 @@ const WEEK_MS = 7 * 24 * 3_600_000;
 import { parseTarget } from "./options/arguments.ts";
 import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
 import { describeFor, parseWaitFors, Waiter, type Verdict, type WaitFor, type WaitTarget } from "./options/wait-for.ts";
-import type { Command } from "./types.ts";
-import { header } from "./headers.ts";
+import type { CommandBody } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 
 export { holds, parseWaitFor, type WaitFor } from "./options/wait-for.ts";
@@ -38,8 +37,7 @@ export function describeState(target: Target | undefined): string {
   return `phase ${sanitize(target.status.phase ?? "-")}, Ready=${ready ? `${sanitize(ready.status)} (${sanitize(ready.reason ?? "")})` : "-"}`;
 }
 
-export const waitCommand: Command<WaitOptions> = {
-  ...header("wait"),
+export const waitCommand: CommandBody<WaitOptions> = {
   positionals: SCHEMA_OR_MIGRATION,
   outputs: [],
   examples: [

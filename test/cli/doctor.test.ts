@@ -2,7 +2,7 @@
 // FakeInspector: one golden per situation the issue names, and the exit status of each.
 import { describe, expect, it } from "vitest";
 import type { LocalFacts } from "../../src/commands/types.ts";
-import { COMMANDS } from "../../src/commands/index.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { ReadError } from "../../src/errors.ts";
 import type { KubeconfigOrigin } from "../../src/kube/types.ts";
 import { awaitingSchema } from "../support/builders.ts";
@@ -75,7 +75,7 @@ describe("doctor", () => {
     await expectGolden(r.stdout, "doctor/viewer.txt");
     // One row per form of every command, from the commands' own declarations.
     const rows = permissionRows(r.stdout);
-    expect([...rows.keys()]).toEqual(COMMANDS.flatMap((c) => c.permissions.map((f) => f.form)));
+    expect([...rows.keys()]).toEqual(ALL_COMMANDS.flatMap((c) => c.permissions.map((f) => f.form)));
     expect(rows.get("approve SCHEMA --dry-run=server")).toBe("missing create ptahschemaapprovals");
     expect([...rows].filter(([, v]) => v.startsWith("missing")).map(([form]) => form)).toEqual([
       "approve SCHEMA --dry-run=server",

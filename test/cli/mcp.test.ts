@@ -197,17 +197,17 @@ describe("kubectl ptah mcp", () => {
 
 describe("mcp's permissions", () => {
   it("are exactly the union of what its tools' command lines need (never approve --dry-run=server or doctor --probe)", async () => {
-    const { COMMANDS } = await import("../../src/commands/index.ts");
+    const { ALL_COMMANDS } = await import("../../src/commands/all-commands.ts");
     const { TOOL_SHAPES } = await import("../../src/commands/mcp/tools.ts");
     const verbs = new Set(Object.keys(TOOL_SHAPES).map((t) => (t === "approval_command" ? "approve" : t)));
     const key = (r: { verb: string; group: string; resource: string }) => `${r.verb} ${r.group}/${r.resource}`;
     const union = new Set(
-      COMMANDS.filter((c) => verbs.has(c.name))
+      ALL_COMMANDS.filter((c) => verbs.has(c.name))
         .flatMap((c) => c.permissions)
         .filter((f) => !/--dry-run=server|--probe|--contexts|--all-contexts|--watch|-w\b|kubectl create/u.test(f.form))
         .flatMap((f) => f.rules.map(key)),
     );
-    const mcp = COMMANDS.find((c) => c.name === "mcp")!;
+    const mcp = ALL_COMMANDS.find((c) => c.name === "mcp")!;
     expect(mcp.permissions).toHaveLength(1);
     expect(new Set(mcp.permissions[0]!.rules.map(key))).toEqual(union);
   });

@@ -4,7 +4,7 @@
 // nothing sent that doctor does not check, nothing checked that the form does not send. Every
 // command of the registry declares at least one form.
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../../src/commands/index.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import type { KindName } from "../../src/model/parse.ts";
 import { KINDS } from "../../src/model/parse.ts";
 import type { WatchOptions } from "../../src/kube/types.ts";
@@ -32,10 +32,10 @@ function ruleOf(request: string): string | undefined {
   return `${verb.replace("?dryRun=All", "")} ${info.group ? `${info.group}/` : ""}${info.plural}`;
 }
 
-const forms = COMMANDS.flatMap((c) => c.permissions.map((f) => [f.form, f] as const));
+const forms = ALL_COMMANDS.flatMap((c) => c.permissions.map((f) => [f.form, f] as const));
 
 describe("permission declarations", () => {
-  it.each(COMMANDS.map((c) => [c.name, c] as const))("%s declares at least one form", (_name, c) => {
+  it.each(ALL_COMMANDS.map((c) => [c.name, c] as const))("%s declares at least one form", (_name, c) => {
     expect(c.permissions.length).toBeGreaterThan(0);
     for (const f of c.permissions) expect(f.form === c.name || f.form.startsWith(`${c.name} `), f.form).toBe(true);
   });

@@ -6,7 +6,7 @@
 // recorded passes the guard, and together they cover each shape of request the guard allows.
 import type http from "node:http";
 import { beforeAll, afterAll, describe, expect, it } from "vitest";
-import { COMMANDS } from "../../src/commands/index.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { KINDS } from "../../src/model/parse.ts";
 import { guardRequest, REVIEW_PATHS } from "../../src/kube/request-guard.ts";
 import { LAST_SPEC_WRITER_USERNAME } from "../../src/model/spec-writer.ts";
@@ -85,7 +85,7 @@ function serve(objects: readonly FakeObject[], onWatch: () => void): (req: http.
   };
 }
 
-const forms = COMMANDS.flatMap((c) => c.permissions.map((p) => [p.form, p] as const)).filter(([, p]) => p.argv !== undefined);
+const forms = ALL_COMMANDS.flatMap((c) => c.permissions.map((p) => [p.form, p] as const)).filter(([, p]) => p.argv !== undefined);
 const recorded: SeenRequest[] = [];
 
 describe("every request the commands send passes the run-time guard", () => {

@@ -1,5 +1,5 @@
 // Timeouts everywhere (issue 10 item 5): no command can hang forever. A table over every command
-// of the registry (src/commands/index.ts) that talks to the cluster, run by the REAL CLI in-process
+// of the registry (src/commands/all-commands.ts) that talks to the cluster, run by the REAL CLI in-process
 // against the fault server's endpoint that never answers: each gives up at --request-timeout with
 // one error line and an empty stdout. `wait` is also bounded by its own --timeout, even with
 // --request-timeout=0 and a server that never answers. `status --watch` and `history --watch` run
@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMANDS } from "../../src/commands/index.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { awaitingSchema } from "../support/builders.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { FaultServer, emptyList, list, makePki, runRealCli, sendJson, tempDir, writeKubeconfig, type Pki } from "../support/fault-server.ts";
@@ -104,7 +104,7 @@ const SESSIONS = new Set(["mcp"]);
 describe("every command that talks to the cluster honours --request-timeout", () => {
   it("the table names every such command of the registry", () => {
     const inTable = new Set(TABLE.map((t) => t.command));
-    for (const c of COMMANDS)
+    for (const c of ALL_COMMANDS)
       expect(inTable.has(c.name) || OFFLINE.has(c.name) || REPORTS.has(c.name) || SESSIONS.has(c.name), `${c.name} is not in the timeouts table`).toBe(true);
   });
 

@@ -16,7 +16,7 @@ import { ptah, schemaManifest } from "../support/plugin.ts";
 import { PrivateLab, type PrivateLabState } from "../support/private-lab.ts";
 import { ADMIN_CONTEXT, labKubectl } from "../../lab/config.ts";
 import { createScenarioNamespace } from "../scenarios/process.ts";
-import { COMMANDS } from "../../src/commands/index.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { EVERY_USER, OFFLINE, RECOMMENDED_ROLES, describeRules, grants } from "../../src/views/permissions.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
@@ -60,7 +60,7 @@ describe.skipIf(skip)("doctor on the lab, as each identity", { timeout: 180_000 
   it("viewer: approve --dry-run=server named as not permitted, ptah-approver named as the fix, exit 1", () => {
     const r = ptah(["doctor", "-n", "default"], "viewer");
     expect(r.status, r.stdout).toBe(1);
-    const forms = COMMANDS.flatMap((c) => c.permissions);
+    const forms = ALL_COMMANDS.flatMap((c) => c.permissions);
     expect(lines(r.stdout, "problem").map((l) => l.trim())).toEqual([`problem  commands            4 of ${forms.length} command forms are not permitted`]);
     // A row for every form of every command (the declarations), each verdict what ptah-viewer grants.
     const section = r.stdout.slice(r.stdout.indexOf("Permissions ("));

@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMANDS } from "../../src/commands/index.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { serveMcp } from "../../src/commands/mcp/server.ts";
 import type { AnyCommand } from "../../src/commands/types.ts";
 import { isPluginIdentity, readOnlyVerdict, SENTINEL_USER, verdictFailures, type AuditEvent } from "../support/audit.ts";
@@ -192,7 +192,9 @@ current-context: lab
         return { content: [{ type: "text", text: `HTTP ${status}` }] };
       },
     };
-    const registry = COMMANDS.map((c): AnyCommand => (c.name === "mcp" ? { ...c, run: async (_o, ctx) => (await serveMcp(ctx, [writes]), { kind: "printed", stdout: "" }) } : c));
+    const registry = ALL_COMMANDS.map((c): AnyCommand =>
+      c.name === "mcp" ? { ...c, run: async (_o, ctx) => (await serveMcp(ctx, [writes]), { kind: "printed", stdout: "" }) } : c,
+    );
     const mark = auditMark();
     const session = await mcpSession(REAL_CONNECTION, [], { env: { KUBECONFIG: kubeconfig, NO_COLOR: "1" }, commands: registry, now: new Date() });
     for (const [tool, args] of CASES.slice(0, 4)) expect(((await session.client.callTool({ name: tool, arguments: args })) as CallToolResult).isError ?? false).toBe(false);

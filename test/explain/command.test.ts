@@ -2,7 +2,7 @@
 // included): topics are answered without asking for a connection.
 import { describe, expect, it } from "vitest";
 import { couldNameObjects } from "../../src/commands/explain.ts";
-import { findCommand } from "../../src/commands/index.ts";
+import { findCommand } from "../../src/commands/all-commands.ts";
 import type { KnowledgeEntry } from "../../src/explain/knowledge.ts";
 import { KNOWLEDGE } from "../../src/explain/knowledge.ts";
 import type { ClusterReader } from "../../src/kube/types.ts";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { findCommand } from "../../src/commands/index.ts";
+import { findCommand } from "../../src/commands/all-commands.ts";
 import { formatPrivileges } from "../../src/views/plan.ts";
 import { runCliWith } from "../support/cli.ts";
 import { clusterState, CURRENT_STATEMENTS, FIXTURES_NOW, NS, publishCurrent, SCHEMA } from "./fixtures.ts";

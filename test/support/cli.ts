@@ -30,7 +30,7 @@ export interface CliOptions {
   readonly connectError?: Error;
   /** A fleet (--contexts): the reader of each kubeconfig context by name, or the error connecting to it throws. */
   readonly readers?: Readonly<Record<string, ClusterReader | Error>>;
-  /** The registry to run with instead of commands/index.ts (a test's own command). */
+  /** The registry to run with instead of commands/registry.ts (a test's own command). */
   readonly commands?: Registry;
   /** Standard input (mcp). */
   readonly input?: AsyncIterable<Uint8Array>;

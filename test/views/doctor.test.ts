@@ -8,7 +8,7 @@ import { PTAH_KIND_NAMES } from "../../src/model/api.ts";
 import { KINDS } from "../../src/model/parse.ts";
 import { clockCheck, kubeconfigCheck, pathCheck, versionSkewCheck, type LocalFacts, type Outcome, type ServerFacts } from "../../src/views/doctor-connection.ts";
 import { generationCheck, knownGeneration, pluralOf, webhookCheck, type CrdFacts, type WebhookFacts } from "../../src/views/doctor-operator.ts";
-import { COMMANDS } from "../../src/commands/index.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { EVERY_USER, RECOMMENDED_ROLES, grants, ruleKey, type Rule } from "../../src/views/permissions.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..", "..");
@@ -161,7 +161,7 @@ describe("RBAC data", () => {
   });
 
   it("asks for nothing ptah-approver (with what every user may) does not grant", () => {
-    for (const f of COMMANDS.flatMap((c) => c.permissions)) {
+    for (const f of ALL_COMMANDS.flatMap((c) => c.permissions)) {
       for (const r of f.rules) expect(grants(RECOMMENDED_ROLES["ptah-approver"], r) || grants(EVERY_USER, r), `${f.form}: ${ruleKey(r)}`).toBe(true);
     }
   });
