@@ -200,7 +200,7 @@ describe("architecture", () => {
 
   // Files ≲ 300 lines (issue #16): the explain knowledge base's topic files are data, not modules.
   // cli/complete.ts is the completion protocol only: at most 200 (what to offer is declared by
-  // each command, commands/options/candidates.ts).
+  // each command, commands/shared/candidates.ts).
   const LIMITS: Record<string, number> = { "cli/complete.ts": 200 };
   it.each(all.filter((f) => !f.rel.startsWith("explain/topics/")).map((f) => [f.rel, f] as const))("%s is at most 300 lines", (rel, f) => {
     const lines = fs.readFileSync(f.file, "utf8").split("\n").length - 1;

@@ -3,7 +3,7 @@
 // streams and connection however it was reached.
 import fs from "node:fs";
 import type { Connection, GlobalOptions, LineEnvironment, LineResult, LocalFacts, Registry, RunContext } from "../commands/types.ts";
-import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/options/candidates.ts";
+import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/shared/candidates.ts";
 import { LAZY_COMMANDS } from "../commands/registry.ts";
 import { RefusalError, UsageError } from "../errors.ts";
 

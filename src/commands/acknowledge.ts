@@ -4,11 +4,11 @@ import { acknowledgmentHeader } from "../approval/headers.ts";
 import { acknowledgmentManifest, defaultName } from "../approval/manifest.ts";
 import { RefusalError, UsageError } from "../errors.ts";
 import { formatTimestamp } from "../render/age.ts";
-import { parseDryRun, parseManifestOutput } from "./options/arguments.ts";
-import { namespaceFlag } from "./options/output.ts";
-import { dryRun, renderManifest } from "./reads/approval.ts";
-import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
-import { MIGRATION } from "./options/candidates.ts";
+import { parseDryRun, parseManifestOutput } from "./shared/arguments.ts";
+import { namespaceFlag } from "./shared/output.ts";
+import { dryRun, renderManifest } from "./shared/approval-reads.ts";
+import { getOrNotFound, noSuchMigration } from "./shared/read.ts";
+import { MIGRATION } from "./shared/candidates.ts";
 import type { CommandBody } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 

@@ -7,14 +7,14 @@ import type { PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApprov
 import type { Parsed } from "../model/parse.ts";
 import { renderMachine } from "../render/formats.ts";
 import { sortByField } from "../render/columns.ts";
-import { renderApprovalRows } from "./render/approval-rows.ts";
-import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
-import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "./options/output.ts";
-import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./options/printing.ts";
+import { renderApprovalRows } from "./shared/approval-rows.ts";
+import { parseOptionalTarget, type OptionalTarget } from "./shared/arguments.ts";
+import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "./shared/output.ts";
+import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./shared/printing.ts";
 import type { ListResult } from "../kube/types.ts";
-import { readAll } from "./reads/read.ts";
-import { rejectedWarnings, servedObjects, unprintedWarnings } from "./reads/tolerance.ts";
-import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
+import { readAll } from "./shared/read.ts";
+import { rejectedWarnings, servedObjects, unprintedWarnings } from "./shared/tolerance.ts";
+import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
 import type { CommandBody, RunContext } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 

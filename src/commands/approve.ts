@@ -10,12 +10,12 @@ import { defaultName, migrationApprovalManifest } from "../approval/manifest.ts"
 import { migrationApprovable, planContractApprovable } from "../approval/preconditions.ts";
 import { isDnsSubdomain } from "../model/names.ts";
 import { UsageError, VerificationError } from "../errors.ts";
-import { parseDryRun, parseManifestOutput, parseTarget } from "./options/arguments.ts";
-import { namespaceFlag } from "./options/output.ts";
-import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest } from "./reads/approval.ts";
-import { getOrNotFound, noSuchMigration } from "./reads/read.ts";
+import { parseDryRun, parseManifestOutput, parseTarget } from "./shared/arguments.ts";
+import { namespaceFlag } from "./shared/output.ts";
+import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest } from "./shared/approval-reads.ts";
+import { getOrNotFound, noSuchMigration } from "./shared/read.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "./types.ts";
-import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
+import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
 import { fourEyes } from "./reads/spec-writer.ts";
 import { ptah, WHO_AM_I } from "../views/permissions.ts";
 

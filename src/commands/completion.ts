@@ -6,7 +6,7 @@
 //   when kubectl's own completion is enabled. Put it on PATH, executable.
 // - bash, zsh, fish: completion for the `kubectl-ptah` executable called directly.
 import { UsageError } from "../errors.ts";
-import { words } from "./options/candidates.ts";
+import { words } from "./shared/candidates.ts";
 import type { CommandBody } from "./types.ts";
 import { OFFLINE } from "../views/permissions.ts";
 

@@ -11,13 +11,13 @@ import { loadNamedPlan, loadPlanSchema, loadRecordedPlan, type VerifiedPlan } fr
 import { selectPlanRecord, type PlanRecord } from "../plan/select.ts";
 import { CheckLog } from "../plan/verify.ts";
 import { escapeJsonText } from "../render/formats.ts";
-import { alignmentWarning, buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "./render/diff.ts";
+import { alignmentWarning, buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "./shared/diff-view.ts";
 import { renderDiffJson, renderDiffSql } from "./render/diff-output.ts";
-import { renderDiffMarkdown } from "./render/markdown.ts";
-import { sanitizeSqlForTerminal } from "../views/plan.ts";
+import { renderDiffMarkdown } from "./shared/plan-markdown.ts";
+import { sanitizeSqlForTerminal } from "./shared/plan-view.ts";
 import { chooseFromApproval } from "./reads/diff-from.ts";
-import { getOrNotFound } from "./reads/read.ts";
-import { SCHEMA } from "./options/candidates.ts";
+import { getOrNotFound } from "./shared/read.ts";
+import { SCHEMA } from "./shared/candidates.ts";
 import type { CommandBody } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 

@@ -14,9 +14,9 @@ import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "../views
 import { lastSpecWriter } from "../model/spec-writer.ts";
 import { doctorDocument, skipped, type Check, type DoctorView } from "../views/doctor-report.ts";
 import { renderDoctor } from "./render/doctor-report.ts";
-import { namespaceFlag } from "./options/output.ts";
-import { buildSchemaApproval } from "./reads/approval.ts";
-import { namesOf } from "./options/candidates.ts";
+import { namespaceFlag } from "./shared/output.ts";
+import { buildSchemaApproval } from "./shared/approval-reads.ts";
+import { namesOf } from "./shared/candidates.ts";
 import type { CommandBody, Connection, RunContext } from "./types.ts";
 import { ACCESS_REVIEW, ptah, ruleKey } from "../views/permissions.ts";
 

@@ -7,7 +7,7 @@ import { KNOWLEDGE, type KnowledgeEntry } from "../explain/knowledge.ts";
 import { lookupTopic } from "../explain/lookup.ts";
 import { isDnsSubdomain } from "../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
-import { namesOf } from "./options/candidates.ts";
+import { namesOf } from "./shared/candidates.ts";
 import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "./types.ts";
 import { OFFLINE, events, ptah } from "../views/permissions.ts";
 

@@ -10,11 +10,11 @@ import { formatJson } from "../render/formats.ts";
 import { buildTimeline, entryKey, historyNote, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "./render/history.ts";
 import { sanitize } from "../render/sanitize.ts";
 import { renderTable } from "../render/table.ts";
-import { parseTarget } from "./options/arguments.ts";
-import { getOrNotFound, noSuchMigration, noSuchSchema } from "./reads/read.ts";
-import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./reads/tolerance.ts";
+import { parseTarget } from "./shared/arguments.ts";
+import { getOrNotFound, noSuchMigration, noSuchSchema } from "./shared/read.ts";
+import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./shared/tolerance.ts";
 import type { ListResult } from "../kube/types.ts";
-import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
+import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
 import type { CommandBody, Printed, Connection, RunContext } from "./types.ts";
 import { events, ptah } from "../views/permissions.ts";
 

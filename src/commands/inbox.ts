@@ -19,9 +19,9 @@ import type { ClusterReader, Identity, ListResult } from "../kube/types.ts";
 import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
 import { isDnsSubdomain } from "../model/names.ts";
 import { isSpecWriter } from "../model/spec-writer.ts";
-import { rejectedWarnings } from "./reads/tolerance.ts";
+import { rejectedWarnings } from "./shared/tolerance.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "./types.ts";
-import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
+import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "./shared/fleet.ts";
 import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../views/permissions.ts";
 
 export interface InboxOptions {

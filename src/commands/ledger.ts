@@ -6,13 +6,13 @@ import { migrationLedger, schemaLedger, sortLedger, type LedgerEntry } from "../
 import { bindsSchema } from "../approval/state.ts";
 import type { KindName, ObjectOf } from "../model/parse.ts";
 import { formatJson, formatYaml } from "../render/formats.ts";
-import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "./render/ledger.ts";
-import { parseOptionalTarget, type OptionalTarget } from "./options/arguments.ts";
-import { noResources, parseFixedOutput } from "./options/output.ts";
-import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "./options/fleet.ts";
-import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "./reads/read.ts";
-import { rejectedWarnings } from "./reads/tolerance.ts";
-import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
+import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "./shared/ledger-text.ts";
+import { parseOptionalTarget, type OptionalTarget } from "./shared/arguments.ts";
+import { noResources, parseFixedOutput } from "./shared/output.ts";
+import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "./shared/fleet.ts";
+import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "./shared/read.ts";
+import { rejectedWarnings } from "./shared/tolerance.ts";
+import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 

@@ -5,8 +5,8 @@ import type { ClusterReader } from "../kube/types.ts";
 import type { PtahMigration, PtahMigrationPlan } from "../model/kinds.ts";
 import { buildMigrationView } from "../views/migration.ts";
 import { renderMigrationJson, renderMigrationText } from "./render/migration.ts";
-import { noSuchMigration } from "./reads/read.ts";
-import { MIGRATION } from "./options/candidates.ts";
+import { noSuchMigration } from "./shared/read.ts";
+import { MIGRATION } from "./shared/candidates.ts";
 import type { CommandBody } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 

@@ -9,10 +9,10 @@ import type { ExportSigning } from "./reads/plan-export.ts";
 import { CheckLog } from "../plan/verify.ts";
 import { loadChosen, selectionLabel, type PlanChoice } from "./reads/plan-choice.ts";
 import { escapeJsonText, formatYaml } from "../render/formats.ts";
-import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../views/plan.ts";
+import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "./shared/plan-view.ts";
 import { renderPlanText, renderVerifyReport } from "./render/plan.ts";
-import { renderPlanMarkdown } from "./render/markdown.ts";
-import { SCHEMA } from "./options/candidates.ts";
+import { renderPlanMarkdown } from "./shared/plan-markdown.ts";
+import { SCHEMA } from "./shared/candidates.ts";
 import type { CommandBody, RunContext } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 

@@ -3,8 +3,8 @@
 import { UsageError } from "../errors.ts";
 import { buildSchemaView } from "../views/schema-view.ts";
 import { renderSchemaViewJson, renderSchemaViewText } from "./render/schema-view.ts";
-import { getOrNotFound, noPtahSchema } from "./reads/read.ts";
-import { SCHEMA } from "./options/candidates.ts";
+import { getOrNotFound, noPtahSchema } from "./shared/read.ts";
+import { SCHEMA } from "./shared/candidates.ts";
 import type { CommandBody } from "./types.ts";
 import { ptah } from "../views/permissions.ts";
 

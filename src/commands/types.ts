@@ -166,7 +166,7 @@ export interface CompletionQuery {
 /** Candidates that start with the word typed, or "files": let the shell complete a path. */
 export type Candidates = readonly Candidate[] | "files";
 
-/** Where a positional's or a flag value's candidates come from (commands/options/candidates.ts). */
+/** Where a positional's or a flag value's candidates come from (commands/shared/candidates.ts). */
 export type CompletionSource = (query: CompletionQuery) => Candidates | Promise<Candidates>;
 
 export interface Positional {

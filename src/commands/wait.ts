@@ -9,12 +9,12 @@ import type { PtahSchemaApproval } from "../model/kinds.ts";
 import type { KindName, Parsed } from "../model/parse.ts";
 import { sanitize } from "../render/sanitize.ts";
 import type { RejectedItem } from "../kube/types.ts";
-import { rejectedWarning } from "./reads/tolerance.ts";
-import { parseDurationFlag } from "./options/duration.ts";
+import { rejectedWarning } from "./shared/tolerance.ts";
+import { parseDurationFlag } from "./shared/duration.ts";
 
 const WEEK_MS = 7 * 24 * 3_600_000;
-import { parseTarget } from "./options/arguments.ts";
-import { SCHEMA_OR_MIGRATION } from "./options/candidates.ts";
+import { parseTarget } from "./shared/arguments.ts";
+import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
 import { describeFor, parseWaitFors, Waiter, type Verdict, type WaitFor, type WaitTarget } from "./options/wait-for.ts";
 import type { CommandBody } from "./types.ts";
 import { ptah } from "../views/permissions.ts";

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ReadError } from "../../src/errors.ts";
-import { FLEET_CONCURRENCY, aimAt } from "../../src/commands/options/fleet.ts";
+import { FLEET_CONCURRENCY, aimAt } from "../../src/commands/shared/fleet.ts";
 import type { ListOptions, ListResult } from "../../src/kube/types.ts";
 import type { KindName, ObjectOf } from "../../src/model/parse.ts";
 import { FakeReader } from "../support/fake-reader.ts";

@@ -2,7 +2,7 @@
 // through the same Registry type as commands/all-commands.ts, is listed and explained by help, refused
 // with pflag's usage errors, and completed, with no edit anywhere else.
 import { describe, expect, it } from "vitest";
-import { words } from "../../src/commands/options/candidates.ts";
+import { words } from "../../src/commands/shared/candidates.ts";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { COMMAND_HEADERS, LAZY_COMMANDS } from "../../src/commands/registry.ts";
 import type { Command, Registry } from "../../src/commands/types.ts";

@@ -126,7 +126,7 @@ export const ROWS: readonly Row[] = [
     tests: ["test/cli/diff.test.ts"],
     red: "an approval that binds another schema, naming the side",
   },
-  // approve: the approval bound to the plan verified (src/approval/manifest.ts, commands/reads/approval.ts).
+  // approve: the approval bound to the plan verified (src/approval/manifest.ts, commands/shared/approval-reads.ts).
   {
     name: "approve: the schema approval's planRef without the plan's UID",
     mutant: {
@@ -159,13 +159,13 @@ export const ROWS: readonly Row[] = [
   },
   {
     name: "approve: the last schema read's plan UID not compared with the plan verified",
-    mutant: { file: "src/commands/reads/approval.ts", from: "now?.uid !== plan.metadata.uid || ", to: "" },
+    mutant: { file: "src/commands/shared/approval-reads.ts", from: "now?.uid !== plan.metadata.uid || ", to: "" },
     tests: ["test/cli/approve-binding.test.ts"],
     red: "the plan recreated under the same name (another UID)",
   },
   {
     name: "approve: the last schema read's fingerprint not compared with the one verified",
-    mutant: { file: "src/commands/reads/approval.ts", from: "now?.fingerprint !== verified.fingerprint || ", to: "" },
+    mutant: { file: "src/commands/shared/approval-reads.ts", from: "now?.fingerprint !== verified.fingerprint || ", to: "" },
     tests: ["test/cli/approve-binding.test.ts"],
     red: "another fingerprint recorded for the same plan",
   },

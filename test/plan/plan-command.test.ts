@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { findCommand } from "../../src/commands/all-commands.ts";
-import { formatPrivileges } from "../../src/views/plan.ts";
+import { formatPrivileges } from "../../src/commands/shared/plan-view.ts";
 import { runCliWith } from "../support/cli.ts";
 import { clusterState, CURRENT_STATEMENTS, FIXTURES_NOW, NS, publishCurrent, SCHEMA } from "./fixtures.ts";
 import { expectGolden } from "../support/golden.ts";

@@ -1,4 +1,4 @@
-// Property: parseGoDuration (src/commands/options/duration.ts) is Go's time.ParseDuration —
+// Property: parseGoDuration (src/commands/shared/duration.ts) is Go's time.ParseDuration —
 // the same nanoseconds for every duration Go accepts, and a refusal of the same kind (invalid,
 // missing unit, unknown unit) for every one it refuses. test/oracle/duration (Go's own parser)
 // is the oracle, fed every generated string in one batch through one process. Strings are Go's
@@ -6,7 +6,7 @@
 // fractions, ".", every unit and near-units, several segments), int64's edges, and free text.
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseGoDuration } from "../../src/commands/options/duration.ts";
+import { parseGoDuration } from "../../src/commands/shared/duration.ts";
 import { askOracle, hasGo } from "../oracle/build.ts";
 import { toolsRequired } from "../support/machine-tools.ts";
 import { runs } from "./runs.ts";

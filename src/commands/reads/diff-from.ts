@@ -5,8 +5,8 @@ import { deriveSchemaApprovalState, newestUsedApproval } from "../../approval/st
 import type { ClusterReader } from "../../kube/types.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import type { DiffSource } from "../render/diff.ts";
-import { rejectedWarnings } from "./tolerance.ts";
+import type { DiffSource } from "../shared/diff-view.ts";
+import { rejectedWarnings } from "../shared/tolerance.ts";
 
 export interface ChosenFrom {
   readonly source: DiffSource;

@@ -6,11 +6,11 @@ import { NotFoundError, ReadError } from "../../errors.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "../render/diagnose.ts";
-import { namespaceFlag } from "../options/output.ts";
-import { getOptional, noSuchMigration, readAll } from "./read.ts";
+import { namespaceFlag } from "../shared/output.ts";
+import { getOptional, noSuchMigration, readAll } from "../shared/read.ts";
 import type { Printed, Connection, RunContext } from "../types.ts";
 import type { ListResult } from "../../kube/types.ts";
-import { rejectedWarnings } from "./tolerance.ts";
+import { rejectedWarnings } from "../shared/tolerance.ts";
 
 /** Lists beside the explained object: an item that does not fit is left out with its warning. */
 function warned(lists: readonly Pick<ListResult<unknown>, "rejected">[]): { stderr?: string } {

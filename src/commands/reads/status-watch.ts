@@ -8,10 +8,10 @@ import { formatJson, renderMachine } from "../../render/formats.ts";
 import { sanitize } from "../../render/sanitize.ts";
 import { renderSchemaDetail } from "../render/schema-detail.ts";
 import { renderStatusList } from "../render/status-list.ts";
-import { namespaceFlag } from "../options/output.ts";
+import { namespaceFlag } from "../shared/output.ts";
 import type { Printed, Connection, RunContext } from "../types.ts";
 import type { RejectedItem } from "../../kube/types.ts";
-import { rejectedWarning } from "./tolerance.ts";
+import { rejectedWarning } from "../shared/tolerance.ts";
 import type { StatusOptions } from "../status.ts";
 
 const REDRAW_MS = 200;

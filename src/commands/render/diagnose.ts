@@ -8,8 +8,8 @@ import type { Condition } from "../../model/meta.ts";
 import { formatAge } from "../../render/age.ts";
 import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
-import { migrationNextStep, schemaNextStep } from "../../views/next-step.ts";
-import { migrationPending, schemaPending } from "../../views/pending.ts";
+import { migrationNextStep, schemaNextStep } from "../shared/next-step.ts";
+import { migrationPending, schemaPending } from "../shared/pending.ts";
 
 function condWords(c: Condition | undefined): string {
   if (!c) return "-";

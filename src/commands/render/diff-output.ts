@@ -5,7 +5,7 @@ import { bindingInputTopic } from "../../explain/knowledge.ts";
 import type { PlanStatement } from "../../plan/document.ts";
 import { statementText } from "../../plan/sql-text.ts";
 import { sanitize } from "../../errors.ts";
-import { describeSource, type DiffSource, type DiffView, type FromSide } from "./diff.ts";
+import { describeSource, type DiffSource, type DiffView, type FromSide } from "../shared/diff-view.ts";
 
 function sourceJson(s: DiffSource): Record<string, string> {
   return s.kind === "approval" || s.kind === "plan" ? { kind: s.kind, name: s.name } : { kind: s.kind };

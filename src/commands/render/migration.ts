@@ -2,7 +2,7 @@
 import { formatTimestamp } from "../../render/age.ts";
 import { formatJson } from "../../render/formats.ts";
 import { sanitize } from "../../errors.ts";
-import { labelLines } from "../../views/plan.ts";
+import { labelLines } from "../shared/plan-view.ts";
 import type { MigrationView } from "../../views/migration.ts";
 
 function versions(list: readonly number[]): string {

@@ -1,5 +1,5 @@
 // plan's text (go-client §1.3): the header with 16-column labels over the SQL, and our additions,
-// the `--statements` table and the `--verify` report (the SQL and JSON rules are views/plan.ts).
+// the `--statements` table and the `--verify` report (the SQL and JSON rules are commands/shared/plan-view.ts).
 import type { PlanDocument } from "../../plan/document.ts";
 import type { VerifiedPlan } from "../../plan/load.ts";
 import type { PlanRecord } from "../../plan/select.ts";
@@ -8,7 +8,7 @@ import type { CheckResult } from "../../plan/verify.ts";
 import { formatTimestamp } from "../../render/age.ts";
 import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
-import { formatPrivileges, labelLines, renderPlanSql, sanitizeSqlForTerminal } from "../../views/plan.ts";
+import { formatPrivileges, labelLines, renderPlanSql, sanitizeSqlForTerminal } from "../shared/plan-view.ts";
 
 function planLine(record: PlanRecord, planName: string): string {
   return `${record.selection} (${planName})`;

@@ -5,7 +5,7 @@ import type { PlanPin, StoredPlan } from "../../plan/pins.ts";
 import { formatTimestamp } from "../../render/age.ts";
 import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
-import { shortFingerprint } from "./ledger.ts";
+import { shortFingerprint } from "../shared/ledger-text.ts";
 
 export interface PlansRenderOptions {
   readonly noHeaders: boolean;

@@ -11,9 +11,9 @@ import { formatAge, formatTimestamp } from "../../render/age.ts";
 import { paint, paintWord } from "../../render/color.ts";
 import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
-import { renderApprovalRows } from "./approval-rows.ts";
-import { schemaNextStep } from "../../views/next-step.ts";
-import { managerWords, schemaPending, type PendingItem } from "../../views/pending.ts";
+import { renderApprovalRows } from "../shared/approval-rows.ts";
+import { schemaNextStep } from "../shared/next-step.ts";
+import { managerWords, schemaPending, type PendingItem } from "../shared/pending.ts";
 
 /** The pending records, each as its fact and, indented under it, what happens next. */
 export function renderPending(items: readonly PendingItem[], indent = "  "): string[] {

@@ -15,7 +15,7 @@ import { buildHunks } from "../../plan/statement-diff.ts";
 import { formatTimestamp } from "../../render/age.ts";
 import { sanitize } from "../../errors.ts";
 import { alert, code, fence, item } from "../../render/markdown.ts";
-import { DIFF_CONTEXT, hunkHeader, type DiffSource, type DiffView, type FromSide } from "./diff.ts";
+import { DIFF_CONTEXT, hunkHeader, type DiffSource, type DiffView, type FromSide } from "./diff-view.ts";
 
 export interface MarkdownMeta {
   /** The plugin's version (ctx.version). */

@@ -11,7 +11,7 @@ import { alignStatements, buildHunks, countEdits, type Alignment, type EditCount
 import { formatTimestamp } from "../../render/age.ts";
 import { paint } from "../../render/color.ts";
 import { sanitize } from "../../errors.ts";
-import { formatPrivileges, labelLines } from "../../views/plan.ts";
+import { formatPrivileges, labelLines } from "./plan-view.ts";
 
 export type DiffSource =
   { readonly kind: "applied" } | { readonly kind: "current" } | { readonly kind: "approval"; readonly name: string } | { readonly kind: "plan"; readonly name: string };

@@ -2,7 +2,7 @@
 // post-Apply proof (status.pendingObservation), a retired execution binding's leftovers
 // (status.pendingBindingRetirement) and a realm Lease not yet released (status.pendingLockRelease),
 // each as one line of fact and one of what happens next. A view model; commands render the lines.
-import type { ManagerRecord, PtahMigration, PtahSchema } from "../model/kinds.ts";
+import type { ManagerRecord, PtahMigration, PtahSchema } from "../../model/kinds.ts";
 
 export interface PendingItem {
   /** The field, as `status SCHEMA` labels it. */

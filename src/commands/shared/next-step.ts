@@ -1,7 +1,7 @@
 // The `Next:` line: the exact command a person should run, from the schema's state.
-import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { findCondition, isTrue } from "../model/conditions.ts";
-import { sanitize } from "../errors.ts";
+import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import { findCondition, isTrue } from "../../model/conditions.ts";
+import { sanitize } from "../../errors.ts";
 
 /** ` -n <ns>` when the command must name the namespace, else "". */
 export type NamespaceFlag = string;

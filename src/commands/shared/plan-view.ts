@@ -2,10 +2,10 @@
 // `-o sql` rule and the document bytes for `-o json`; the header, the `--statements` table and
 // the `--verify` report are commands/render/plan.ts. Only ever called with a plan whose every
 // check held.
-import type { PlanDocument } from "../plan/document.ts";
-import { statementText } from "../plan/sql-text.ts";
-import { trimSpace } from "../plan/trim-space.ts";
-import { sanitize } from "../errors.ts";
+import type { PlanDocument } from "../../plan/document.ts";
+import { statementText } from "../../plan/sql-text.ts";
+import { trimSpace } from "../../plan/trim-space.ts";
+import { sanitize } from "../../errors.ts";
 
 const LABEL_WIDTH = 16;
 
