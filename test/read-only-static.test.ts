@@ -49,7 +49,7 @@ const LINT: readonly Bypass[] = [
   { name: "an aliased fetch", file: "kube/reader.ts", edit: append(`const send = fetch;\nexport const leak = () => send("https://x", { method: "DELETE" });`) },
   {
     name: "fetch destructured from globalThis",
-    file: "commands/status.ts",
+    file: "commands/status/status-command.ts",
     edit: append(`const { fetch: send } = globalThis;\nexport const leak = () => send("https://x", { method: "DELETE" });`),
   },
   { name: "a computed global", file: "kube/reader.ts", edit: append(`export const leak = () => (globalThis as Record<string, any>)["fe" + "tch"]("https://x");`) },

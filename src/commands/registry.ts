@@ -24,7 +24,7 @@ const REGISTRY = {
     summary: "Show every PtahSchema and PtahMigration, or one schema in detail, with what to do next",
     usage:
       "kubectl ptah status [SCHEMA] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels] [--watch] [--contexts A,B,… | --all-contexts]",
-    load: () => import("./status.ts").then((m) => m.statusCommand),
+    load: () => import("./status/status-command.ts").then((m) => m.statusCommand),
   },
   schema: {
     summary: "Show one PtahSchema as upstream's kubectl-ptah does: phase, source, drift, conditions, plan",

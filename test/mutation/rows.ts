@@ -79,7 +79,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     name: "status -w on a terminal: misfit warnings not written after a redraw",
-    mutant: { file: "src/commands/reads/status-watch.ts", from: "    for (const m of misfits.values()) ctx.log?.(m.line);\n", to: "" },
+    mutant: { file: "src/commands/status/status-watch.ts", from: "    for (const m of misfits.values()) ctx.log?.(m.line);\n", to: "" },
     tests: TOLERANCE,
     red: "after every redraw, one warning line per object that does not fit",
   },

@@ -6,13 +6,13 @@ import type { KindName, Parsed } from "../../model/parse.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { formatJson, renderMachine } from "../../render/formats.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import { renderSchemaDetail } from "../render/schema-detail.ts";
-import { renderStatusList } from "../render/status-list.ts";
+import { renderSchemaDetail } from "./schema-detail.ts";
+import { renderStatusList } from "./status-list.ts";
 import { namespaceFlag } from "../shared/output.ts";
 import type { Printed, Connection, RunContext } from "../types.ts";
 import type { RejectedItem } from "../../kube/types.ts";
 import { rejectedWarning } from "../shared/tolerance.ts";
-import type { StatusOptions } from "../status.ts";
+import type { StatusOptions } from "./status-command.ts";
 
 const REDRAW_MS = 200;
 

@@ -1,25 +1,25 @@
 // `kubectl ptah status [SCHEMA]`: every PtahSchema and PtahMigration as a table, or one
 // schema in detail. Reads: one paginated LIST per kind, or GET schema + LIST approvals; the list
 // with --contexts/--all-contexts reads each context (options/fleet.ts), a CONTEXT column first.
-import { mayBindSchema } from "../approval/state.ts";
-import { UsageError } from "../errors.ts";
-import type { ListResult } from "../kube/types.ts";
-import type { Parsed } from "../model/parse.ts";
-import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import { sortByField } from "../render/columns.ts";
-import { renderMachine } from "../render/formats.ts";
-import { renderSchemaDetail } from "./render/schema-detail.ts";
-import { renderStatusList } from "./render/status-list.ts";
-import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "./shared/output.ts";
-import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./shared/printing.ts";
-import { getOrNotFound, noSuchSchema, readAll } from "./shared/read.ts";
-import { gapWarning, readSecondary, rejectedWarnings, servedObjects, unprintedWarnings, type Secondary } from "./shared/tolerance.ts";
-import { SCHEMA } from "./shared/candidates.ts";
-import type { CommandBody, Printed, Connection, RunContext } from "./types.ts";
-import { watchStatus } from "./reads/status-watch.ts";
-import { ptah } from "../views/permissions.ts";
-import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "./shared/fleet.ts";
-import { formatJson, formatYaml } from "../render/formats.ts";
+import { mayBindSchema } from "../../approval/state.ts";
+import { UsageError } from "../../errors.ts";
+import type { ListResult } from "../../kube/types.ts";
+import type { Parsed } from "../../model/parse.ts";
+import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import { sortByField } from "../../render/columns.ts";
+import { renderMachine } from "../../render/formats.ts";
+import { renderSchemaDetail } from "./schema-detail.ts";
+import { renderStatusList } from "./status-list.ts";
+import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "../shared/output.ts";
+import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "../shared/printing.ts";
+import { getOrNotFound, noSuchSchema, readAll } from "../shared/read.ts";
+import { gapWarning, readSecondary, rejectedWarnings, servedObjects, unprintedWarnings, type Secondary } from "../shared/tolerance.ts";
+import { SCHEMA } from "../shared/candidates.ts";
+import type { CommandBody, Printed, Connection, RunContext } from "../types.ts";
+import { watchStatus } from "./status-watch.ts";
+import { ptah } from "../../views/permissions.ts";
+import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
+import { formatJson, formatYaml } from "../../render/formats.ts";
 
 const NO_APPROVALS: Secondary<ListResult<PtahSchemaApproval>> = { value: { items: [], resourceVersion: "", rejected: [] } };
 
