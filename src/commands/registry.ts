@@ -30,7 +30,7 @@ const REGISTRY = {
     summary: "Show one PtahSchema as upstream's kubectl-ptah does: phase, source, drift, conditions, plan",
     usage: "kubectl ptah schema <schema> [-o text|json]",
     upstreamRank: 1,
-    load: () => import("./schema.ts").then((m) => m.schemaCommand),
+    load: () => import("./schema/schema-command.ts").then((m) => m.schemaCommand),
   },
   plan: {
     summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",

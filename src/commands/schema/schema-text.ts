@@ -1,8 +1,8 @@
-// `schema`'s text and -o json (go-client §1.5) from the view model of views/schema-view.ts.
+// `schema`'s text and -o json (go-client §1.5) from the view model of commands/schema/schema-view.ts.
 import { formatTimestamp } from "../../render/age.ts";
 import { formatGoJson } from "../../render/formats.ts";
 import { sanitize } from "../../errors.ts";
-import type { SchemaView } from "../../views/schema-view.ts";
+import type { SchemaView } from "./schema-view.ts";
 
 const line = (label: string, value: string): string => `${`${sanitize(label)}:`.padEnd(18)}${sanitize(value)}`;
 

@@ -1,12 +1,12 @@
 // `kubectl ptah schema <name>`: upstream's schema view. Reads only the PtahSchema, so a
 // diagnostic reader without chunk access can use it.
-import { UsageError } from "../errors.ts";
-import { buildSchemaView } from "../views/schema-view.ts";
-import { renderSchemaViewJson, renderSchemaViewText } from "./render/schema-view.ts";
-import { getOrNotFound, noPtahSchema } from "./shared/read.ts";
-import { SCHEMA } from "./shared/candidates.ts";
-import type { CommandBody } from "./types.ts";
-import { ptah } from "../views/permissions.ts";
+import { UsageError } from "../../errors.ts";
+import { buildSchemaView } from "./schema-view.ts";
+import { renderSchemaViewJson, renderSchemaViewText } from "./schema-text.ts";
+import { getOrNotFound, noPtahSchema } from "../shared/read.ts";
+import { SCHEMA } from "../shared/candidates.ts";
+import type { CommandBody } from "../types.ts";
+import { ptah } from "../../views/permissions.ts";
 
 export interface SchemaOptions {
   readonly name: string;
