@@ -50,7 +50,7 @@ const REGISTRY = {
       "The applied plan is the stored plan the last confirmed apply ran, exactly as it was approved;",
       "it is not a log of what each statement did.",
     ],
-    load: () => import("./plan.ts").then((m) => m.planCommand),
+    load: () => import("./plan/plan-command.ts").then((m) => m.planCommand),
   },
   plans: {
     summary: "List stored plans and every reference that pins them; --unpinned for those nothing names",

@@ -56,7 +56,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     name: "export: every approval of the namespace written, not only those naming the plan",
-    mutant: { file: "src/commands/reads/plan-export.ts", from: "a.object.spec.planRef?.name === plan.plan.object.metadata.name && a.object.spec.planRef.uid === uid", to: "true" },
+    mutant: { file: "src/commands/plan/plan-export.ts", from: "a.object.spec.planRef?.name === plan.plan.object.metadata.name && a.object.spec.planRef.uid === uid", to: "true" },
     tests: EXPORT_CHECKS,
     red: "holds only the approvals naming this plan by name and UID",
   },

@@ -1,6 +1,6 @@
 // What `plan` prints (go-client §1.3): the text header with 16-column labels and the SQL, the
 // `-o sql` rule and the document bytes for `-o json`; the header, the `--statements` table and
-// the `--verify` report are commands/render/plan.ts. Only ever called with a plan whose every
+// the `--verify` report are commands/plan/plan-text.ts. Only ever called with a plan whose every
 // check held.
 import type { PlanDocument } from "../../plan/document.ts";
 import { statementText } from "../../plan/sql-text.ts";

@@ -3,18 +3,18 @@
 // --export FILE, and `--verify -f FILE` (an export, offline). Reads: get schema → get plan → get
 // each chunk (no list, except for an older applied record without planRef, and an export's
 // approvals).
-import { PtahError, UsageError } from "../errors.ts";
-import type { VerifiedPlan } from "../plan/load.ts";
-import type { ExportSigning } from "./reads/plan-export.ts";
-import { CheckLog } from "../plan/verify.ts";
-import { loadChosen, selectionLabel, type PlanChoice } from "./reads/plan-choice.ts";
-import { escapeJsonText, formatYaml } from "../render/formats.ts";
-import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "./shared/plan-view.ts";
-import { renderPlanText, renderVerifyReport } from "./render/plan.ts";
-import { renderPlanMarkdown } from "./shared/plan-markdown.ts";
-import { SCHEMA } from "./shared/candidates.ts";
-import type { CommandBody, RunContext } from "./types.ts";
-import { ptah } from "../views/permissions.ts";
+import { PtahError, UsageError } from "../../errors.ts";
+import type { VerifiedPlan } from "../../plan/load.ts";
+import type { ExportSigning } from "./plan-export.ts";
+import { CheckLog } from "../../plan/verify.ts";
+import { loadChosen, selectionLabel, type PlanChoice } from "./plan-choice.ts";
+import { escapeJsonText, formatYaml } from "../../render/formats.ts";
+import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../shared/plan-view.ts";
+import { renderPlanText, renderVerifyReport } from "./plan-text.ts";
+import { renderPlanMarkdown } from "../shared/plan-markdown.ts";
+import { SCHEMA } from "../shared/candidates.ts";
+import type { CommandBody, RunContext } from "../types.ts";
+import { ptah } from "../../views/permissions.ts";
 
 export const PLAN_FORMATS = ["text", "sql", "json", "yaml", "markdown"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -137,9 +137,9 @@ export const planCommand: CommandBody<PlanOptions> = {
 
   async run(options, ctx) {
     // The export's module brings the model's parser: loaded only when asked for.
-    if (options.file !== undefined) return (await import("./reads/plan-export.ts")).verifyExportFile(options.file, options.signing, ctx);
+    if (options.file !== undefined) return (await import("./plan-export.ts")).verifyExportFile(options.file, options.signing, ctx);
     // An export reads its signing key before it connects: a key it cannot use refuses first.
-    if (options.exportTo !== undefined) return (await import("./reads/plan-export.ts")).exportPlan(options.schema, options.selection, options.exportTo, options.signing, ctx);
+    if (options.exportTo !== undefined) return (await import("./plan-export.ts")).exportPlan(options.schema, options.selection, options.exportTo, options.signing, ctx);
     const { reader, namespace } = await ctx.connect();
     const log = new CheckLog();
     const label = selectionLabel(options.selection);

@@ -12,7 +12,7 @@ import { fingerprintOf, keyTypeLabel } from "../../plan/ssh-wire.ts";
 import { CheckLog, type CheckResult } from "../../plan/verify.ts";
 import { loadChosen, type PlanChoice } from "./plan-choice.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import { renderVerifyReport } from "../render/plan.ts";
+import { renderVerifyReport } from "./plan-text.ts";
 import type { CommandResult, RunContext } from "../types.ts";
 
 /** The approvals naming the plan, as served; undefined (and a warning) when they may not be listed. */
