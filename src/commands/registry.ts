@@ -55,7 +55,7 @@ const REGISTRY = {
   plans: {
     summary: "List stored plans and every reference that pins them; --unpinned for those nothing names",
     usage: "kubectl ptah plans [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [--unpinned] [-o json|yaml|name]",
-    load: () => import("./plans.ts").then((m) => m.plansCommand),
+    load: () => import("./plans/plans-command.ts").then((m) => m.plansCommand),
   },
   diff: {
     summary: "Show what changed between two plans of a schema: fingerprint inputs and statements",

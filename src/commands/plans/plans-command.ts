@@ -2,19 +2,19 @@
 // stored PtahSchemaPlan and PtahMigrationPlan, and every reference that pins it (contract
 // upstream-2026-12 "Plan retention"). It deletes nothing: `-o name` is for a person's own
 // `kubectl delete`. Reads: LIST both plan kinds, both owner kinds and both approval kinds.
-import { NotFoundError, ReadError } from "../errors.ts";
-import { storedPlans, type StoredPlan } from "../plan/pins.ts";
-import { formatJson, formatYaml } from "../render/formats.ts";
-import { plansDocument, renderPlanNames, renderPlansTable } from "./render/plans.ts";
-import { parseOptionalTarget, type OptionalTarget } from "./shared/arguments.ts";
-import { noResources, parseFixedOutput } from "./shared/output.ts";
-import { readAll } from "./shared/read.ts";
-import { rejectedWarnings } from "./shared/tolerance.ts";
-import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
-import type { CommandBody, Connection } from "./types.ts";
-import type { KindName, ObjectOf } from "../model/parse.ts";
-import type { ListResult } from "../kube/types.ts";
-import { ptah } from "../views/permissions.ts";
+import { NotFoundError, ReadError } from "../../errors.ts";
+import { storedPlans, type StoredPlan } from "../../plan/pins.ts";
+import { formatJson, formatYaml } from "../../render/formats.ts";
+import { plansDocument, renderPlanNames, renderPlansTable } from "./plans-text.ts";
+import { parseOptionalTarget, type OptionalTarget } from "../shared/arguments.ts";
+import { noResources, parseFixedOutput } from "../shared/output.ts";
+import { readAll } from "../shared/read.ts";
+import { rejectedWarnings } from "../shared/tolerance.ts";
+import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import type { CommandBody, Connection } from "../types.ts";
+import type { KindName, ObjectOf } from "../../model/parse.ts";
+import type { ListResult } from "../../kube/types.ts";
+import { ptah } from "../../views/permissions.ts";
 
 export interface PlansOptions {
   readonly target: OptionalTarget;
