@@ -60,7 +60,7 @@ const REGISTRY = {
   diff: {
     summary: "Show what changed between two plans of a schema: fingerprint inputs and statements",
     usage: "kubectl ptah diff <schema> [--from applied|--from approval NAME|--from plan NAME] [--to current|--to plan NAME] [-o text|json|sql|markdown] [--stat] [--exit-code]",
-    load: () => import("./diff.ts").then((m) => m.diffCommand),
+    load: () => import("./diff/diff-command.ts").then((m) => m.diffCommand),
   },
   migration: {
     summary: "Show a PtahMigration: history, the planned sequence, the last run and what blocks it",

@@ -122,7 +122,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     name: "diff --from approval: the approval's schema UID not compared",
-    mutant: { file: "src/commands/diff.ts", from: " || ref.uid !== schema.metadata.uid", to: "" },
+    mutant: { file: "src/commands/diff/diff-command.ts", from: " || ref.uid !== schema.metadata.uid", to: "" },
     tests: ["test/cli/diff.test.ts"],
     red: "an approval that binds another schema, naming the side",
   },

@@ -2,24 +2,24 @@
 // plan of the newest stale or consumed approval and the plan waiting now. Both sides are loaded
 // and verified with every check of `plan` before anything is printed; a refusal names the side.
 // Reads: get schema, (list approvals | get approval), then each plan and its chunks.
-import { NotFoundError, PtahError, ReadError, UsageError, VerificationError } from "../errors.ts";
-import type { ClusterReader } from "../kube/types.ts";
-import type { PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import type { Parsed } from "../model/parse.ts";
-import { recordedBindingValuesOfApproval, type RecordedBindingValues } from "../plan/binding-diff.ts";
-import { loadNamedPlan, loadPlanSchema, loadRecordedPlan, type VerifiedPlan } from "../plan/load.ts";
-import { selectPlanRecord, type PlanRecord } from "../plan/select.ts";
-import { CheckLog } from "../plan/verify.ts";
-import { escapeJsonText } from "../render/formats.ts";
-import { alignmentWarning, buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "./shared/diff-view.ts";
-import { renderDiffJson, renderDiffSql } from "./render/diff-output.ts";
-import { renderDiffMarkdown } from "./shared/plan-markdown.ts";
-import { sanitizeSqlForTerminal } from "./shared/plan-view.ts";
-import { chooseFromApproval } from "./reads/diff-from.ts";
-import { getOrNotFound } from "./shared/read.ts";
-import { SCHEMA } from "./shared/candidates.ts";
-import type { CommandBody } from "./types.ts";
-import { ptah } from "../views/permissions.ts";
+import { NotFoundError, PtahError, ReadError, UsageError, VerificationError } from "../../errors.ts";
+import type { ClusterReader } from "../../kube/types.ts";
+import type { PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import type { Parsed } from "../../model/parse.ts";
+import { recordedBindingValuesOfApproval, type RecordedBindingValues } from "../../plan/binding-diff.ts";
+import { loadNamedPlan, loadPlanSchema, loadRecordedPlan, type VerifiedPlan } from "../../plan/load.ts";
+import { selectPlanRecord, type PlanRecord } from "../../plan/select.ts";
+import { CheckLog } from "../../plan/verify.ts";
+import { escapeJsonText } from "../../render/formats.ts";
+import { alignmentWarning, buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "../shared/diff-view.ts";
+import { renderDiffJson, renderDiffSql } from "./diff-output.ts";
+import { renderDiffMarkdown } from "../shared/plan-markdown.ts";
+import { sanitizeSqlForTerminal } from "../shared/plan-view.ts";
+import { chooseFromApproval } from "./diff-from.ts";
+import { getOrNotFound } from "../shared/read.ts";
+import { SCHEMA } from "../shared/candidates.ts";
+import type { CommandBody } from "../types.ts";
+import { ptah } from "../../views/permissions.ts";
 
 export const DIFF_FORMATS = ["text", "json", "sql", "markdown"] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
