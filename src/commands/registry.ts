@@ -66,7 +66,7 @@ const REGISTRY = {
     summary: "Show a PtahMigration: history, the planned sequence, the last run and what blocks it",
     usage: "kubectl ptah migration <migration> [-o text|json]",
     upstreamRank: 2,
-    load: () => import("./migration.ts").then((m) => m.migrationCommand),
+    load: () => import("./migration/migration-command.ts").then((m) => m.migrationCommand),
   },
   approve: {
     summary: "Print an approval bound to the live, verified plan, to pipe into kubectl create -f -",

@@ -1,9 +1,9 @@
-// `migration`'s text and -o json (go-client §3) from the view model of views/migration.ts.
+// `migration`'s text and -o json (go-client §3) from the view model of commands/migration/migration-view.ts.
 import { formatTimestamp } from "../../render/age.ts";
 import { formatJson } from "../../render/formats.ts";
 import { sanitize } from "../../errors.ts";
 import { labelLines } from "../shared/plan-view.ts";
-import type { MigrationView } from "../../views/migration.ts";
+import type { MigrationView } from "./migration-view.ts";
 
 function versions(list: readonly number[]): string {
   return list.join(", ");

@@ -1,14 +1,14 @@
 // `kubectl ptah migration <name>`: upstream's migration view (go-client §1.4, §3). Reads: get
 // PtahMigration, then get the PtahMigrationPlan it names. Never prints SQL or rows.
-import { NotFoundError, PtahError, ReadError, UsageError } from "../errors.ts";
-import type { ClusterReader } from "../kube/types.ts";
-import type { PtahMigration, PtahMigrationPlan } from "../model/kinds.ts";
-import { buildMigrationView } from "../views/migration.ts";
-import { renderMigrationJson, renderMigrationText } from "./render/migration.ts";
-import { noSuchMigration } from "./shared/read.ts";
-import { MIGRATION } from "./shared/candidates.ts";
-import type { CommandBody } from "./types.ts";
-import { ptah } from "../views/permissions.ts";
+import { NotFoundError, PtahError, ReadError, UsageError } from "../../errors.ts";
+import type { ClusterReader } from "../../kube/types.ts";
+import type { PtahMigration, PtahMigrationPlan } from "../../model/kinds.ts";
+import { buildMigrationView } from "./migration-view.ts";
+import { renderMigrationJson, renderMigrationText } from "./migration-text.ts";
+import { noSuchMigration } from "../shared/read.ts";
+import { MIGRATION } from "../shared/candidates.ts";
+import type { CommandBody } from "../types.ts";
+import { ptah } from "../../views/permissions.ts";
 
 export interface MigrationOptions {
   readonly name: string;

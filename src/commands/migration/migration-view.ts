@@ -1,7 +1,7 @@
 // What `migration` prints (go-client §3): history, the pending sequence, the last run and
 // conditions, never SQL or rows; plus the unresolved run and the acknowledgment to run next.
-// The view model; its text and JSON are commands/render/migration.ts.
-import type { PtahMigration, PtahMigrationPlan } from "../model/kinds.ts";
+// The view model; its text and JSON are commands/migration/migration-text.ts.
+import type { PtahMigration, PtahMigrationPlan } from "../../model/kinds.ts";
 
 export interface MigrationView {
   readonly namespace: string;
