@@ -71,7 +71,7 @@ const REGISTRY = {
   approve: {
     summary: "Print an approval bound to the live, verified plan, to pipe into kubectl create -f -",
     usage: "kubectl ptah approve (SCHEMA | migration MIGRATION) [--name NAME] [-o yaml|json] [--dry-run=server] [--allow-self]",
-    load: () => import("./approve.ts").then((m) => m.approveCommand),
+    load: () => import("./approve/approve-command.ts").then((m) => m.approveCommand),
   },
   approvals: {
     summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded",

@@ -177,7 +177,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     name: "approve migration: the last migration read's plan UID not compared with the first's",
-    mutant: { file: "src/commands/approve.ts", from: "last.status.plan?.uid !== first.status.plan?.uid || ", to: "" },
+    mutant: { file: "src/commands/approve/approve-command.ts", from: "last.status.plan?.uid !== first.status.plan?.uid || ", to: "" },
     tests: ["test/cli/approve-migration-binding.test.ts"],
     red: "a migration that names another plan (UID) on its last read",
   },

@@ -5,19 +5,19 @@
 // with dryRun=All of --dry-run=server. Four-eyes (issue 29): when the object read last records its
 // last spec writer, one SelfSubjectReview says who you are; the writer is refused (exit 1) unless
 // --allow-self. --dry-run=server skips that check: there admission itself answers.
-import { migrationApprovalHeader, schemaApprovalHeader } from "../approval/headers.ts";
-import { defaultName, migrationApprovalManifest } from "../approval/manifest.ts";
-import { migrationApprovable, planContractApprovable } from "../approval/preconditions.ts";
-import { isDnsSubdomain } from "../model/names.ts";
-import { UsageError, VerificationError } from "../errors.ts";
-import { parseDryRun, parseManifestOutput, parseTarget } from "./shared/arguments.ts";
-import { namespaceFlag } from "./shared/output.ts";
-import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest } from "./shared/approval-reads.ts";
-import { getOrNotFound, noSuchMigration } from "./shared/read.ts";
-import type { CommandBody, Connection, Printed, RunContext } from "./types.ts";
-import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
-import { fourEyes } from "./reads/spec-writer.ts";
-import { ptah, WHO_AM_I } from "../views/permissions.ts";
+import { migrationApprovalHeader, schemaApprovalHeader } from "../../approval/headers.ts";
+import { defaultName, migrationApprovalManifest } from "../../approval/manifest.ts";
+import { migrationApprovable, planContractApprovable } from "../../approval/preconditions.ts";
+import { isDnsSubdomain } from "../../model/names.ts";
+import { UsageError, VerificationError } from "../../errors.ts";
+import { parseDryRun, parseManifestOutput, parseTarget } from "../shared/arguments.ts";
+import { namespaceFlag } from "../shared/output.ts";
+import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest } from "../shared/approval-reads.ts";
+import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
+import type { CommandBody, Connection, Printed, RunContext } from "../types.ts";
+import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import { fourEyes } from "./four-eyes-reads.ts";
+import { ptah, WHO_AM_I } from "../../views/permissions.ts";
 
 export interface ApproveOptions {
   readonly target: "schema" | "migration";
