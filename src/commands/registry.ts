@@ -77,7 +77,7 @@ const REGISTRY = {
     summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded",
     usage:
       "kubectl ptah approvals [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels]",
-    load: () => import("./approvals.ts").then((m) => m.approvalsCommand),
+    load: () => import("./approvals/approvals-command.ts").then((m) => m.approvalsCommand),
   },
   ledger: {
     summary: "Who approved which exact plan, when, and whether it was consumed, applied or retired",

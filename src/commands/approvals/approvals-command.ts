@@ -1,22 +1,22 @@
 // `kubectl ptah approvals [SCHEMA | migration NAME]`: every approval with its derived state
 // (Consumed, Stale, Superseded, Reserved, Pending). Reads one LIST per kind.
-import { migrationApprovalRows, schemaApprovalRows, type ApprovalRow } from "../approval/rows.ts";
-import { bindsSchema } from "../approval/state.ts";
-import { NotFoundError } from "../errors.ts";
-import type { PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import type { Parsed } from "../model/parse.ts";
-import { renderMachine } from "../render/formats.ts";
-import { sortByField } from "../render/columns.ts";
-import { renderApprovalRows } from "./shared/approval-rows.ts";
-import { parseOptionalTarget, type OptionalTarget } from "./shared/arguments.ts";
-import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "./shared/output.ts";
-import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "./shared/printing.ts";
-import type { ListResult } from "../kube/types.ts";
-import { readAll } from "./shared/read.ts";
-import { rejectedWarnings, servedObjects, unprintedWarnings } from "./shared/tolerance.ts";
-import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
-import type { CommandBody, RunContext } from "./types.ts";
-import { ptah } from "../views/permissions.ts";
+import { migrationApprovalRows, schemaApprovalRows, type ApprovalRow } from "../../approval/rows.ts";
+import { bindsSchema } from "../../approval/state.ts";
+import { NotFoundError } from "../../errors.ts";
+import type { PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import type { Parsed } from "../../model/parse.ts";
+import { renderMachine } from "../../render/formats.ts";
+import { sortByField } from "../../render/columns.ts";
+import { renderApprovalRows } from "../shared/approval-rows.ts";
+import { parseOptionalTarget, type OptionalTarget } from "../shared/arguments.ts";
+import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from "../shared/output.ts";
+import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "../shared/printing.ts";
+import type { ListResult } from "../../kube/types.ts";
+import { readAll } from "../shared/read.ts";
+import { rejectedWarnings, servedObjects, unprintedWarnings } from "../shared/tolerance.ts";
+import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import type { CommandBody, RunContext } from "../types.ts";
+import { ptah } from "../../views/permissions.ts";
 
 export interface ApprovalsOptions {
   readonly target: OptionalTarget;
