@@ -82,7 +82,7 @@ const REGISTRY = {
   ledger: {
     summary: "Who approved which exact plan, when, and whether it was consumed, applied or retired",
     usage: "kubectl ptah ledger [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--contexts A,B,… | --all-contexts] [--relative] [-o json|yaml|csv]",
-    load: () => import("./ledger.ts").then((m) => m.ledgerCommand),
+    load: () => import("./ledger/ledger-command.ts").then((m) => m.ledgerCommand),
   },
   inbox: {
     summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",

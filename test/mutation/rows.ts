@@ -64,7 +64,7 @@ export const ROWS: readonly Row[] = [
   {
     name: "ledger: misfit warnings of the migration kinds dropped",
     mutant: {
-      file: "src/commands/ledger.ts",
+      file: "src/commands/ledger/ledger-command.ts",
       from: "  warnings.push(rejectedWarnings([listed]));",
       to: '  if (!kind.startsWith("PtahMigration")) warnings.push(rejectedWarnings([listed]));',
     },

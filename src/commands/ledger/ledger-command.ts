@@ -2,19 +2,19 @@
 // one row per approval ever bound to the object (and per run acknowledgment of a migration), from
 // durable fields only. Reads: GET the named owner (or LIST the owners) and LIST each approval kind;
 // with --contexts/--all-contexts, the same in each context (options/fleet.ts), a CONTEXT column first.
-import { migrationLedger, schemaLedger, sortLedger, type LedgerEntry } from "../approval/ledger.ts";
-import { bindsSchema } from "../approval/state.ts";
-import type { KindName, ObjectOf } from "../model/parse.ts";
-import { formatJson, formatYaml } from "../render/formats.ts";
-import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "./shared/ledger-text.ts";
-import { parseOptionalTarget, type OptionalTarget } from "./shared/arguments.ts";
-import { noResources, parseFixedOutput } from "./shared/output.ts";
-import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "./shared/fleet.ts";
-import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "./shared/read.ts";
-import { rejectedWarnings } from "./shared/tolerance.ts";
-import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
-import type { CommandBody, Connection, Printed, RunContext } from "./types.ts";
-import { ptah } from "../views/permissions.ts";
+import { migrationLedger, schemaLedger, sortLedger, type LedgerEntry } from "../../approval/ledger.ts";
+import { bindsSchema } from "../../approval/state.ts";
+import type { KindName, ObjectOf } from "../../model/parse.ts";
+import { formatJson, formatYaml } from "../../render/formats.ts";
+import { ledgerDocument, renderLedgerCsv, renderLedgerTable } from "../shared/ledger-text.ts";
+import { parseOptionalTarget, type OptionalTarget } from "../shared/arguments.ts";
+import { noResources, parseFixedOutput } from "../shared/output.ts";
+import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
+import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "../shared/read.ts";
+import { rejectedWarnings } from "../shared/tolerance.ts";
+import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import type { CommandBody, Connection, Printed, RunContext } from "../types.ts";
+import { ptah } from "../../views/permissions.ts";
 
 export interface LedgerOptions {
   readonly target: OptionalTarget;
