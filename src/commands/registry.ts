@@ -87,7 +87,7 @@ const REGISTRY = {
   inbox: {
     summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
     usage: "kubectl ptah inbox [-n NAMESPACE | -A | --namespaces NS,NS] [--contexts A,B,… | --all-contexts] [--absolute-time] [-o json|yaml]",
-    load: () => import("./inbox.ts").then((m) => m.inboxCommand),
+    load: () => import("./inbox/inbox-command.ts").then((m) => m.inboxCommand),
   },
   acknowledge: {
     summary: "Print an acknowledgment that settles a migration's unresolved Partial or Unknown run",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ReadError } from "../../src/errors.ts";
-import { REVIEW_CONCURRENCY } from "../../src/commands/inbox.ts";
+import { REVIEW_CONCURRENCY } from "../../src/commands/inbox/inbox-command.ts";
 import type { KindName } from "../../src/model/parse.ts";
 import type { AccessAnswer, AccessCheck } from "../../src/kube/types.ts";
 import { FakeReader, type FakeObject } from "../support/fake-reader.ts";

@@ -73,7 +73,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     name: "inbox: misfit warnings of migrations dropped",
-    mutant: { file: "src/commands/inbox.ts", from: "warnings: rejectedWarnings([schemas, migrations])", to: "warnings: rejectedWarnings([schemas])" },
+    mutant: { file: "src/commands/inbox/inbox-command.ts", from: "warnings: rejectedWarnings([schemas, migrations])", to: "warnings: rejectedWarnings([schemas])" },
     tests: TOLERANCE,
     red: "inbox (a migration)",
   },

@@ -10,19 +10,19 @@
 // last spec writer, one SelfSubjectReview says who you are; where you are that writer, YOU CAN
 // says "approve (not you: you last changed its spec)". Without an answer (an older server, 403) it
 // stays "approve": admission decides.
-import { ReadError, UsageError } from "../errors.ts";
-import type { KindName } from "../model/parse.ts";
-import { formatJson, formatYaml } from "../render/formats.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { inboxItems, inboxRow, renderInbox, type InboxItem, type InboxRow } from "./render/inbox.ts";
-import type { ClusterReader, Identity, ListResult } from "../kube/types.ts";
-import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
-import { isDnsSubdomain } from "../model/names.ts";
-import { isSpecWriter } from "../model/spec-writer.ts";
-import { rejectedWarnings } from "./shared/tolerance.ts";
-import type { CommandBody, Connection, Printed, RunContext } from "./types.ts";
-import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "./shared/fleet.ts";
-import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../views/permissions.ts";
+import { ReadError, UsageError } from "../../errors.ts";
+import type { KindName } from "../../model/parse.ts";
+import { formatJson, formatYaml } from "../../render/formats.ts";
+import { sanitize } from "../../render/sanitize.ts";
+import { inboxItems, inboxRow, renderInbox, type InboxItem, type InboxRow } from "./inbox-text.ts";
+import type { ClusterReader, Identity, ListResult } from "../../kube/types.ts";
+import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
+import { isDnsSubdomain } from "../../model/names.ts";
+import { isSpecWriter } from "../../model/spec-writer.ts";
+import { rejectedWarnings } from "../shared/tolerance.ts";
+import type { CommandBody, Connection, Printed, RunContext } from "../types.ts";
+import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
+import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../../views/permissions.ts";
 
 export interface InboxOptions {
   readonly output: "table" | "json" | "yaml";
@@ -125,7 +125,7 @@ async function bounded(tasks: readonly (() => Promise<void>)[]): Promise<void> {
 /** One access review through the seam: may the caller create `kind` in `namespace` ("" = every namespace)? */
 async function mayCreate(reader: ClusterReader, kind: KindName, namespace: string): Promise<boolean> {
   // Loaded here, not at the top: a static import would bring zod into every start (--help too).
-  const info = (await import("../model/parse.ts")).KINDS[kind];
+  const info = (await import("../../model/parse.ts")).KINDS[kind];
   const [answer] = await reader.reviewAccess([{ verb: "create", group: info.group, resource: info.plural, namespace }]);
   return answer?.allowed === true;
 }
