@@ -92,7 +92,7 @@ const REGISTRY = {
   acknowledge: {
     summary: "Print an acknowledgment that settles a migration's unresolved Partial or Unknown run",
     usage: "kubectl ptah acknowledge MIGRATION [--name NAME] [-o yaml|json] [--dry-run=server]",
-    load: () => import("./acknowledge.ts").then((m) => m.acknowledgeCommand),
+    load: () => import("./acknowledge/acknowledge-command.ts").then((m) => m.acknowledgeCommand),
   },
   history: {
     summary: "Show the condition history and events of a schema or migration, its plans and approvals",

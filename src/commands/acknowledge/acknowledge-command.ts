@@ -1,16 +1,16 @@
 // `kubectl ptah acknowledge <migration>`: prints a PtahMigrationRunAcknowledgment naming the
 // migration and its unresolved run's operation ID, for the person to create.
-import { acknowledgmentHeader } from "../approval/headers.ts";
-import { acknowledgmentManifest, defaultName } from "../approval/manifest.ts";
-import { RefusalError, UsageError } from "../errors.ts";
-import { formatTimestamp } from "../render/age.ts";
-import { parseDryRun, parseManifestOutput } from "./shared/arguments.ts";
-import { namespaceFlag } from "./shared/output.ts";
-import { dryRun, renderManifest } from "./shared/approval-reads.ts";
-import { getOrNotFound, noSuchMigration } from "./shared/read.ts";
-import { MIGRATION } from "./shared/candidates.ts";
-import type { CommandBody } from "./types.ts";
-import { ptah } from "../views/permissions.ts";
+import { acknowledgmentHeader } from "../../approval/headers.ts";
+import { acknowledgmentManifest, defaultName } from "../../approval/manifest.ts";
+import { RefusalError, UsageError } from "../../errors.ts";
+import { formatTimestamp } from "../../render/age.ts";
+import { parseDryRun, parseManifestOutput } from "../shared/arguments.ts";
+import { namespaceFlag } from "../shared/output.ts";
+import { dryRun, renderManifest } from "../shared/approval-reads.ts";
+import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
+import { MIGRATION } from "../shared/candidates.ts";
+import type { CommandBody } from "../types.ts";
+import { ptah } from "../../views/permissions.ts";
 
 export interface AcknowledgeOptions {
   readonly name: string;
