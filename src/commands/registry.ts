@@ -97,7 +97,7 @@ const REGISTRY = {
   history: {
     summary: "Show the condition history and events of a schema or migration, its plans and approvals",
     usage: "kubectl ptah history (SCHEMA | migration MIGRATION) [--watch] [--absolute-time] [-o json]",
-    load: () => import("./history.ts").then((m) => m.historyCommand),
+    load: () => import("./history/history-command.ts").then((m) => m.historyCommand),
   },
   wait: {
     summary: "Wait until a schema or migration reaches a condition, phase or approval state",

@@ -1,22 +1,22 @@
 // `kubectl ptah history (SCHEMA | migration NAME) [--watch] [-o json] [--absolute-time]`:
 // the condition history of a schema or migration, its plans and approvals, the approvals'
 // durable ledger, and Events — headed by what Kubernetes still keeps (text output).
-import { migrationLedger, schemaLedger, type LedgerEntry } from "../approval/ledger.ts";
-import { bindsSchema } from "../approval/state.ts";
-import { UsageError } from "../errors.ts";
-import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahMigrationRunAcknowledgment, PtahSchema, PtahSchemaApproval } from "../model/kinds.ts";
-import type { KindName, Parsed } from "../model/parse.ts";
-import { formatJson } from "../render/formats.ts";
-import { buildTimeline, entryKey, historyNote, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "./render/history.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { renderTable } from "../render/table.ts";
-import { parseTarget } from "./shared/arguments.ts";
-import { getOrNotFound, noSuchMigration, noSuchSchema } from "./shared/read.ts";
-import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "./shared/tolerance.ts";
-import type { ListResult } from "../kube/types.ts";
-import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
-import type { CommandBody, Printed, Connection, RunContext } from "./types.ts";
-import { events, ptah } from "../views/permissions.ts";
+import { migrationLedger, schemaLedger, type LedgerEntry } from "../../approval/ledger.ts";
+import { bindsSchema } from "../../approval/state.ts";
+import { UsageError } from "../../errors.ts";
+import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahMigrationRunAcknowledgment, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
+import type { KindName, Parsed } from "../../model/parse.ts";
+import { formatJson } from "../../render/formats.ts";
+import { buildTimeline, entryKey, historyNote, renderTimeline, timelineRows, type TimelineEntry, type TimelineObject } from "./history-text.ts";
+import { sanitize } from "../../render/sanitize.ts";
+import { renderTable } from "../../render/table.ts";
+import { parseTarget } from "../shared/arguments.ts";
+import { getOrNotFound, noSuchMigration, noSuchSchema } from "../shared/read.ts";
+import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "../shared/tolerance.ts";
+import type { ListResult } from "../../kube/types.ts";
+import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import type { CommandBody, Printed, Connection, RunContext } from "../types.ts";
+import { events, ptah } from "../../views/permissions.ts";
 
 export interface HistoryOptions {
   readonly target: "schema" | "migration";
