@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { holds, parseWaitFor } from "../../src/commands/wait.ts";
+import { holds, parseWaitFor } from "../../src/commands/wait/wait-command.ts";
 import { parseObject } from "../../src/model/parse.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../../src/model/kinds.ts";
 import { FakeReader } from "../support/fake-reader.ts";

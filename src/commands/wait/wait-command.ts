@@ -3,23 +3,23 @@
 // timeout with the last state seen, and 1 at once when an approval wait can no longer hold (the
 // plan was superseded, the approval went stale: options/wait-for.ts). A condition counts only
 // once observed at the current generation.
-import { findCondition } from "../approval/state.ts";
-import { ReadError, RefusalError, UsageError } from "../errors.ts";
-import type { PtahSchemaApproval } from "../model/kinds.ts";
-import type { KindName, Parsed } from "../model/parse.ts";
-import { sanitize } from "../render/sanitize.ts";
-import type { RejectedItem } from "../kube/types.ts";
-import { rejectedWarning } from "./shared/tolerance.ts";
-import { parseDurationFlag } from "./shared/duration.ts";
+import { findCondition } from "../../approval/state.ts";
+import { ReadError, RefusalError, UsageError } from "../../errors.ts";
+import type { PtahSchemaApproval } from "../../model/kinds.ts";
+import type { KindName, Parsed } from "../../model/parse.ts";
+import { sanitize } from "../../render/sanitize.ts";
+import type { RejectedItem } from "../../kube/types.ts";
+import { rejectedWarning } from "../shared/tolerance.ts";
+import { parseDurationFlag } from "../shared/duration.ts";
 
 const WEEK_MS = 7 * 24 * 3_600_000;
-import { parseTarget } from "./shared/arguments.ts";
-import { SCHEMA_OR_MIGRATION } from "./shared/candidates.ts";
-import { describeFor, parseWaitFors, Waiter, type Verdict, type WaitFor, type WaitTarget } from "./options/wait-for.ts";
-import type { CommandBody } from "./types.ts";
-import { ptah } from "../views/permissions.ts";
+import { parseTarget } from "../shared/arguments.ts";
+import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import { describeFor, parseWaitFors, Waiter, type Verdict, type WaitFor, type WaitTarget } from "./wait-for.ts";
+import type { CommandBody } from "../types.ts";
+import { ptah } from "../../views/permissions.ts";
 
-export { holds, parseWaitFor, type WaitFor } from "./options/wait-for.ts";
+export { holds, parseWaitFor, type WaitFor } from "./wait-for.ts";
 
 export interface WaitOptions {
   readonly target: "schema" | "migration";
