@@ -6,7 +6,7 @@
 // Adding a command is one folder under commands/ and one entry here (test/architecture.test.ts).
 // commands/all-commands.ts loads every declaration at once (tests, the reference docs).
 import type { AnyCommand, AnyCommandBody, Command, Registry } from "./types.ts";
-import type { Diagnose } from "./explain.ts";
+import type { Diagnose } from "./explain/explain-command.ts";
 
 /** What the shell knows of a command before loading it. */
 export type CommandHeader = Pick<Command, "name" | "summary" | "usage" | "upstreamRank" | "rootUsage" | "upstreamUsage">;
@@ -17,7 +17,7 @@ interface Entry extends Omit<CommandHeader, "name"> {
 }
 
 // explain loads the live diagnosis (the connection's readers) only when it explains an object.
-const diagnoseLive: Diagnose = (words, ctx) => import("./reads/explain-live.ts").then((m) => m.diagnoseLive(words, ctx));
+const diagnoseLive: Diagnose = (words, ctx) => import("./explain/explain-live.ts").then((m) => m.diagnoseLive(words, ctx));
 
 const REGISTRY = {
   status: {
@@ -107,7 +107,7 @@ const REGISTRY = {
   explain: {
     summary: "Explain a condition, reason, phase or approval state, and what to do next",
     usage: "kubectl ptah explain [TOPIC] [flags]",
-    load: () => import("./explain.ts").then((m) => m.makeExplainCommand(diagnoseLive)),
+    load: () => import("./explain/explain-command.ts").then((m) => m.makeExplainCommand(diagnoseLive)),
   },
   doctor: {
     summary: "Check that this machine, cluster, operator and account are ready for the approval workflow",

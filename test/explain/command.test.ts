@@ -1,7 +1,7 @@
 // `kubectl ptah explain` through the real shell and the registered command (live diagnosis
 // included): topics are answered without asking for a connection.
 import { describe, expect, it } from "vitest";
-import { couldNameObjects } from "../../src/commands/explain.ts";
+import { couldNameObjects } from "../../src/commands/explain/explain-command.ts";
 import { findCommand } from "../../src/commands/all-commands.ts";
 import type { KnowledgeEntry } from "../../src/explain/knowledge.ts";
 import { KNOWLEDGE } from "../../src/explain/knowledge.ts";

@@ -2,14 +2,14 @@
 // outcome, event or concept means and what to do next, from the knowledge base alone —
 // no cluster, no kubeconfig, no Kubernetes client. Words that name no topic may be handed to
 // an optional live diagnosis of objects (`explain <schema>`, `explain approval <name>`).
-import { NotFoundError, ReadError, UsageError } from "../errors.ts";
-import { KNOWLEDGE, type KnowledgeEntry } from "../explain/knowledge.ts";
-import { lookupTopic } from "../explain/lookup.ts";
-import { isDnsSubdomain } from "../model/names.ts";
-import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "../views/explain.ts";
-import { namesOf } from "./shared/candidates.ts";
-import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "./types.ts";
-import { OFFLINE, events, ptah } from "../views/permissions.ts";
+import { NotFoundError, ReadError, UsageError } from "../../errors.ts";
+import { KNOWLEDGE, type KnowledgeEntry } from "../../explain/knowledge.ts";
+import { lookupTopic } from "../../explain/lookup.ts";
+import { isDnsSubdomain } from "../../model/names.ts";
+import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "./explain-view.ts";
+import { namesOf } from "../shared/candidates.ts";
+import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "../types.ts";
+import { OFFLINE, events, ptah } from "../../views/permissions.ts";
 
 export type ExplainOutput = "text" | "json" | "name";
 

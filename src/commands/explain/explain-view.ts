@@ -1,8 +1,8 @@
 // Text of `kubectl ptah explain`: one topic, the topic list and a list of candidates. Plain
 // text, the same at every terminal width (prose wraps at a fixed column, commands never
 // wrap), no trailing spaces, no colour. Pure.
-import { KNOWLEDGE, findTopic, type KnowledgeEntry, type TopicKind } from "../explain/knowledge.ts";
-import { normalizeWord } from "../explain/lookup.ts";
+import { KNOWLEDGE, findTopic, type KnowledgeEntry, type TopicKind } from "../../explain/knowledge.ts";
+import { normalizeWord } from "../../explain/lookup.ts";
 
 /** Prose wraps here (indent included); a command or a longer word keeps its own line. */
 const WRAP_COLUMN = 80;
