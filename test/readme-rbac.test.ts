@@ -1,11 +1,11 @@
-// The README's RBAC table is the commands' permission declarations (views/permissions.ts), row for
+// The README's RBAC table is the commands' permission declarations (commands/shared/permissions.ts), row for
 // row: the table between <!-- rbac:start --> and <!-- rbac:end --> must be exactly what rbacTable
 // writes from the registry. A form added, a rule changed, and this fails with the table to paste.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ALL_COMMANDS } from "../src/commands/all-commands.ts";
-import { OFFLINE, describeRules } from "../src/views/permissions.ts";
+import { OFFLINE, describeRules } from "../src/commands/shared/permissions.ts";
 
 const README = path.resolve(import.meta.dirname, "..", "README.md");
 

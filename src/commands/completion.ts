@@ -8,7 +8,7 @@
 import { UsageError } from "../errors.ts";
 import { words } from "./shared/candidates.ts";
 import type { CommandBody } from "./types.ts";
-import { OFFLINE } from "../views/permissions.ts";
+import { OFFLINE } from "./shared/permissions.ts";
 
 export type Shell = "bash" | "zsh" | "fish" | "kubectl";
 export const SHELLS: readonly Shell[] = ["bash", "zsh", "fish", "kubectl"];

@@ -3,7 +3,7 @@
 // line's flags, fixed for the session; a tool may only choose a namespace. The SDK loads with
 // commands/mcp/server.ts, when this command runs, and never for another command.
 import { UsageError } from "../errors.ts";
-import { ACCESS_REVIEW, events, ptah, WHO_AM_I } from "../views/permissions.ts";
+import { ACCESS_REVIEW, events, ptah, WHO_AM_I } from "./shared/permissions.ts";
 import type { CommandBody } from "./types.ts";
 
 export type McpOptions = Record<string, never>;

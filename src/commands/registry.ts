@@ -112,7 +112,7 @@ const REGISTRY = {
   doctor: {
     summary: "Check that this machine, cluster, operator and account are ready for the approval workflow",
     usage: "kubectl ptah doctor [-n NAMESPACE] [-o json] [--probe SCHEMA]",
-    load: () => import("./doctor.ts").then((m) => m.doctorCommand),
+    load: () => import("./doctor/doctor-command.ts").then((m) => m.doctorCommand),
   },
   mcp: {
     summary: "Serve the read commands to an AI assistant over the Model Context Protocol (stdio); never approves",

@@ -6,11 +6,19 @@
 // cli/run.ts alone maps a result to stdout, stderr and the exit status.
 import type { PtahError } from "../errors.ts";
 import type { ConfigOverrides, Connection } from "../kube/types.ts";
-import type { LocalFacts } from "../views/doctor-connection.ts";
 import type { KindName } from "../model/parse.ts";
-import type { PermissionForm } from "../views/permissions.ts";
+import type { PermissionForm } from "./shared/permissions.ts";
 
-export type { Connection, LocalFacts, PermissionForm };
+export type { Connection, PermissionForm };
+
+export interface LocalFacts {
+  /** `kubectl version --client` of the first kubectl on PATH, or why it is not known. */
+  readonly kubectl: { readonly gitVersion: string; readonly minor: number | undefined } | { readonly missing: string };
+  /** Every kubectl-ptah on PATH, in PATH order; `self` marks this plugin. */
+  readonly plugins: readonly { readonly path: string; readonly self: boolean }[];
+  /** How this plugin was started (its resolved path), for the messages. */
+  readonly selfPath: string | undefined;
+}
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -215,7 +223,7 @@ export interface Command<O = unknown> {
   /** Global flags that make no sense for this command are hidden from its help. */
   readonly hiddenGlobals?: readonly string[];
   /**
-   * What each form of the command line sends the cluster (views/permissions.ts): doctor, the
+   * What each form of the command line sends the cluster (commands/shared/permissions.ts): doctor, the
    * README's RBAC table and the RBAC tests come from this and nothing else.
    */
   readonly permissions: readonly PermissionForm[];

@@ -1,4 +1,4 @@
-// Each command's permission declaration (views/permissions.ts) is exact: every form with a
+// Each command's permission declaration (commands/shared/permissions.ts) is exact: every form with a
 // command line is run through the real CLI against an in-memory cluster where it succeeds, and
 // the namespaced requests it sends, as verb and resource, are exactly the rules it declares —
 // nothing sent that doctor does not check, nothing checked that the form does not send. Every
@@ -8,7 +8,7 @@ import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import type { KindName } from "../../src/model/parse.ts";
 import { KINDS } from "../../src/model/parse.ts";
 import type { WatchOptions } from "../../src/kube/types.ts";
-import { ACCESS_REVIEW, OFFLINE, ruleKey } from "../../src/views/permissions.ts";
+import { ACCESS_REVIEW, OFFLINE, ruleKey } from "../../src/commands/shared/permissions.ts";
 import { runCliWith } from "../support/cli.ts";
 import { FakeInspector } from "../support/fake-inspector.ts";
 import { FakeReader } from "../support/fake-reader.ts";

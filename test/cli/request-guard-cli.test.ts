@@ -10,7 +10,7 @@ import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { KINDS } from "../../src/model/parse.ts";
 import { guardRequest, REVIEW_PATHS } from "../../src/kube/request-guard.ts";
 import { LAST_SPEC_WRITER_USERNAME } from "../../src/model/spec-writer.ts";
-import { OFFLINE } from "../../src/views/permissions.ts";
+import { OFFLINE } from "../../src/commands/shared/permissions.ts";
 import { matchesFields, matchesLabels, type FakeObject } from "../support/fake-reader.ts";
 import { emptyList, list, runRealCli, sendJson, statusBody, useFaultServer, writeKubeconfig, type SeenRequest } from "../support/fault-server.ts";
 import { world } from "../support/permission-world.ts";

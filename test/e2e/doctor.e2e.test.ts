@@ -17,7 +17,7 @@ import { PrivateLab, type PrivateLabState } from "../support/private-lab.ts";
 import { ADMIN_CONTEXT, labKubectl } from "../../lab/config.ts";
 import { createScenarioNamespace } from "../scenarios/process.ts";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
-import { EVERY_USER, OFFLINE, RECOMMENDED_ROLES, describeRules, grants } from "../../src/views/permissions.ts";
+import { EVERY_USER, OFFLINE, RECOMMENDED_ROLES, describeRules, grants } from "../../src/commands/shared/permissions.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 

@@ -185,7 +185,7 @@ describe("the allowlist (test/support/wire-allowlist.ts)", () => {
     }
     expect(calls.sort()).toEqual(
       [
-        "commands/doctor.ts discoverGroup PTAH_API_VERSION", // NON_RESOURCE_PATHS /apis/operator.ptah.run/v1alpha1
+        "commands/doctor/doctor-command.ts discoverGroup PTAH_API_VERSION", // NON_RESOURCE_PATHS /apis/operator.ptah.run/v1alpha1
         'kube/inspect.ts get "/version"', // NON_RESOURCE_PATHS
         "kube/inspect.ts get `/apis/${groupVersion}`", // discoverGroup's argument, above
         "kube/inspect.ts get `${CRD_PATH}/${encodeURIComponent(name)}`", // ALLOWED_READS get (CRD_PATH: kube/request-guard.ts)

@@ -10,7 +10,7 @@ import { dryRun, renderManifest } from "../shared/approval-reads.ts";
 import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
 import { MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody } from "../types.ts";
-import { ptah } from "../../views/permissions.ts";
+import { ptah } from "../shared/permissions.ts";
 
 export interface AcknowledgeOptions {
   readonly name: string;

@@ -16,7 +16,7 @@ import { readAll } from "../shared/read.ts";
 import { rejectedWarnings, servedObjects, unprintedWarnings } from "../shared/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, RunContext } from "../types.ts";
-import { ptah } from "../../views/permissions.ts";
+import { ptah } from "../shared/permissions.ts";
 
 export interface ApprovalsOptions {
   readonly target: OptionalTarget;

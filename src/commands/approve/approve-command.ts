@@ -17,7 +17,7 @@ import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../types.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import { fourEyes } from "./four-eyes-reads.ts";
-import { ptah, WHO_AM_I } from "../../views/permissions.ts";
+import { ptah, WHO_AM_I } from "../shared/permissions.ts";
 
 export interface ApproveOptions {
   readonly target: "schema" | "migration";

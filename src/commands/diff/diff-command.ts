@@ -19,7 +19,7 @@ import { chooseFromApproval } from "./diff-from.ts";
 import { getOrNotFound } from "../shared/read.ts";
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody } from "../types.ts";
-import { ptah } from "../../views/permissions.ts";
+import { ptah } from "../shared/permissions.ts";
 
 export const DIFF_FORMATS = ["text", "json", "sql", "markdown"] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];

@@ -9,7 +9,7 @@ import { isDnsSubdomain } from "../../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "./explain-view.ts";
 import { namesOf } from "../shared/candidates.ts";
 import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "../types.ts";
-import { OFFLINE, events, ptah } from "../../views/permissions.ts";
+import { OFFLINE, events, ptah } from "../shared/permissions.ts";
 
 export type ExplainOutput = "text" | "json" | "name";
 

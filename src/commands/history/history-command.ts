@@ -16,7 +16,7 @@ import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "../
 import type { ListResult } from "../../kube/types.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Printed, Connection, RunContext } from "../types.ts";
-import { events, ptah } from "../../views/permissions.ts";
+import { events, ptah } from "../shared/permissions.ts";
 
 export interface HistoryOptions {
   readonly target: "schema" | "migration";

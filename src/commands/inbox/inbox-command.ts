@@ -22,7 +22,7 @@ import { isSpecWriter } from "../../model/spec-writer.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../types.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
-import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../../views/permissions.ts";
+import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../shared/permissions.ts";
 
 export interface InboxOptions {
   readonly output: "table" | "json" | "yaml";

@@ -14,7 +14,7 @@ import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "../shared
 import { rejectedWarnings } from "../shared/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../types.ts";
-import { ptah } from "../../views/permissions.ts";
+import { ptah } from "../shared/permissions.ts";
 
 export interface LedgerOptions {
   readonly target: OptionalTarget;

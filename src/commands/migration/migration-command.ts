@@ -8,7 +8,7 @@ import { renderMigrationJson, renderMigrationText } from "./migration-text.ts";
 import { noSuchMigration } from "../shared/read.ts";
 import { MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody } from "../types.ts";
-import { ptah } from "../../views/permissions.ts";
+import { ptah } from "../shared/permissions.ts";
 
 export interface MigrationOptions {
   readonly name: string;

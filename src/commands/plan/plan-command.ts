@@ -14,7 +14,7 @@ import { renderPlanText, renderVerifyReport } from "./plan-text.ts";
 import { renderPlanMarkdown } from "../shared/plan-markdown.ts";
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody, RunContext } from "../types.ts";
-import { ptah } from "../../views/permissions.ts";
+import { ptah } from "../shared/permissions.ts";
 
 export const PLAN_FORMATS = ["text", "sql", "json", "yaml", "markdown"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];

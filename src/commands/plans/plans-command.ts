@@ -14,7 +14,7 @@ import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Connection } from "../types.ts";
 import type { KindName, ObjectOf } from "../../model/parse.ts";
 import type { ListResult } from "../../kube/types.ts";
-import { ptah } from "../../views/permissions.ts";
+import { ptah } from "../shared/permissions.ts";
 
 export interface PlansOptions {
   readonly target: OptionalTarget;

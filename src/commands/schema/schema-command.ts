@@ -6,7 +6,7 @@ import { renderSchemaViewJson, renderSchemaViewText } from "./schema-text.ts";
 import { getOrNotFound, noPtahSchema } from "../shared/read.ts";
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody } from "../types.ts";
-import { ptah } from "../../views/permissions.ts";
+import { ptah } from "../shared/permissions.ts";
 
 export interface SchemaOptions {
   readonly name: string;

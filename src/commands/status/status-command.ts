@@ -17,7 +17,7 @@ import { gapWarning, readSecondary, rejectedWarnings, servedObjects, unprintedWa
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody, Printed, Connection, RunContext } from "../types.ts";
 import { watchStatus } from "./status-watch.ts";
-import { ptah } from "../../views/permissions.ts";
+import { ptah } from "../shared/permissions.ts";
 import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
 

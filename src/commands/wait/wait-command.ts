@@ -17,7 +17,7 @@ import { parseTarget } from "../shared/arguments.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import { describeFor, parseWaitFors, Waiter, type Verdict, type WaitFor, type WaitTarget } from "./wait-for.ts";
 import type { CommandBody } from "../types.ts";
-import { ptah } from "../../views/permissions.ts";
+import { ptah } from "../shared/permissions.ts";
 
 export { holds, parseWaitFor, type WaitFor } from "./wait-for.ts";
 

@@ -3,8 +3,8 @@
 // ptahmigrations, or when a schema or migration in the namespace records its last spec writer.
 // Neither is a problem: upstream installs that webhook only while approvals.requireDistinctApprover
 // is on, and then nothing refuses a self-approval; `approve` then has no writer to compare with.
-import { PTAH_GROUP } from "../model/api.ts";
-import { DISTINCT_APPROVER_SWITCH, LAST_SPEC_WRITER_USERNAME } from "../model/spec-writer.ts";
+import { PTAH_GROUP } from "../../model/api.ts";
+import { DISTINCT_APPROVER_SWITCH, LAST_SPEC_WRITER_USERNAME } from "../../model/spec-writer.ts";
 import type { Outcome } from "./doctor-connection.ts";
 import type { WebhookFacts } from "./doctor-operator.ts";
 import { ok, skipped, type Check } from "./doctor-report.ts";

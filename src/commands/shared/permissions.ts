@@ -3,7 +3,7 @@
 // check, the README's RBAC table (test/readme-rbac.test.ts) and the RBAC tests (one-shell:
 // test/cli/permissions.test.ts runs each form and compares what it sent; e2e: the lab's
 // identities) all read these declarations, and nothing else says what a command needs.
-import { PTAH_GROUP } from "../model/api.ts";
+import { PTAH_GROUP } from "../../model/api.ts";
 
 export type Verb = "get" | "list" | "watch" | "create";
 

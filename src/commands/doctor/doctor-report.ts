@@ -1,6 +1,6 @@
 // doctor's report: checks (ok, problem with its fix, skipped with why) in four sections,
 // the closing verdict and the -o json document. Pure: the facts come in, data goes out; the human
-// text is commands/render/doctor-report.ts.
+// text is commands/doctor/doctor-report-text.ts.
 export type CheckStatus = "ok" | "problem" | "skipped";
 
 export type Section = "Connection" | "API" | "Operator" | "Permissions";

@@ -2,23 +2,23 @@
 // workflow? Every check is ok, a problem (with its fix) or skipped (with why: a check the account
 // may not run is skipped, never ok). Exit 0 with no problem, 1 otherwise; the report prints
 // either way. Reads only, plus access reviews and --probe's one dry-run create.
-import { PtahError, ReadError, RefusalError, NotFoundError, UsageError } from "../errors.ts";
-import type { ClusterInspector } from "../kube/types.ts";
-import { PTAH_API_VERSION, PTAH_KIND_NAMES } from "../model/api.ts";
-import { formatJson } from "../render/formats.ts";
-import { sanitize } from "../render/sanitize.ts";
-import { clockCheck, kubeconfigCheck, pathCheck, serverCheck, versionSkewCheck, type LocalFacts, type Outcome, type ServerFacts } from "../views/doctor-connection.ts";
-import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type ProbeFacts, type WebhookFacts } from "../views/doctor-operator.ts";
-import { buildPermissionCheck, rulesToReview } from "../views/doctor-permissions.ts";
-import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "../views/doctor-spec-writer.ts";
-import { lastSpecWriter } from "../model/spec-writer.ts";
-import { doctorDocument, skipped, type Check, type DoctorView } from "../views/doctor-report.ts";
-import { renderDoctor } from "./render/doctor-report.ts";
-import { namespaceFlag } from "./shared/output.ts";
-import { buildSchemaApproval } from "./shared/approval-reads.ts";
-import { namesOf } from "./shared/candidates.ts";
-import type { CommandBody, Connection, RunContext } from "./types.ts";
-import { ACCESS_REVIEW, ptah, ruleKey } from "../views/permissions.ts";
+import { PtahError, ReadError, RefusalError, NotFoundError, UsageError } from "../../errors.ts";
+import type { ClusterInspector } from "../../kube/types.ts";
+import { PTAH_API_VERSION, PTAH_KIND_NAMES } from "../../model/api.ts";
+import { formatJson } from "../../render/formats.ts";
+import { sanitize } from "../../render/sanitize.ts";
+import { clockCheck, kubeconfigCheck, pathCheck, serverCheck, versionSkewCheck, type Outcome, type ServerFacts } from "./doctor-connection.ts";
+import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type ProbeFacts, type WebhookFacts } from "./doctor-operator.ts";
+import { buildPermissionCheck, rulesToReview } from "./doctor-permissions.ts";
+import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "./doctor-spec-writer.ts";
+import { lastSpecWriter } from "../../model/spec-writer.ts";
+import { doctorDocument, skipped, type Check, type DoctorView } from "./doctor-report.ts";
+import { renderDoctor } from "./doctor-report-text.ts";
+import { namespaceFlag } from "../shared/output.ts";
+import { buildSchemaApproval } from "../shared/approval-reads.ts";
+import { namesOf } from "../shared/candidates.ts";
+import type { CommandBody, Connection, LocalFacts, RunContext } from "../types.ts";
+import { ACCESS_REVIEW, ptah, ruleKey } from "../shared/permissions.ts";
 
 export interface DoctorOptions {
   readonly output: "text" | "json";

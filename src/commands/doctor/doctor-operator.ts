@@ -1,7 +1,7 @@
 // doctor's API and Operator checks: the Ptah kinds served (discovery), the CRDs' generation
 // annotations against the generations the plugin knows (operator-api §0), the admission webhooks
 // that stamp and check approvals, and the optional --probe dry-run create.
-import { PTAH_API_VERSION, PTAH_GROUP, PTAH_KIND_NAMES } from "../model/api.ts";
+import { PTAH_API_VERSION, PTAH_GROUP, PTAH_KIND_NAMES } from "../../model/api.ts";
 import type { Outcome } from "./doctor-connection.ts";
 import { ok, problem, skipped, type Check } from "./doctor-report.ts";
 

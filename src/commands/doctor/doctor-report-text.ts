@@ -1,7 +1,7 @@
 // doctor's human text: the report's sections, one line per check with its details and fix, and
-// the verdict (the report itself, as data, is views/doctor-report.ts).
+// the verdict (the report itself, as data, is commands/doctor/doctor-report.ts).
 import { paint, type Color } from "../../render/color.ts";
-import { SECTIONS, verdict, type CheckStatus, type DoctorView } from "../../views/doctor-report.ts";
+import { SECTIONS, verdict, type CheckStatus, type DoctorView } from "./doctor-report.ts";
 
 const COLOR: Record<CheckStatus, Color> = { ok: "green", problem: "red", skipped: "yellow" };
 

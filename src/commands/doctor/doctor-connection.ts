@@ -1,7 +1,8 @@
 // doctor's Connection checks: the kubeconfig and where each part came from, the server and its
 // version, kubectl's version skew window, clock skew (the Date header) and which kubectl-ptah
 // the PATH finds first.
-import { sanitize } from "../errors.ts";
+import { sanitize } from "../../errors.ts";
+import type { LocalFacts } from "../types.ts";
 import { ok, problem, skipped, type Check } from "./doctor-report.ts";
 
 /** Attempted reads: a value, a 403 (the check is skipped), or another failure. */
@@ -13,15 +14,6 @@ export interface OriginFacts {
   readonly cluster: { readonly name: string; readonly server: string; readonly from: string };
   readonly user: { readonly name: string; readonly from: string } | undefined;
   readonly namespace: { readonly name: string; readonly from: string };
-}
-
-export interface LocalFacts {
-  /** `kubectl version --client` of the first kubectl on PATH, or why it is not known. */
-  readonly kubectl: { readonly gitVersion: string; readonly minor: number | undefined } | { readonly missing: string };
-  /** Every kubectl-ptah on PATH, in PATH order; `self` marks this plugin. */
-  readonly plugins: readonly { readonly path: string; readonly self: boolean }[];
-  /** How this plugin was started (its resolved path), for the messages. */
-  readonly selfPath: string | undefined;
 }
 
 export interface ServerFacts {

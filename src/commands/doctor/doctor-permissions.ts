@@ -1,7 +1,7 @@
 // doctor's permission check: the access reviews' answers against what each command form
-// declares it needs (views/permissions.ts), one row per form, and the binding that fixes what
+// declares it needs (commands/shared/permissions.ts), one row per form, and the binding that fixes what
 // is missing.
-import { OFFLINE, RECOMMENDED_ROLES, describeRules, grants, ruleKey, type PermissionForm, type Rule } from "./permissions.ts";
+import { OFFLINE, RECOMMENDED_ROLES, describeRules, grants, ruleKey, type PermissionForm, type Rule } from "../shared/permissions.ts";
 import { ok, problem, skipped, type Check } from "./doctor-report.ts";
 
 /** Every distinct rule of the forms, in first-seen order: one access review each. */
