@@ -110,7 +110,7 @@ const OPTIONAL = ["supports-color", "bufferutil", "utf-8-validate", "encoding"];
 const MCP_SERVER = "mcp-server.cjs";
 const mcpServer = await build({
   ...common,
-  entryPoints: { "mcp-server": "src/commands/mcp/server.ts" },
+  entryPoints: { "mcp-server": "src/commands/mcp/mcp-server.ts" },
   format: "cjs",
   write: false,
   outfile: `dist/${MCP_SERVER}`,
@@ -121,8 +121,8 @@ const EMBEDDED = fileURLToPath(new URL("../src/cli/embedded.ts", import.meta.url
 const embedMcp = {
   name: "embed-mcp-server",
   setup(b) {
-    b.onResolve({ filter: /^\.\/mcp\/server\.ts$/ }, (args) =>
-      /[\\/]src[\\/]commands[\\/]mcp\.ts$/.test(args.importer) ? { path: "mcp-server", namespace: "embed-mcp-server" } : undefined,
+    b.onResolve({ filter: /^\.\/mcp-server\.ts$/ }, (args) =>
+      /[\\/]src[\\/]commands[\\/]mcp[\\/]mcp-command\.ts$/.test(args.importer) ? { path: "mcp-server", namespace: "embed-mcp-server" } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: "embed-mcp-server" }, () => ({
       contents: `import { requireEmbedded } from "./embedded.ts";\nexport const serveMcp = (ctx, extra) => requireEmbedded(${JSON.stringify(`${MCP_SERVER}.gz`)}, __filename).serveMcp(ctx, extra);\n`,

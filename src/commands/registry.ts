@@ -117,7 +117,7 @@ const REGISTRY = {
   mcp: {
     summary: "Serve the read commands to an AI assistant over the Model Context Protocol (stdio); never approves",
     usage: "kubectl ptah mcp [--context NAME] [-n NAMESPACE]",
-    load: () => import("./mcp.ts").then((m) => m.mcpCommand),
+    load: () => import("./mcp/mcp-command.ts").then((m) => m.mcpCommand),
   },
   version: {
     summary: "Print the plugin's version, the server's version and which Ptah kinds it serves",

@@ -12,7 +12,7 @@ import { aMigration, awaitingSchema, cond } from "../support/builders.ts";
 import { REAL_CONNECTION } from "../support/cli.ts";
 import { FaultServer, emptyList, list, makePki, sendJson, tempDir, type Pki } from "../support/fault-server.ts";
 import { mcpSession } from "../support/mcp.ts";
-import { TOOL_SHAPES } from "../../src/commands/mcp/tools.ts";
+import { TOOL_SHAPES } from "../../src/commands/mcp/mcp-tools.ts";
 
 let dir = "";
 let pki: Pki;

@@ -9,7 +9,7 @@ import { aMigration, awaitingSchema, cond } from "../support/builders.ts";
 import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../support/publish-plan.ts";
 import { expectGolden } from "../support/golden.ts";
 import { mcpSession, type McpSession } from "../support/mcp.ts";
-import { PAGE_CHARS } from "../../src/commands/mcp/answer.ts";
+import { PAGE_CHARS } from "../../src/commands/mcp/mcp-answer.ts";
 
 const SCHEMA = { name: "storefront", namespace: "app", uid: "schema-uid-1" };
 const plan1 = publishSchemaPlan({
@@ -198,7 +198,7 @@ describe("kubectl ptah mcp", () => {
 describe("mcp's permissions", () => {
   it("are exactly the union of what its tools' command lines need (never approve --dry-run=server or doctor --probe)", async () => {
     const { ALL_COMMANDS } = await import("../../src/commands/all-commands.ts");
-    const { TOOL_SHAPES } = await import("../../src/commands/mcp/tools.ts");
+    const { TOOL_SHAPES } = await import("../../src/commands/mcp/mcp-tools.ts");
     const verbs = new Set(Object.keys(TOOL_SHAPES).map((t) => (t === "approval_command" ? "approve" : t)));
     const key = (r: { verb: string; group: string; resource: string }) => `${r.verb} ${r.group}/${r.resource}`;
     const union = new Set(

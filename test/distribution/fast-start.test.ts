@@ -61,7 +61,7 @@ function loaded(args: readonly string[], env: NodeJS.ProcessEnv = {}): { files: 
 describe("the npm bundle's split", () => {
   it("holds zod only where `mcp` alone loads it (the MCP SDK's own): the models' validators are generated at build time", () => {
     // Every chunk holding zod is one the MCP server's chunk imports, which only `mcp` loads.
-    const server = holding((i) => i === "src/commands/mcp/server.ts");
+    const server = holding((i) => i === "src/commands/mcp/mcp-server.ts");
     expect(server).toHaveLength(1);
     const reached = new Set<string>();
     const walk = (out: string): void => {

@@ -13,7 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
-import { serveMcp } from "../../src/commands/mcp/server.ts";
+import { serveMcp } from "../../src/commands/mcp/mcp-server.ts";
 import type { AnyCommand } from "../../src/commands/types.ts";
 import { isPluginIdentity, readOnlyVerdict, SENTINEL_USER, verdictFailures, type AuditEvent } from "../support/audit.ts";
 import { REAL_CONNECTION } from "../support/cli.ts";

@@ -6,7 +6,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { sanitizeMultiline } from "../../render/sanitize.ts";
 import type { GlobalOptions, LineResult } from "../types.ts";
-import { commandLine, type AnyArgs } from "./tools.ts";
+import { commandLine, type AnyArgs } from "./mcp-tools.ts";
 
 const HAND_OVER =
   "Hand this command to the person who decides: the webhook records whoever creates the approval as its approver, so an assistant must never run it. Read the plan first (the plan tool).";

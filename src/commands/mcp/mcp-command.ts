@@ -1,10 +1,10 @@
 // `kubectl ptah mcp`: a Model Context Protocol server on stdio for AI assistants, whose tools are
 // the plugin's read commands (commands/mcp/). The cluster, user and context are this command
 // line's flags, fixed for the session; a tool may only choose a namespace. The SDK loads with
-// commands/mcp/server.ts, when this command runs, and never for another command.
-import { UsageError } from "../errors.ts";
-import { ACCESS_REVIEW, events, ptah, WHO_AM_I } from "./shared/permissions.ts";
-import type { CommandBody } from "./types.ts";
+// commands/mcp/mcp-server.ts, when this command runs, and never for another command.
+import { UsageError } from "../../errors.ts";
+import { ACCESS_REVIEW, events, ptah, WHO_AM_I } from "../shared/permissions.ts";
+import type { CommandBody } from "../types.ts";
 
 export type McpOptions = Record<string, never>;
 
@@ -46,7 +46,7 @@ export const mcpCommand: CommandBody<McpOptions> = {
     return {};
   },
   async run(_options, ctx) {
-    const { serveMcp } = await import("./mcp/server.ts");
+    const { serveMcp } = await import("./mcp-server.ts");
     await serveMcp(ctx);
     return { kind: "printed", stdout: "" };
   },

@@ -10,10 +10,10 @@ import { z } from "zod";
 import { RefusalError } from "../../errors.ts";
 import { sanitizeMultiline } from "../../render/sanitize.ts";
 import type { Connection, GlobalOptions, LineResult, RunContext } from "../types.ts";
-import { pageOf, structuredOf } from "./answer.ts";
-import { approvalCommand } from "./approval-command.ts";
-import { ArgumentError, commandLine, DESCRIPTIONS, OUTPUTS, TOOL_SHAPES, type AnyArgs, type ToolName } from "./tools.ts";
-import { LineTransport } from "./transport.ts";
+import { pageOf, structuredOf } from "./mcp-answer.ts";
+import { approvalCommand } from "./mcp-approval-tool.ts";
+import { ArgumentError, commandLine, DESCRIPTIONS, OUTPUTS, TOOL_SHAPES, type AnyArgs, type ToolName } from "./mcp-tools.ts";
+import { LineTransport } from "./mcp-transport.ts";
 
 /** Tool calls served at once; more wait their turn (each is up to two command lines). */
 export const MAX_CALLS_AT_ONCE = 4;
