@@ -122,7 +122,7 @@ const REGISTRY = {
   version: {
     summary: "Print the plugin's version, the server's version and which Ptah kinds it serves",
     usage: "kubectl ptah version [--client] [-o json|yaml]",
-    load: () => import("./version.ts").then((m) => m.versionCommand),
+    load: () => import("./version/version-command.ts").then((m) => m.versionCommand),
   },
   completion: {
     summary: "Print a shell completion script (bash, zsh, fish) or kubectl's plugin completion helper",

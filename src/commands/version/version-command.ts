@@ -1,9 +1,9 @@
 // `kubectl ptah version`: the plugin's version and, when a cluster answers, the server's
 // version and which Ptah kinds it serves.
-import { UsageError, exitStatusOf, formatError } from "../errors.ts";
-import { PTAH_GROUP, PTAH_KIND_NAMES, PTAH_VERSION } from "../model/api.ts";
-import { formatJson, formatYaml } from "../render/formats.ts";
-import type { CommandBody } from "./types.ts";
+import { UsageError, exitStatusOf, formatError } from "../../errors.ts";
+import { PTAH_GROUP, PTAH_KIND_NAMES, PTAH_VERSION } from "../../model/api.ts";
+import { formatJson, formatYaml } from "../../render/formats.ts";
+import type { CommandBody } from "../types.ts";
 
 export interface VersionOptions {
   readonly output: "text" | "json" | "yaml";
