@@ -127,7 +127,7 @@ const REGISTRY = {
   completion: {
     summary: "Print a shell completion script (bash, zsh, fish) or kubectl's plugin completion helper",
     usage: "kubectl ptah completion bash|zsh|fish|kubectl",
-    load: () => import("./completion.ts").then((m) => m.completionCommand),
+    load: () => import("./completion/completion-command.ts").then((m) => m.completionCommand),
   },
 } as const satisfies Record<string, Entry>;
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { COMPLETION_REQUEST_TIMEOUT_MS, outputFormats } from "../../src/cli/complete.ts";
 import { findCommand } from "../../src/commands/all-commands.ts";
-import { completionScript, KUBECTL_COMPLETE_SCRIPT } from "../../src/commands/completion.ts";
+import { completionScript, KUBECTL_COMPLETE_SCRIPT } from "../../src/commands/completion/completion-command.ts";
 import type { ClusterReader } from "../../src/kube/types.ts";
 import type { GlobalOptions } from "../../src/commands/types.ts";
 import { ReadError } from "../../src/errors.ts";

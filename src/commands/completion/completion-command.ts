@@ -5,10 +5,10 @@
 // - kubectl: the `kubectl_complete-ptah` helper that kubectl >= 1.26 runs for `kubectl ptah <TAB>`
 //   when kubectl's own completion is enabled. Put it on PATH, executable.
 // - bash, zsh, fish: completion for the `kubectl-ptah` executable called directly.
-import { UsageError } from "../errors.ts";
-import { words } from "./shared/candidates.ts";
-import type { CommandBody } from "./types.ts";
-import { OFFLINE } from "./shared/permissions.ts";
+import { UsageError } from "../../errors.ts";
+import { words } from "../shared/candidates.ts";
+import type { CommandBody } from "../types.ts";
+import { OFFLINE } from "../shared/permissions.ts";
 
 export type Shell = "bash" | "zsh" | "fish" | "kubectl";
 export const SHELLS: readonly Shell[] = ["bash", "zsh", "fish", "kubectl"];
