@@ -185,7 +185,7 @@ describe("architecture", () => {
   // A command file is a verb the user types (issue #16): what two commands share lives in its own
   // module (commands/options/, commands/reads/, or a lower layer), never in another command. The
   // registry's files (the types, the headers, the eager and the lazy list) are not commands.
-  const REGISTRY = new Set(["commands/all-commands.ts", "commands/registry.ts", "commands/types.ts"]);
+  const REGISTRY = new Set(["commands/all-commands.ts", "commands/registry.ts", "commands/command-types.ts"]);
   it.each(all.filter((f) => /^commands\/[^/]+\.ts$/u.test(f.rel) && !REGISTRY.has(f.rel)).map((f) => [f.rel, f] as const))("%s imports no other command", (_rel, f) => {
     for (const imp of importsOf(f.file)) {
       if (!imp.spec.startsWith(".")) continue;
@@ -193,7 +193,7 @@ describe("architecture", () => {
         .relative(SRC, path.resolve(path.dirname(f.file), imp.spec))
         .split(path.sep)
         .join("/");
-      const command = /^commands\/[^/]+\.ts$/u.test(target) && target !== "commands/types.ts" && target !== "commands/registry.ts";
+      const command = /^commands\/[^/]+\.ts$/u.test(target) && target !== "commands/command-types.ts" && target !== "commands/registry.ts";
       expect(command, `${f.rel} imports the command module ${target}`).toBe(false);
     }
   });

@@ -10,7 +10,7 @@
 // line, finds the slot under the cursor and asks that slot's source, in the shell's context.
 import type { CommandSet } from "../commands/registry.ts";
 import { COMPLETION_REQUEST_TIMEOUT_MS, namesOf, outputFormats, startingWith, words } from "../commands/shared/candidates.ts";
-import type { AnyCommand, Candidate, Candidates, CompletionQuery, CompletionSource, FlagSpec } from "../commands/types.ts";
+import type { AnyCommand, Candidate, Candidates, CompletionQuery, CompletionSource, FlagSpec } from "../commands/command-types.ts";
 import { completionContext, type Environment } from "./context.ts";
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "./global-flags.ts";
 

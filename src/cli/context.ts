@@ -2,7 +2,7 @@
 // runCli and completion both use shellContext, so a command sees the same clock, signal,
 // streams and connection however it was reached.
 import fs from "node:fs";
-import type { Connection, GlobalOptions, LineEnvironment, LineResult, LocalFacts, Registry, RunContext } from "../commands/types.ts";
+import type { Connection, GlobalOptions, LineEnvironment, LineResult, LocalFacts, Registry, RunContext } from "../commands/command-types.ts";
 import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/shared/candidates.ts";
 import { LAZY_COMMANDS } from "../commands/registry.ts";
 import { RefusalError, UsageError } from "../errors.ts";

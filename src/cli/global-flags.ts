@@ -2,7 +2,7 @@
 // as one typed table, and their resolution into GlobalOptions.
 import { UsageError } from "../errors.ts";
 import { parseDurationFlag as parseDuration } from "../commands/shared/duration.ts";
-import type { ColorMode, FlagSpec, GlobalOptions, Candidate, CompletionQuery } from "../commands/types.ts";
+import type { ColorMode, FlagSpec, GlobalOptions, Candidate, CompletionQuery } from "../commands/command-types.ts";
 import { outputCandidates, startingWith } from "../commands/shared/candidates.ts";
 
 export { parseDuration };

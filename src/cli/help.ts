@@ -1,7 +1,7 @@
 // Help text from the command registry, kubectl style: usage lines and examples start with
 // "kubectl ptah"; examples carry "# comment" lines.
 import type { CommandHeader } from "../commands/registry.ts";
-import type { AnyCommand as Command, FlagSpec } from "../commands/types.ts";
+import type { AnyCommand as Command, FlagSpec } from "../commands/command-types.ts";
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "./global-flags.ts";
 
 function flagLines(flags: readonly FlagSpec[]): string[] {

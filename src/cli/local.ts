@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { LocalFacts } from "../commands/types.ts";
+import type { LocalFacts } from "../commands/command-types.ts";
 
 const KUBECTL_TIMEOUT_MS = 3000;
 

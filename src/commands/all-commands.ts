@@ -2,7 +2,7 @@
 // docs' generator import it. The shell never does: it loads one command at a time, and the single
 // binary's startup snapshot loads them all through the same registry (cli/run.ts's loadAllCommands).
 import { LAZY_COMMANDS } from "./registry.ts";
-import type { AnyCommand, Registry } from "./types.ts";
+import type { AnyCommand, Registry } from "./command-types.ts";
 
 /** Every command, declaration and header, in the registry's order. */
 export const ALL_COMMANDS: Registry = await LAZY_COMMANDS.all();

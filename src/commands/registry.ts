@@ -5,7 +5,7 @@
 // help, usage errors and completion of command names need. The order is the root help's.
 // Adding a command is one folder under commands/ and one entry here (test/architecture.test.ts).
 // commands/all-commands.ts loads every declaration at once (tests, the reference docs).
-import type { AnyCommand, AnyCommandBody, Command, Registry } from "./types.ts";
+import type { AnyCommand, AnyCommandBody, Command, Registry } from "./command-types.ts";
 import type { Diagnose } from "./explain/explain-command.ts";
 
 /** What the shell knows of a command before loading it. */

@@ -9,7 +9,7 @@ import { COMPLETION_REQUEST_TIMEOUT_MS, outputFormats } from "../../src/cli/comp
 import { findCommand } from "../../src/commands/all-commands.ts";
 import { completionScript, KUBECTL_COMPLETE_SCRIPT } from "../../src/commands/completion/completion-command.ts";
 import type { ClusterReader } from "../../src/kube/types.ts";
-import type { GlobalOptions } from "../../src/commands/types.ts";
+import type { GlobalOptions } from "../../src/commands/command-types.ts";
 import { ReadError } from "../../src/errors.ts";
 import { aMigration, anApproval, awaitingSchema, CONSUMED_AND_STALE, inSyncSchema } from "../support/builders.ts";
 import { REAL_CONNECTION, runCliWith } from "../support/cli.ts";

@@ -1,7 +1,7 @@
 // doctor through the real CLI shell (argv strings, fixed clock) over a FakeReader and a
 // FakeInspector: one golden per situation the issue names, and the exit status of each.
 import { describe, expect, it } from "vitest";
-import type { LocalFacts } from "../../src/commands/types.ts";
+import type { LocalFacts } from "../../src/commands/command-types.ts";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { ReadError } from "../../src/errors.ts";
 import type { KubeconfigOrigin } from "../../src/kube/types.ts";

@@ -2,7 +2,7 @@
 // says whether the operator's spec-writer webhook is stamping.
 import { describe, expect, it } from "vitest";
 import { ReadError } from "../../src/errors.ts";
-import type { LocalFacts } from "../../src/commands/types.ts";
+import type { LocalFacts } from "../../src/commands/command-types.ts";
 import type { WebhookEntry } from "../../src/kube/types.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 import { FakeInspector } from "../support/fake-inspector.ts";

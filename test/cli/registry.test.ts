@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { words } from "../../src/commands/shared/candidates.ts";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { COMMAND_HEADERS, LAZY_COMMANDS } from "../../src/commands/registry.ts";
-import type { Command, Registry } from "../../src/commands/types.ts";
+import type { Command, Registry } from "../../src/commands/command-types.ts";
 import { UsageError } from "../../src/errors.ts";
 import { runCliWith } from "../support/cli.ts";
 

@@ -132,11 +132,11 @@ describe("commands that need no cluster load neither the connection code, client
 
 // A command's declaration and code load when the line names it (commands/registry.ts):
 // chunks holding another command's file, or a library only other commands use, stay unread.
-const COMMAND_FILE = /^src\/commands\/(?:([a-z]+)\/\1-command|(?!registry|all-commands|types)[a-z-]+)\.ts$/u;
-const declaration = (name: string): string[] => [`src/commands/${name}/${name}-command.ts`, `src/commands/${name}.ts`];
-const commandChunks = (name: string): string[] => holding((i) => declaration(name).includes(i));
+const COMMAND_FILE = /^src\/commands\/([a-z]+)\/\1-command\.ts$/u;
+const declaration = (name: string): string => `src/commands/${name}/${name}-command.ts`;
+const commandChunks = (name: string): string[] => holding((i) => i === declaration(name));
 const otherCommandChunks = (name: string): string[] =>
-  [...chunks].filter(([, inputs]) => inputs.some((i) => COMMAND_FILE.test(i)) && !inputs.some((i) => declaration(name).includes(i))).map(([file]) => file);
+  [...chunks].filter(([, inputs]) => inputs.some((i) => COMMAND_FILE.test(i)) && !inputs.includes(declaration(name))).map(([file]) => file);
 const libraryChunks = (lib: string): string[] => holding((i) => i.includes(`node_modules/${lib}/`));
 
 describe("a start loads only the running command's code", () => {

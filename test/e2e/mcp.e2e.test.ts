@@ -14,7 +14,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { serveMcp } from "../../src/commands/mcp/mcp-server.ts";
-import type { AnyCommand } from "../../src/commands/types.ts";
+import type { AnyCommand } from "../../src/commands/command-types.ts";
 import { isPluginIdentity, readOnlyVerdict, SENTINEL_USER, verdictFailures, type AuditEvent } from "../support/audit.ts";
 import { REAL_CONNECTION } from "../support/cli.ts";
 import { GOLDEN_DIR } from "../support/golden.ts";

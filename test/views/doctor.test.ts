@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { PTAH_KIND_NAMES } from "../../src/model/api.ts";
 import { KINDS } from "../../src/model/parse.ts";
 import { clockCheck, kubeconfigCheck, pathCheck, versionSkewCheck, type Outcome, type ServerFacts } from "../../src/commands/doctor/doctor-connection.ts";
-import type { LocalFacts } from "../../src/commands/types.ts";
+import type { LocalFacts } from "../../src/commands/command-types.ts";
 import { generationCheck, knownGeneration, pluralOf, webhookCheck, type CrdFacts, type WebhookFacts } from "../../src/commands/doctor/doctor-operator.ts";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { EVERY_USER, RECOMMENDED_ROLES, grants, ruleKey, type Rule } from "../../src/commands/shared/permissions.ts";

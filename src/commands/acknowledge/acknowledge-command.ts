@@ -9,7 +9,7 @@ import { namespaceFlag } from "../shared/output.ts";
 import { dryRun, renderManifest } from "../shared/approval-reads.ts";
 import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
 import { MIGRATION } from "../shared/candidates.ts";
-import type { CommandBody } from "../types.ts";
+import type { CommandBody } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
 
 export interface AcknowledgeOptions {

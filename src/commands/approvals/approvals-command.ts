@@ -15,7 +15,7 @@ import type { ListResult } from "../../kube/types.ts";
 import { readAll } from "../shared/read.ts";
 import { rejectedWarnings, servedObjects, unprintedWarnings } from "../shared/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
-import type { CommandBody, RunContext } from "../types.ts";
+import type { CommandBody, RunContext } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
 
 export interface ApprovalsOptions {

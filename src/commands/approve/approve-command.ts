@@ -14,7 +14,7 @@ import { parseDryRun, parseManifestOutput, parseTarget } from "../shared/argumen
 import { namespaceFlag } from "../shared/output.ts";
 import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest } from "../shared/approval-reads.ts";
 import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
-import type { CommandBody, Connection, Printed, RunContext } from "../types.ts";
+import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import { fourEyes } from "./four-eyes-reads.ts";
 import { ptah, WHO_AM_I } from "../shared/permissions.ts";

@@ -6,7 +6,7 @@ import { selfApprovalRefusal, type FourEyes } from "../../approval/four-eyes.ts"
 import { NotFoundError, ReadError } from "../../errors.ts";
 import type { ObjectMeta } from "../../model/meta.ts";
 import { isSpecWriter, lastSpecWriter } from "../../model/spec-writer.ts";
-import type { Connection } from "../types.ts";
+import type { Connection } from "../command-types.ts";
 
 export interface FourEyesAsk {
   readonly metadata: Pick<ObjectMeta, "annotations">;

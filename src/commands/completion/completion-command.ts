@@ -7,7 +7,7 @@
 // - bash, zsh, fish: completion for the `kubectl-ptah` executable called directly.
 import { UsageError } from "../../errors.ts";
 import { words } from "../shared/candidates.ts";
-import type { CommandBody } from "../types.ts";
+import type { CommandBody } from "../command-types.ts";
 import { OFFLINE } from "../shared/permissions.ts";
 
 export type Shell = "bash" | "zsh" | "fish" | "kubectl";

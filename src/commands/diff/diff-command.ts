@@ -18,7 +18,7 @@ import { sanitizeSqlForTerminal } from "../shared/plan-view.ts";
 import { chooseFromApproval } from "./diff-from.ts";
 import { getOrNotFound } from "../shared/read.ts";
 import { SCHEMA } from "../shared/candidates.ts";
-import type { CommandBody } from "../types.ts";
+import type { CommandBody } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
 
 export const DIFF_FORMATS = ["text", "json", "sql", "markdown"] as const;

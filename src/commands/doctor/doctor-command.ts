@@ -17,7 +17,7 @@ import { renderDoctor } from "./doctor-report-text.ts";
 import { namespaceFlag } from "../shared/output.ts";
 import { buildSchemaApproval } from "../shared/approval-reads.ts";
 import { namesOf } from "../shared/candidates.ts";
-import type { CommandBody, Connection, LocalFacts, RunContext } from "../types.ts";
+import type { CommandBody, Connection, LocalFacts, RunContext } from "../command-types.ts";
 import { ACCESS_REVIEW, ptah, ruleKey } from "../shared/permissions.ts";
 
 export interface DoctorOptions {

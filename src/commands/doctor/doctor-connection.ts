@@ -2,7 +2,7 @@
 // version, kubectl's version skew window, clock skew (the Date header) and which kubectl-ptah
 // the PATH finds first.
 import { sanitize } from "../../errors.ts";
-import type { LocalFacts } from "../types.ts";
+import type { LocalFacts } from "../command-types.ts";
 import { ok, problem, skipped, type Check } from "./doctor-report.ts";
 
 /** Attempted reads: a value, a 403 (the check is skipped), or another failure. */

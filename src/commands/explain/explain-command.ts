@@ -8,7 +8,7 @@ import { lookupTopic } from "../../explain/lookup.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "./explain-view.ts";
 import { namesOf } from "../shared/candidates.ts";
-import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "../types.ts";
+import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "../command-types.ts";
 import { OFFLINE, events, ptah } from "../shared/permissions.ts";
 
 export type ExplainOutput = "text" | "json" | "name";

@@ -8,7 +8,7 @@ import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahS
 import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "./diagnose.ts";
 import { namespaceFlag } from "../shared/output.ts";
 import { getOptional, noSuchMigration, readAll } from "../shared/read.ts";
-import type { Printed, Connection, RunContext } from "../types.ts";
+import type { Printed, Connection, RunContext } from "../command-types.ts";
 import type { ListResult } from "../../kube/types.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
 

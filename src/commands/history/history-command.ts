@@ -15,7 +15,7 @@ import { getOrNotFound, noSuchMigration, noSuchSchema } from "../shared/read.ts"
 import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "../shared/tolerance.ts";
 import type { ListResult } from "../../kube/types.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
-import type { CommandBody, Printed, Connection, RunContext } from "../types.ts";
+import type { CommandBody, Printed, Connection, RunContext } from "../command-types.ts";
 import { events, ptah } from "../shared/permissions.ts";
 
 export interface HistoryOptions {

@@ -20,7 +20,7 @@ import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import { isSpecWriter } from "../../model/spec-writer.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
-import type { CommandBody, Connection, Printed, RunContext } from "../types.ts";
+import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../shared/permissions.ts";
 

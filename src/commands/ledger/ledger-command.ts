@@ -13,7 +13,7 @@ import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFl
 import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "../shared/read.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
-import type { CommandBody, Connection, Printed, RunContext } from "../types.ts";
+import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
 
 export interface LedgerOptions {

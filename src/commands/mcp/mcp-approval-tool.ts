@@ -5,7 +5,7 @@
 // is something to hand to a person rather than something to pipe into a create.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { sanitizeMultiline } from "../../render/sanitize.ts";
-import type { GlobalOptions, LineResult } from "../types.ts";
+import type { GlobalOptions, LineResult } from "../command-types.ts";
 import { commandLine, type AnyArgs } from "./mcp-tools.ts";
 
 const HAND_OVER =

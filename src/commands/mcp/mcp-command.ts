@@ -4,7 +4,7 @@
 // commands/mcp/mcp-server.ts, when this command runs, and never for another command.
 import { UsageError } from "../../errors.ts";
 import { ACCESS_REVIEW, events, ptah, WHO_AM_I } from "../shared/permissions.ts";
-import type { CommandBody } from "../types.ts";
+import type { CommandBody } from "../command-types.ts";
 
 export type McpOptions = Record<string, never>;
 

@@ -9,7 +9,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { z } from "zod";
 import { RefusalError } from "../../errors.ts";
 import { sanitizeMultiline } from "../../render/sanitize.ts";
-import type { Connection, GlobalOptions, LineResult, RunContext } from "../types.ts";
+import type { Connection, GlobalOptions, LineResult, RunContext } from "../command-types.ts";
 import { pageOf, structuredOf } from "./mcp-answer.ts";
 import { approvalCommand } from "./mcp-approval-tool.ts";
 import { ArgumentError, commandLine, DESCRIPTIONS, OUTPUTS, TOOL_SHAPES, type AnyArgs, type ToolName } from "./mcp-tools.ts";

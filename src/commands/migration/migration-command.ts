@@ -7,7 +7,7 @@ import { buildMigrationView } from "./migration-view.ts";
 import { renderMigrationJson, renderMigrationText } from "./migration-text.ts";
 import { noSuchMigration } from "../shared/read.ts";
 import { MIGRATION } from "../shared/candidates.ts";
-import type { CommandBody } from "../types.ts";
+import type { CommandBody } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
 
 export interface MigrationOptions {

@@ -13,7 +13,7 @@ import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../shared
 import { renderPlanText, renderVerifyReport } from "./plan-text.ts";
 import { renderPlanMarkdown } from "../shared/plan-markdown.ts";
 import { SCHEMA } from "../shared/candidates.ts";
-import type { CommandBody, RunContext } from "../types.ts";
+import type { CommandBody, RunContext } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
 
 export const PLAN_FORMATS = ["text", "sql", "json", "yaml", "markdown"] as const;

@@ -13,7 +13,7 @@ import { CheckLog, type CheckResult } from "../../plan/verify.ts";
 import { loadChosen, type PlanChoice } from "./plan-choice.ts";
 import { sanitize } from "../../render/sanitize.ts";
 import { renderVerifyReport } from "./plan-text.ts";
-import type { CommandResult, RunContext } from "../types.ts";
+import type { CommandResult, RunContext } from "../command-types.ts";
 
 /** The approvals naming the plan, as served; undefined (and a warning) when they may not be listed. */
 async function approvalsOf(reader: ClusterReader, namespace: string, plan: VerifiedPlan): Promise<{ approvals: Record<string, unknown>[] | undefined; warning: string }> {

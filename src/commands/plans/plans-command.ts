@@ -11,7 +11,7 @@ import { noResources, parseFixedOutput } from "../shared/output.ts";
 import { readAll } from "../shared/read.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
-import type { CommandBody, Connection } from "../types.ts";
+import type { CommandBody, Connection } from "../command-types.ts";
 import type { KindName, ObjectOf } from "../../model/parse.ts";
 import type { ListResult } from "../../kube/types.ts";
 import { ptah } from "../shared/permissions.ts";

@@ -5,7 +5,7 @@ import { buildSchemaView } from "./schema-view.ts";
 import { renderSchemaViewJson, renderSchemaViewText } from "./schema-text.ts";
 import { getOrNotFound, noPtahSchema } from "../shared/read.ts";
 import { SCHEMA } from "../shared/candidates.ts";
-import type { CommandBody } from "../types.ts";
+import type { CommandBody } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
 
 export interface SchemaOptions {

@@ -11,7 +11,7 @@ import { loadVerifiedPlan } from "../../plan/load.ts";
 import { verifyMigrationPlanBinding } from "../../plan/migration-plan.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import type { Connection, Printed } from "../types.ts";
+import type { Connection, Printed } from "../command-types.ts";
 import { getOrNotFound, noSuchSchema } from "./read.ts";
 
 export function refuse(p: Precondition, what: string): void {

@@ -3,7 +3,7 @@
 // MIGRATION` pair. Each source returns the candidates that start with the word typed; a failure
 // of any kind is no candidates (completion never fails loudly).
 import type { KindName } from "../../model/parse.ts";
-import type { AnyCommand, Candidate, CompletionQuery, CompletionSource, Positional, RunContext } from "../types.ts";
+import type { AnyCommand, Candidate, CompletionQuery, CompletionSource, Positional, RunContext } from "../command-types.ts";
 
 /** Per-request timeout for names from the cluster, and the ceiling for the whole lookup. */
 export const COMPLETION_REQUEST_TIMEOUT_MS = 2000;

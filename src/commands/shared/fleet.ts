@@ -3,7 +3,7 @@
 // Each context that fails is one stderr line naming it (`error: context "b": …`) while the others
 // print; the exit status is 0 when at least one context answered, 1 when none did.
 import { PtahError, UsageError, sanitize } from "../../errors.ts";
-import type { FlagSpec, GlobalOptions, Printed, RunContext } from "../types.ts";
+import type { FlagSpec, GlobalOptions, Printed, RunContext } from "../command-types.ts";
 
 /** Contexts read at once. */
 export const FLEET_CONCURRENCY = 4;

@@ -4,7 +4,7 @@ import { UsageError } from "../../errors.ts";
 import { parseCustomColumnsFile } from "../../render/columns.ts";
 import { parseMachineFormat, type MachineFormat } from "../../render/formats.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import type { GlobalOptions, RunContext } from "../types.ts";
+import type { GlobalOptions, RunContext } from "../command-types.ts";
 
 export type ResolvedOutput = { readonly kind: "human"; readonly wide: boolean } | MachineFormat;
 /** -o custom-columns-file=FILE is read when the command runs (toOptions is pure). */

@@ -3,7 +3,7 @@
 import { UsageError } from "../../errors.ts";
 import { parseSortBy } from "../../render/columns.ts";
 import type { ViewOutput } from "./output.ts";
-import type { FlagSpec } from "../types.ts";
+import type { FlagSpec } from "../command-types.ts";
 
 /** The -o formats of the list views (status, approvals), as their usage lines write them. */
 export const VIEW_OUTPUTS = ["wide", "json", "yaml", "name", "jsonpath=TEMPLATE", "custom-columns=SPEC", "custom-columns-file=FILE"] as const;

@@ -15,7 +15,7 @@ import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS 
 import { getOrNotFound, noSuchSchema, readAll } from "../shared/read.ts";
 import { gapWarning, readSecondary, rejectedWarnings, servedObjects, unprintedWarnings, type Secondary } from "../shared/tolerance.ts";
 import { SCHEMA } from "../shared/candidates.ts";
-import type { CommandBody, Printed, Connection, RunContext } from "../types.ts";
+import type { CommandBody, Printed, Connection, RunContext } from "../command-types.ts";
 import { watchStatus } from "./status-watch.ts";
 import { ptah } from "../shared/permissions.ts";
 import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";

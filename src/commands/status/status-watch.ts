@@ -9,7 +9,7 @@ import { sanitize } from "../../render/sanitize.ts";
 import { renderSchemaDetail } from "./schema-detail.ts";
 import { renderStatusList } from "./status-list.ts";
 import { namespaceFlag } from "../shared/output.ts";
-import type { Printed, Connection, RunContext } from "../types.ts";
+import type { Printed, Connection, RunContext } from "../command-types.ts";
 import type { RejectedItem } from "../../kube/types.ts";
 import { rejectedWarning } from "../shared/tolerance.ts";
 import type { StatusOptions } from "./status-command.ts";

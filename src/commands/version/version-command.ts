@@ -3,7 +3,7 @@
 import { UsageError, exitStatusOf, formatError } from "../../errors.ts";
 import { PTAH_GROUP, PTAH_KIND_NAMES, PTAH_VERSION } from "../../model/api.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
-import type { CommandBody } from "../types.ts";
+import type { CommandBody } from "../command-types.ts";
 
 export interface VersionOptions {
   readonly output: "text" | "json" | "yaml";

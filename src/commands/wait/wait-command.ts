@@ -16,7 +16,7 @@ const WEEK_MS = 7 * 24 * 3_600_000;
 import { parseTarget } from "../shared/arguments.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import { describeFor, parseWaitFors, Waiter, type Verdict, type WaitFor, type WaitTarget } from "./wait-for.ts";
-import type { CommandBody } from "../types.ts";
+import type { CommandBody } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
 
 export { holds, parseWaitFor, type WaitFor } from "./wait-for.ts";

@@ -1,6 +1,6 @@
 // Knowledge-base text for four-eyes approvals (issue 29; upstream-2026-12 "Four-eyes approvals"),
 // and for admission's two refusals as topics of their own.
-import type { KindedTopicText } from "../types.ts";
+import type { KindedTopicText } from "../knowledge-types.ts";
 
 type FourEyesConcept = "four-eyes" | "self-approval" | "no-spec-writer";
 

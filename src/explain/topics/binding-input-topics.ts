@@ -2,7 +2,7 @@
 // when two plans differ in it (operator-api §2.2, §4.1, §5.2). Keyed by every input, so an
 // input without text does not compile. `diff` prints `moved` beside each input that differs.
 import type { PlanBindingInput } from "../../model/binding-inputs.ts";
-import type { TopicId } from "../types.ts";
+import type { TopicId } from "../knowledge-types.ts";
 
 export interface BindingInputText {
   /** How the input is named in prose ("actual state fingerprint"). */
