@@ -38,7 +38,7 @@ const REGISTRY = {
       "kubectl ptah plan <schema> [--current|--applied|--plan NAME] [-o text|sql|json|yaml|markdown] [--statements] [--verify] [--export FILE [--sign KEY]] | kubectl ptah plan --verify -f FILE [--allowed-signers FILE [--signature SIGFILE]]",
     upstreamRank: 0,
     rootUsage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml]",
-    // Upstream's usage block as its own plugin prints it (pinned by test/cli/upstream-pins.test.ts);
+    // Upstream's usage block as its own plugin prints it (pinned by test/promises/upstream-pins.test.ts);
     // -o yaml, --statements and --verify are ours.
     upstreamUsage: [
       "usage: kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml] [--statements] [--verify]",

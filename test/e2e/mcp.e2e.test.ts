@@ -102,7 +102,7 @@ describe.skipIf(skip)("kubectl ptah mcp against the lab, with the SDK's client",
       await client.connect(transport);
       try {
         const { tools } = await client.listTools();
-        // The unit tier's golden (test/cli/mcp.test.ts writes and compares it; this tier keeps none).
+        // The unit tier's golden (test/commands/mcp/mcp.test.ts writes and compares it; this tier keeps none).
         expect(tools).toEqual(JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, "mcp", "tools.json"), "utf8")));
         for (const [tool, args, argv] of CASES) {
           const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;

@@ -17,7 +17,7 @@ export interface Row {
 }
 
 const EXPORT_CHECKS = ["test/plan/export-checks.test.ts"];
-const TOLERANCE = ["test/cli/tolerance-every-list.test.ts"];
+const TOLERANCE = ["test/promises/tolerance-every-list.test.ts"];
 const TAMPERING = ["test/plan/tampering.test.ts"];
 
 export const ROWS: readonly Row[] = [
@@ -123,7 +123,7 @@ export const ROWS: readonly Row[] = [
   {
     name: "diff --from approval: the approval's schema UID not compared",
     mutant: { file: "src/commands/diff/diff-command.ts", from: " || ref.uid !== schema.metadata.uid", to: "" },
-    tests: ["test/cli/diff.test.ts"],
+    tests: ["test/commands/diff/diff.test.ts"],
     red: "an approval that binds another schema, naming the side",
   },
   // approve: the approval bound to the plan verified (src/approval/manifest.ts, commands/shared/approval-reads.ts).
@@ -134,7 +134,7 @@ export const ROWS: readonly Row[] = [
       from: "uid: schema.uid }, planRef: { name: plan.name, uid: plan.uid }",
       to: 'uid: schema.uid }, planRef: { name: plan.name, uid: "" }',
     },
-    tests: ["test/cli/approve.test.ts"],
+    tests: ["test/commands/approve/approve.test.ts"],
     red: "prints a manifest bound to schema, plan and the verified fingerprint",
   },
   {
@@ -144,7 +144,7 @@ export const ROWS: readonly Row[] = [
       from: "uid: schema.uid }, planRef: { name: plan.name, uid: plan.uid }, planFingerprint: fingerprint",
       to: 'uid: schema.uid }, planRef: { name: plan.name, uid: plan.uid }, planFingerprint: ""',
     },
-    tests: ["test/cli/approve.test.ts"],
+    tests: ["test/commands/approve/approve.test.ts"],
     red: "prints a manifest bound to schema, plan and the verified fingerprint",
   },
   {
@@ -154,31 +154,31 @@ export const ROWS: readonly Row[] = [
       from: "uid: migration.uid }, planRef: { name: plan.name, uid: plan.uid }",
       to: 'uid: migration.uid }, planRef: { name: plan.name, uid: "" }',
     },
-    tests: ["test/cli/approve.test.ts"],
+    tests: ["test/commands/approve/approve.test.ts"],
     red: "prints a migration approval bound to the plan",
   },
   {
     name: "approve: the last schema read's plan UID not compared with the plan verified",
     mutant: { file: "src/commands/shared/approval-reads.ts", from: "now?.uid !== plan.metadata.uid || ", to: "" },
-    tests: ["test/cli/approve-binding.test.ts"],
+    tests: ["test/commands/approve/approve-binding.test.ts"],
     red: "the plan recreated under the same name (another UID)",
   },
   {
     name: "approve: the last schema read's fingerprint not compared with the one verified",
     mutant: { file: "src/commands/shared/approval-reads.ts", from: "now?.fingerprint !== verified.fingerprint || ", to: "" },
-    tests: ["test/cli/approve-binding.test.ts"],
+    tests: ["test/commands/approve/approve-binding.test.ts"],
     red: "another fingerprint recorded for the same plan",
   },
   {
     name: "approve migration: the migration plan's UID not compared with the one the migration names",
     mutant: { file: "src/plan/migration-plan.ts", from: "  if (plan.metadata.uid !== ref?.uid) {", to: "  if (false) {" },
-    tests: ["test/cli/approve-migration-binding.test.ts"],
+    tests: ["test/commands/approve/approve-migration-binding.test.ts"],
     red: "a plan with another UID than the migration names",
   },
   {
     name: "approve migration: the last migration read's plan UID not compared with the first's",
     mutant: { file: "src/commands/approve/approve-command.ts", from: "last.status.plan?.uid !== first.status.plan?.uid || ", to: "" },
-    tests: ["test/cli/approve-migration-binding.test.ts"],
+    tests: ["test/commands/approve/approve-migration-binding.test.ts"],
     red: "a migration that names another plan (UID) on its last read",
   },
 ];

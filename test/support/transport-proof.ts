@@ -5,7 +5,7 @@
 // never destructured), or flow into a place whose type is Transport (a parameter, a variable, a
 // property, a return); the class may only be constructed and named in types (never extended,
 // never `Transport.prototype`). `create` may only be called, and only where readOnlyProof expects.
-// test/read-only.test.ts runs it on src/; test/read-only-static.test.ts on copies with bypasses.
+// test/promises/read-only.test.ts runs it on src/; test/promises/read-only-static.test.ts on copies with bypasses.
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";

@@ -5,7 +5,7 @@ import { PTAH_API_VERSION, PTAH_GROUP, PTAH_KIND_NAMES } from "../../model/api.t
 import type { Outcome } from "./doctor-connection.ts";
 import { ok, problem, skipped, type Check } from "./doctor-report.ts";
 
-/** Every Ptah plural is its kind in lower case plus "s" (test/views/doctor.test.ts checks it against the model). */
+/** Every Ptah plural is its kind in lower case plus "s" (test/commands/doctor/doctor-checks.test.ts checks it against the model). */
 export function pluralOf(kind: string): string {
   return `${kind.toLowerCase()}s`;
 }

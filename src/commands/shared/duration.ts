@@ -1,7 +1,7 @@
 // Durations as kubectl and Go write them. parseGoDuration is Go's time.ParseDuration restated
 // whole — `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` or a bare "0", the units ns, us, µs, μs, ms, s, m,
 // h, fractions at any place (".5s", "5.s", "1.5h"), int64 nanoseconds with Go's overflow rules
-// — and is checked against Go's own on generated input (test/properties/duration-oracle.test.ts).
+// — and is checked against Go's own on generated input (test/commands/shared/duration-oracle.test.ts).
 // parseDurationFlag is clientcmd's ParseTimeout on top: a non-negative integer is seconds.
 import { UsageError } from "../../errors.ts";
 

@@ -1,7 +1,7 @@
 // What a command may need of the authorizer, as data: each command declares, per form of its
 // command line, every namespaced request it sends (verb and resource). doctor's permission
 // check, the README's RBAC table (test/readme-rbac.test.ts) and the RBAC tests (one-shell:
-// test/cli/permissions.test.ts runs each form and compares what it sent; e2e: the lab's
+// test/commands/shared/permissions.test.ts runs each form and compares what it sent; e2e: the lab's
 // identities) all read these declarations, and nothing else says what a command needs.
 import { PTAH_GROUP } from "../../model/api.ts";
 
@@ -54,7 +54,7 @@ const KINDS = [
 ];
 const VIEWER: readonly Rule[] = [...READS.flatMap((v) => ptah(v, ...KINDS)), ...events(...READS), ...READS.map((verb) => ({ verb, group: "events.k8s.io", resource: "events" }))];
 
-/** The recommended ClusterRoles of rbac/ as rules (test/views/doctor.test.ts compares them with the YAML). */
+/** The recommended ClusterRoles of rbac/ as rules (test/commands/doctor/doctor-checks.test.ts compares them with the YAML). */
 export const RECOMMENDED_ROLES: Readonly<Record<"ptah-viewer" | "ptah-approver", readonly Rule[]>> = {
   "ptah-viewer": VIEWER,
   "ptah-approver": [...VIEWER, ...ptah("create", "ptahschemaapprovals", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments")],
