@@ -8,24 +8,11 @@ import { expectGolden } from "../support/golden.ts";
 import { awaitingSchema, blockedSchema, inSyncSchema } from "../support/builders.ts";
 import { NS, SCHEMA, clusterState, publishCurrent } from "../plan/fixtures.ts";
 
-const REFUSED = "the connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?";
-
 function aborted(): AbortSignal {
   const c = new AbortController();
   c.abort();
   return c.signal;
 }
-
-describe("version with an unreachable cluster", () => {
-  it("prints the plugin's version first, then the connection error; exit 1", async () => {
-    const reader = new FakeReader([]);
-    reader.faults.set("get /version", new ReadError(REFUSED));
-    expect(await runCliWith(["version"], reader)).toMatchObject({ status: 1, stdout: "Client Version: v0.0.0-test\n", stderr: `error: ${REFUSED}\n` });
-    const json = await runCliWith(["version", "-o", "json"], reader);
-    expect(json.status).toBe(1);
-    expect(JSON.parse(json.stdout)).toEqual({ clientVersion: "v0.0.0-test" });
-  });
-});
 
 describe("explain WORD against a broken cluster", () => {
   it("reports the cluster's error (with the topic lookup's answer), not just 'no topic'", async () => {

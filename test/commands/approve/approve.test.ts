@@ -137,7 +137,7 @@ describe("approve <schema>", () => {
   });
 });
 
-describe("approve migration / acknowledge", () => {
+describe("approve migration", () => {
   const mplan = {
     apiVersion: "operator.ptah.run/v1alpha1",
     kind: "PtahMigrationPlan",
@@ -169,23 +169,5 @@ describe("approve migration / acknowledge", () => {
     );
     expect(r.status).toBe(0);
     await expectGolden(r.stdout, "approve/migration.yaml");
-  });
-
-  it("acknowledges an unresolved run and refuses when there is none", async () => {
-    const partial = aMigration({
-      phase: "Blocked",
-      conditions: [
-        cond("Blocked", "True", "ApplyOutcomeUnknown", "A Partial run nobody accounted for is recorded against this database; establish what it did before another Apply"),
-      ],
-      status: {
-        unresolvedRun: { outcome: "Partial", operationID: "sha256:6666666666666666666666666666666666666666666666666666666666666666", jobName: "billing-apply-1", recordedAt: T1 },
-      },
-    });
-    const ok = await runCliWith(["acknowledge", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: partial }]));
-    expect(ok.status).toBe(0);
-    await expectGolden(ok.stdout, "approve/acknowledgment.yaml");
-    const none = await runCliWith(["acknowledge", "billing", "-n", "app"], new FakeReader([{ kind: "PtahMigration", raw: awaiting }]));
-    expect(none).toMatchObject({ status: 3, stdout: "" });
-    expect(none.stderr).toContain("records no unresolved run");
   });
 });

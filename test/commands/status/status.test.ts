@@ -133,36 +133,3 @@ describe("status <schema>", () => {
     expect(r.stdout).toContain("^[]0;pwned\\x07 ^[[31mred^[[0m\\nnext line");
   });
 });
-
-describe("schema <name> (upstream's view)", () => {
-  it("prints the 18-column text view", async () => {
-    const r = await runCliWith(["schema", "storefront", "-n", "app"], cluster());
-    expect(r.status).toBe(0);
-    expect(r.stdout).toContain("Schema:           app/storefront\n");
-    await expectGolden(r.stdout, "schema/awaiting.txt");
-  });
-
-  it("prints the JSON view", async () => {
-    const r = await runCliWith(["schema", "orders", "-n", "shop", "-o", "json"], cluster());
-    await expectGolden(r.stdout, "schema/in-sync.json");
-  });
-
-  it.each([
-    { name: "no name", argv: ["schema"], message: "name one PtahSchema" },
-    { name: "two names", argv: ["schema", "a", "b"], message: "name one PtahSchema" },
-    { name: "a plan format, with the generic message", argv: ["schema", "a", "-o", "sql"], message: `unknown output format "sql"; it is one of [text json]` },
-    { name: "yaml", argv: ["schema", "a", "-o", "yaml"], message: 'unknown output format "yaml"' },
-  ])("refuses $name with exit 2 and an empty stdout", async ({ argv, message }) => {
-    const r = await runCliWith(argv, cluster());
-    expect(r.status).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toContain(message);
-    expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);
-  });
-
-  it("reads only the PtahSchema", async () => {
-    const reader = cluster();
-    await runCliWith(["schema", "storefront", "-n", "app"], reader);
-    expect(reader.requests).toEqual(["get PtahSchema app/storefront"]);
-  });
-});
