@@ -1,4 +1,4 @@
-// The read-only proof by meaning (issue 27): which modules of src/ may reach the network or start
+// The read-only proof by meaning: which modules of src/ may reach the network or start
 // a process, stated as lint rules over what the code refers to, not over names it happens to use.
 // The rules are ESLint's own no-restricted-imports/-globals/-properties/-syntax, registered again
 // under the plugin name `read-only` so that they apply next to the architecture's rules of the
@@ -20,7 +20,7 @@
 //   LOADER     src/cli/code-cache.ts, the npm bin's loader, may import node:vm's Script and
 //              call process.getBuiltinModule (node:module's createRequire through it): it
 //              compiles and runs the bundle's own files (dist/npm/) as node's require would, from
-//              V8's code cache, and hands them the built-ins their checked imports name (issue 30);
+//              V8's code cache, and hands them the built-ins their checked imports name;
 //   EMBEDDED   src/cli/embedded.ts, the single binary's loader of its one embedded module (the MCP
 //              server, a SEA asset), may call process.getBuiltinModule (node:sea, node:zlib,
 //              node:vm's Script, and the built-ins that module requires): it runs the plugin's
@@ -33,6 +33,9 @@
 // rules failing it.
 import { builtinRules } from "eslint/use-at-your-own-risk";
 import tseslint from "typescript-eslint";
+
+/** Where a refusal of these rules sends a contributor. */
+const RULE = "see docs/architecture.md, 'Read-only by construction'";
 
 export const TRANSPORT = ["src/kube/http.ts", "src/kube/proxy-tunnel.ts"];
 export const DOCTOR = "src/cli/local.ts";
@@ -54,7 +57,7 @@ const DEPENDENCIES = ["@kubernetes/client-node", "cli-table3", "js-yaml", "jsonp
  */
 export const MCP_SDK_MODULES = ["server/index.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => `@modelcontextprotocol/sdk/${m}`);
 
-const why = (name) => `${name} reaches the network or runs a process: only the transport (${TRANSPORT.join(", ")}) and the named exceptions may (eslint.read-only.js)`;
+const why = (name) => `${name} reaches the network or runs a process: only the transport (${TRANSPORT.join(", ")}) and the named exceptions may (${RULE})`;
 
 /** The banned modules, minus `allow` (module → the import names allowed, or true for all). */
 function imports(allow = {}) {
@@ -74,7 +77,7 @@ function imports(allow = {}) {
       patterns: [
         {
           regex: `^(?!\\.{1,2}/|node:)(?!(?:${escaped})(?:/|$))(?!(?:${sdk})$)`,
-          message: "src/ imports only its named dependencies and node:-prefixed builtins (eslint.read-only.js)",
+          message: `src/ imports only its named dependencies and node:-prefixed builtins (${RULE})`,
         },
       ],
     },
@@ -82,20 +85,20 @@ function imports(allow = {}) {
 }
 
 const dynamicImports = [
-  { selector: "ImportExpression:not([source.type='Literal'])", message: "a dynamic import() names its module as a string literal (eslint.read-only.js)" },
+  { selector: "ImportExpression:not([source.type='Literal'])", message: `a dynamic import() names its module as a string literal (${RULE})` },
   {
     selector: `ImportExpression[source.value=/^(node:)?(${BANNED.map((m) => m.replace("/", "\\/")).join("|")})$/]`,
-    message: "no dynamic import() of a network or process module (eslint.read-only.js)",
+    message: `no dynamic import() of a network or process module (${RULE})`,
   },
   {
     selector: `ImportExpression[source.type='Literal']:not([source.value=/^(\\.{1,2}\\/|node:(crypto|fs|os|path|stream|tty|v8)$|(${DEPENDENCIES.join("|").replaceAll("/", "\\/")})$)/])`,
-    message: "a dynamic import() loads a module of src/, a named dependency or a harmless builtin (eslint.read-only.js)",
+    message: `a dynamic import() loads a module of src/, a named dependency or a harmless builtin (${RULE})`,
   },
 ];
 
 const GLOBALS = ["fetch", "WebSocket", "XMLHttpRequest", "EventSource", "globalThis", "global", "self", "window", "eval", "Function", "require", "module"].map((name) => ({
   name,
-  message: `${name}: a network global, or a way to reach one by another name (eslint.read-only.js)`,
+  message: `${name}: a network global, or a way to reach one by another name (${RULE})`,
 }));
 
 const PROPERTIES = properties(["binding", "_linkedBinding", "dlopen", "getBuiltinModule", "mainModule"]);
@@ -105,9 +108,9 @@ function properties(names) {
     ...names.map((property) => ({
       object: "process",
       property,
-      message: `process.${property} loads native or builtin modules around the imports (eslint.read-only.js)`,
+      message: `process.${property} loads native or builtin modules around the imports (${RULE})`,
     })),
-    { property: "constructor", message: "`.constructor` reaches Function, and through it any global (eslint.read-only.js)" },
+    { property: "constructor", message: `\`.constructor\` reaches Function, and through it any global (${RULE})` },
   ];
 }
 /** LOADER and ENTRY: the same, but process.getBuiltinModule (ENTRY's calls are limited by its syntax rule). */
@@ -116,11 +119,11 @@ const GET_BUILTIN = "MemberExpression[object.name='process'][property.name='getB
 const ONLY_TTY = [
   {
     selector: `CallExpression[callee.object.name='process'][callee.property.name='getBuiltinModule']:not([arguments.length=1][arguments.0.value='node:tty'])`,
-    message: 'main.ts loads one built-in by name: process.getBuiltinModule("node:tty") (eslint.read-only.js)',
+    message: `main.ts loads one built-in by name: process.getBuiltinModule("node:tty") (${RULE})`,
   },
   {
     selector: `${GET_BUILTIN}:not(CallExpression > ${GET_BUILTIN}.callee), MemberExpression[object.name='process'][computed=true]`,
-    message: "process.getBuiltinModule is only called, never passed on or computed (eslint.read-only.js)",
+    message: `process.getBuiltinModule is only called, never passed on or computed (${RULE})`,
   },
 ];
 
@@ -139,9 +142,9 @@ function onlyCall(fn, where, message) {
     { selector: `CallExpression[callee.name='${fn}']${where}`, message },
     {
       selector: `Identifier[name='${fn}']:not(ImportSpecifier > Identifier, CallExpression > Identifier.callee)`,
-      message: `${fn} is only called, never passed on (eslint.read-only.js)`,
+      message: `${fn} is only called, never passed on (${RULE})`,
     },
-    { selector: `ImportSpecifier[imported.name='${fn}'][local.name!='${fn}']`, message: `${fn} is imported under its own name (eslint.read-only.js)` },
+    { selector: `ImportSpecifier[imported.name='${fn}'][local.name!='${fn}']`, message: `${fn} is imported under its own name (${RULE})` },
   ];
 }
 
@@ -179,7 +182,7 @@ export default [
         ...onlyCall(
           "execFile",
           `:not(${KUBECTL_VERSION})`,
-          'doctor runs only `kubectl version --client -o json`: execFile("kubectl", ["version", "--client", "-o", "json"], …) (eslint.read-only.js)',
+          `doctor runs only \`kubectl version --client -o json\`: execFile("kubectl", ["version", "--client", "-o", "json"], …) (${RULE})`,
         ),
       ],
     },
@@ -194,7 +197,7 @@ export default [
         ...onlyCall(
           "spawn",
           ":not(FunctionDeclaration[id.name='runExecPlugin'] CallExpression)",
-          "spawn runs only the kubeconfig's exec credential plugin, in runExecPlugin (eslint.read-only.js)",
+          `spawn runs only the kubeconfig's exec credential plugin, in runExecPlugin (${RULE})`,
         ),
       ],
     },

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
-// No zod at run time (issue 30): the models' validators are generated from the zod models here
+// No zod at run time: the models' validators are generated from the zod models here
 // (src/model/codegen.ts) and take the place of src/model/validators.ts in both bundles.
 const generator = await build({
   stdin: {
@@ -46,7 +46,7 @@ const common = {
   logLevel: "warning",
 };
 
-// Earlier layouts (the ES-module tree before issue 30) must not linger beside the new one.
+// Earlier layouts (the ES-module tree before the CommonJS one) must not linger beside the new one.
 for (const old of ["dist/kubectl-ptah.mjs", "dist/chunks", "dist/meta.esm.json"]) rmSync(old, { recursive: true, force: true });
 
 // esbuild splits only ES modules: split as ESM (in memory), then turn each file into CommonJS,

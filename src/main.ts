@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const version = typeof PTAH_VERSION === "string" ? PTAH_VERSION : "dev";
   const argv = process.argv.slice(2);
   // `--version` answers before the CLI (every command, the zod models) is even loaded: that load
-  // is most of a start (issue 9's benchmark). The same function as runCli asks (cli/version-flag.ts).
+  // is most of a start. The same function as runCli asks (cli/version-flag.ts).
   const early = versionAnswer(argv, version);
   const stdoutIsTTY = isTerminal(1);
   const out = output(1, () => process.stdout);

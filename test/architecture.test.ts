@@ -1,4 +1,4 @@
-// The architecture as a test (design §8.4): layers import only downwards, no cycles, and
+// The architecture as a test: layers import only downwards, no cycles, and
 // the rules on who may touch the cluster, the terminal, the clock and which libraries.
 import fs from "node:fs";
 import os from "node:os";
@@ -56,7 +56,7 @@ function layerOf(rel: string): string {
   return rel.includes("/") ? first! : rel.replace(/\.ts$/u, "");
 }
 
-// Design §8.4's table, row by row: the project layers each layer may import. The table has one
+// The layer table (docs/architecture.md, 'Layers'), row by row: the project layers each layer may import. The table has one
 // type-only allowance (commands may name kube's types, e.g. ClusterReader) and one module
 // allowance (cli may import kube/connect.ts, the composition root); nothing else. views/ builds
 // view models only: their text (tables, ages, colour, csv, formats) and what needs approval/ is
@@ -182,7 +182,7 @@ describe("architecture", () => {
     };
     for (const node of graph.keys()) visit(node, []);
   });
-  // A command file is a verb the user types (issue #16): what two commands share lives in its own
+  // A command file is a verb the user types: what two commands share lives in its own
   // module (commands/options/, commands/reads/, or a lower layer), never in another command. The
   // registry's files (the types, the headers, the eager and the lazy list) are not commands.
   const REGISTRY = new Set(["commands/all-commands.ts", "commands/registry.ts", "commands/command-types.ts"]);
@@ -198,7 +198,7 @@ describe("architecture", () => {
     }
   });
 
-  // Files ≲ 300 lines (issue #16): the explain knowledge base's topic files are data, not modules.
+  // Files ≲ 300 lines: the explain knowledge base's topic files are data, not modules.
   // cli/complete.ts is the completion protocol only: at most 200 (what to offer is declared by
   // each command, commands/shared/candidates.ts).
   const LIMITS: Record<string, number> = { "cli/complete.ts": 200 };

@@ -1,4 +1,4 @@
-// What `approve` says about four-eyes (issue 29): the manifest header's line about the last spec
+// What `approve` says about four-eyes: the manifest header's line about the last spec
 // writer, and the refusal when you are that writer. Pure; commands/approve/four-eyes-reads.ts asks who
 // you are. Every cluster string is sanitised here.
 import { RefusalError, sanitize } from "../errors.ts";

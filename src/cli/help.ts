@@ -32,7 +32,7 @@ export function renderCommandHelp(command: Command): string {
   return lines.join("\n");
 }
 
-/** The root usage: upstream's commands first, in its order (go-client §10.1), then ours. */
+/** The root usage: upstream's commands first, in its order, then ours. */
 export function renderRootHelp(commands: readonly CommandHeader[]): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 3;
   const upstream = commands.filter((c) => c.upstreamRank !== undefined).sort((a, b) => a.upstreamRank! - b.upstreamRank!);

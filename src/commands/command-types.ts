@@ -1,4 +1,4 @@
-// The shape every command has (architecture §8.3): its grammar declared once, as data
+// The shape every command has: its grammar declared once, as data
 // (positionals with their completion sources, flags, -o formats, examples), a pure toOptions,
 // and run(), which reads through the context and returns what it printed or why it refused.
 // Help, usage errors and shell completion are derived from the grammar (cli/help.ts,
@@ -208,13 +208,13 @@ export interface Command<O = unknown> {
   /** The -o formats, as the usage line writes them ("jsonpath=TEMPLATE"); [] for none. */
   readonly outputs: readonly string[];
   /**
-   * Upstream's own commands head the root usage (go-client §10.1): their place there, and the
+   * Upstream's own commands head the root usage: their place there, and the
    * line the root usage gives them (default: `usage`).
    */
   readonly upstreamRank?: number;
   readonly rootUsage?: string;
   /**
-   * Upstream's usage block (go-client §10.1), printed instead of the "Usage:" section: its first
+   * Upstream's usage block, printed instead of the "Usage:" section: its first
    * line starts "usage: kubectl ptah <name>"; the root help carries it too.
    */
   readonly upstreamUsage?: readonly string[];

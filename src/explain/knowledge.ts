@@ -1,5 +1,5 @@
 // The knowledge base: one entry per concept, approval state, condition type (per kind),
-// reason, phase (per kind), run outcome and event of operator-api §3, §4 and §6. The text
+// reason, phase (per kind), run outcome and event of the operator's vocabulary (vocabulary.ts). The text
 // lives in ./topics/; this module derives ids and titles from the wire words and checks, by
 // type, that no word of the vocabulary lacks an entry. Pure data: no I/O.
 import type { PlanBindingInput } from "../model/binding-inputs.ts";

@@ -1,4 +1,4 @@
-// The issues' targets (issue 30; earlier ones named by their issue), judged from one run's results:
+// The performance targets, judged from one run's results:
 // held, missed, or not measured.
 const fmt = (x) => (x === null || x === undefined ? "error" : `${x}×`);
 
@@ -47,13 +47,13 @@ export function evaluateTargets(report) {
   const last = statusOne.find((r) => r.size === 5000);
   const growth = first && last ? Math.round((last.sides.plugin.medianMs / first.sides.plugin.medianMs) * 100) / 100 : null;
   targets.push({
-    name: "`status S` at 5,000 schemas ≤ 1.3× its time at 100 (issue 20)",
+    name: "`status S` at 5,000 schemas ≤ 1.3× its time at 100",
     held: growth === null ? null : growth <= 1.3,
     detail: growth === null ? "needs sizes 100 and 5000" : `${first.sides.plugin.medianMs} ms → ${last.sides.plugin.medianMs} ms = ${growth}×`,
   });
 
   push(
-    "`status -A` / `approvals -A` ≤ 1.1× kubectl -o json at 100 schemas and ≤ 0.5× at 5,000 (issue 20)",
+    "`status -A` / `approvals -A` ≤ 1.1× kubectl -o json at 100 schemas and ≤ 0.5× at 5,000",
     goalsOf((r) => r.id === "status-all" || r.id === "approvals-all", "kubectl"),
   );
 
@@ -80,15 +80,15 @@ export function evaluateTargets(report) {
     goalsOf((r) => r.id === "approve", "pipeline"),
   );
   push(
-    "8 MiB plan ≤ 1.5× kubectl's reads of the same objects (issue 9)",
+    "8 MiB plan ≤ 1.5× kubectl's reads of the same objects",
     goalsOf((r) => r.id === "plan-8mib", "kubectl"),
   );
   push(
-    "`diff` of two 8 MiB plans ≤ 2.5× `plan -o sql` of one (issue 9)",
+    "`diff` of two 8 MiB plans ≤ 2.5× `plan -o sql` of one",
     goalsOf((r) => r.id === "diff-8mib", "planSql"),
   );
   push(
-    "`ledger -A` / `inbox -A` ≤ 1.2× kubectl -o json (issue 9)",
+    "`ledger -A` / `inbox -A` ≤ 1.2× kubectl -o json",
     goalsOf((r) => r.id === "ledger-all" || r.id === "inbox-all", "kubectl"),
   );
   const requests = all.filter((r) => r.requestsHeld !== null);

@@ -96,7 +96,7 @@ describe.skipIf(skip)("doctor on the lab, as each identity", { timeout: 180_000 
     const commands = doc.checks.find((c) => c.name === "commands")!;
     expect(commands.status).toBe("problem");
     expect(commands.details.filter((d) => / permitted$/u.test(d)).map((d) => d.replace(/ +permitted$/u, ""))).toEqual(["version"]);
-    // doctor itself runs, but its spec-writer check (issue 29) lists schemas and migrations, which nobody may.
+    // doctor itself runs, but its spec-writer check lists schemas and migrations, which nobody may.
     expect(commands.details).toContainEqual(expect.stringMatching(/^doctor +missing list ptahschemas, ptahmigrations$/u));
     expect(commands.fix).toMatch(
       /^bind the ClusterRole ptah-approver \(rbac\/ptah-approver\.yaml; ptah-viewer alone fixes every command but the creates\): kubectl create rolebinding <user>-ptah-approver -n default/u,

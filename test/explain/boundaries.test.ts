@@ -1,5 +1,5 @@
-// `explain` works with no cluster and never loads the Kubernetes client (issue 7): the
-// knowledge base may import only itself, src/model and src/errors (architecture §8.4), and
+// `explain` works with no cluster and never loads the Kubernetes client: the
+// knowledge base may import only itself, src/model and src/errors, and
 // nothing `explain` runs reaches src/kube or an npm package. Also checks purity.
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";

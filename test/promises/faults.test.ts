@@ -1,4 +1,4 @@
-// The fault matrix (issue 10 item 2): the REAL CLI in-process (kubeconfig files, TLS, exec
+// The fault matrix: the REAL CLI in-process (kubeconfig files, TLS, exec
 // plugins, transport, reader, error mapping) against a local fault-injecting HTTPS server.
 // Every failing case asserts the exit status, the exact single `error: …` line on stderr and
 // an empty stdout; recoverable faults (a 429 or 5xx that passes, a 410 during a watch) end
@@ -294,7 +294,7 @@ describe("fault matrix: bodies", () => {
     covered.push("invalid JSON");
   });
 
-  it("an object that does not fit the model names the object and the field, and the list shows the others (issue 14)", async () => {
+  it("an object that does not fit the model names the object and the field, and the list shows the others", async () => {
     const broken = awaitingSchema();
     (broken.metadata as Record<string, unknown>).name = 42;
     server.reset(healthy([broken, awaitingSchema({ name: "fine", uid: "schema-uid-fine" })]));

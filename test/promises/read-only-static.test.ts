@@ -1,4 +1,4 @@
-// The static read-only proof can fail (issue 27): each known way around the transport is applied
+// The static read-only proof can fail: each known way around the transport is applied
 // to an in-memory copy of a real module of src/, and the proof that guards it must name it — the
 // lint rules of eslint.read-only.js for imports, globals and processes, the checker's proof of
 // test/support/transport-proof.ts for the transport's own surface, and the transport modules' fixed

@@ -1,4 +1,4 @@
-// Read-only by construction (issues 13, 27), proved from the code's structure with the
+// Read-only by construction, proved from the code's structure with the
 // TypeScript compiler, not by matching strings:
 // - test/support/transport-proof.ts, on the checker's types: the seam commands see (ClusterReader)
 //   and its implementation have exactly get, list, watch, serverInfo, dryRunCreate and

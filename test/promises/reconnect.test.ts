@@ -1,9 +1,9 @@
-// Watches across a restarting API server (issue 10 item 2; the lab part is test/e2e/faults.e2e.test.ts,
+// Watches across a restarting API server (the lab part is test/e2e/faults.e2e.test.ts,
 // which found these): once a watch's connection was lost, a server still starting answers 403
 // (authorizer not synced) or 404 (CRD handlers not served yet) for a moment: the watch retries
 // them (for up to RECONNECT_GRACE_MS) instead of failing. On first contact the same answers are
 // the user's problem and fail at once. A watch event whose object does not fit the model is one
-// warning line and the watch goes on (issue 28); a line that is not JSON is never dropped: the
+// warning line and the watch goes on; a line that is not JSON is never dropped: the
 // watch resumes from the last resourceVersion, or lists again when the same line tears twice.
 import fs from "node:fs";
 import path from "node:path";

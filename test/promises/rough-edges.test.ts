@@ -1,4 +1,4 @@
-// Issue 14 part 8: the rough edges, each pinned. (Ctrl-C's exit status is in interrupt.test.ts:
+// The rough edges, each pinned. (Ctrl-C's exit status is in interrupt.test.ts:
 // it needs a real process.)
 import { describe, expect, it } from "vitest";
 import { ReadError } from "../../src/errors.ts";

@@ -1,4 +1,4 @@
-// Timeouts everywhere (issue 10 item 5): no command can hang forever. A table over every command
+// Timeouts everywhere: no command can hang forever. A table over every command
 // of the registry (src/commands/all-commands.ts) that talks to the cluster, run by the REAL CLI in-process
 // against the fault server's endpoint that never answers: each gives up at --request-timeout with
 // one error line and an empty stdout. `wait` is also bounded by its own --timeout, even with
@@ -77,7 +77,7 @@ const TABLE: { command: string; argv: string[]; expect?: { status: number; line:
   { command: "history", argv: ["history", "storefront"] },
   { command: "history", argv: ["history", "migration", "billing", "--watch"] },
   { command: "wait", argv: ["wait", "storefront", "--for=phase=InSync", "--timeout=60s"] },
-  // A single word that may name a schema: the cluster's failure is the answer, with the topic lookup's (issue 14).
+  // A single word that may name a schema: the cluster's failure is the answer, with the topic lookup's.
   {
     command: "explain",
     argv: ["explain", "storefront"],

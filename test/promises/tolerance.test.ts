@@ -1,4 +1,4 @@
-// Tolerance (issue 14 part 6): a list view shows every object that fits the model and warns once
+// Tolerance: a list view shows every object that fits the model and warns once
 // per object that does not; machine output prints every served object; a forbidden secondary
 // read is a named gap, not a failed command.
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
-// Upstream's pinned command lines and output rules (go-client §10), each through the real CLI
-// shell (runCli with argv strings). §10.1's table row by row, then the §10.2–10.4 layout rules.
+// Upstream's pinned command lines and output rules, each through the real CLI
+// shell (runCli with argv strings). upstream's table of command lines row by row, then its layout rules.
 import { describe, expect, it } from "vitest";
 import { runCliWith } from "../support/cli.ts";
 import { expectGolden } from "../support/golden.ts";
@@ -17,7 +17,7 @@ interface Row {
   readonly pinned: readonly string[];
 }
 
-// go-client §10.1, in the table's order. Our one difference: `plan -o X` also lists yaml and markdown (ours).
+// Upstream's table of pinned command lines, in its order. Our one difference: `plan -o X` also lists yaml and markdown (ours).
 const TABLE: readonly Row[] = [
   { argv: "", exit: 2, stdout: "usage", pinned: ["usage: kubectl ptah plan"] },
   { argv: "--help", exit: 0, stdout: "usage", pinned: ["usage: kubectl ptah plan"] },
@@ -40,7 +40,7 @@ const TABLE: readonly Row[] = [
 
 const CURRENT_LINE = "  --current              the plan the operator would run next (the default)\n";
 
-describe("upstream's pinned command lines (go-client §10.1)", () => {
+describe("upstream's pinned command lines", () => {
   it.each(TABLE)("kubectl ptah $argv → exit $exit", async (row) => {
     const r = await runCliWith(row.argv === "" ? [] : row.argv.split(" "), undefined);
     expect(r.status).toBe(row.exit);
@@ -72,7 +72,7 @@ describe("upstream's pinned command lines (go-client §10.1)", () => {
   });
 });
 
-describe("upstream's messages (go-client §10.2, §10.4)", () => {
+describe("upstream's messages", () => {
   it("schema: no PtahSchema by that name: <ns>/<name>, exit 3", async () => {
     const r = await runCliWith(["schema", "nope", "-n", "app"], new FakeReader([]));
     expect(r).toMatchObject({ status: 3, stdout: "", stderr: "error: no PtahSchema by that name: app/nope\n" });
@@ -123,7 +123,7 @@ function driftSchema(): Record<string, unknown> {
   });
 }
 
-describe("the schema view's layout (go-client §10.2)", () => {
+describe("the schema view's layout", () => {
   const cluster = (): FakeReader => new FakeReader([{ kind: "PtahSchema", raw: driftSchema() }]);
 
   it("writes findings, conditions and the plan block as upstream does (text golden)", async () => {
@@ -148,7 +148,7 @@ describe("the schema view's layout (go-client §10.2)", () => {
   });
 });
 
-describe("the migration view's layout (go-client §10.3)", () => {
+describe("the migration view's layout", () => {
   it("writes its conditions inside the label block, then the blank line, then the plan line", async () => {
     const migration = aMigration({
       phase: "AwaitingApproval",

@@ -66,7 +66,7 @@ describe("readOnlyViolation", () => {
     ["create", `${P}/ptahmigrationapprovals?dryRun=All`, ptah("ptahmigrationapprovals")],
     ["create", `${P}/ptahmigrationrunacknowledgments?dryRun=All&fieldManager=x`, ptah("ptahmigrationrunacknowledgments")],
     ["create", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "selfsubjectaccessreviews" }],
-    // issue 29: who am I (four-eyes)
+    // Who am I (four-eyes)
     ["create", "/apis/authentication.k8s.io/v1/selfsubjectreviews", { apiGroup: "authentication.k8s.io", apiVersion: "v1", resource: "selfsubjectreviews" }],
   ])("passes %s %s", (verb, uri, ref) => {
     expect(readOnlyViolation(ev(verb, uri, ref))).toBeUndefined();

@@ -1,4 +1,4 @@
-// The read-only proof on the TypeScript checker's types (issue 27): which members the seam and
+// The read-only proof on the TypeScript checker's types: which members the seam and
 // the transport offer, read from their declared types (not from the syntax of one class), and
 // every place in src/ where a Transport — the class or a value of its type — is used. A value of
 // type Transport may only be the receiver of one of its public members, named (never `t["x"]`,
@@ -184,7 +184,7 @@ export const REVIEW_KINDS = ["SelfSubjectAccessReview", "SelfSubjectReview"];
 export const EXPECTED_CREATES = [
   { call: "kube/reader.ts:dryRunCreate", kinds: DRY_RUN_KINDS },
   { call: "kube/reader.ts:reviewOne", kinds: ["SelfSubjectAccessReview"] },
-  // issue 29, four-eyes: who the caller is (the server answers with the request's user).
+  // Four-eyes: who the caller is (the server answers with the request's user).
   { call: "kube/reader.ts:whoAmI", kinds: ["SelfSubjectReview"] },
 ];
 

@@ -2,7 +2,7 @@
 // bound to the live, verified plan, for the person to create (`| kubectl create -f -`).
 // Order: schema preconditions → full verification (same code as `plan`) of the plan that read
 // names → the second and last schema read, which must name exactly the verified plan. The only write the plugin may send is the create
-// with dryRun=All of --dry-run=server. Four-eyes (issue 29): when the object read last records its
+// with dryRun=All of --dry-run=server. Four-eyes: when the object read last records its
 // last spec writer, one SelfSubjectReview says who you are; the writer is refused (exit 1) unless
 // --allow-self. --dry-run=server skips that check: there admission itself answers.
 import { migrationApprovalHeader, schemaApprovalHeader } from "../../approval/headers.ts";

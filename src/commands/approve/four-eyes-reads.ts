@@ -1,4 +1,4 @@
-// Four-eyes in `approve` (issue 29): the recorded last spec writer of the object read last, and,
+// Four-eyes in `approve`: the recorded last spec writer of the object read last, and,
 // only when one is recorded, who you are (one SelfSubjectReview). You are refused (exit 1) when
 // you are that writer, unless --allow-self. A server that does not serve SelfSubjectReview (404)
 // or does not let you ask (403) leaves who you are unknown, which the header says.

@@ -70,7 +70,7 @@ async function probe(c: Connection, ctx: RunContext, schemaName: string): Promis
 }
 
 /**
- * Four-eyes (issue 29): whether the namespace's schemas and migrations record a last spec writer;
+ * Four-eyes: whether the namespace's schemas and migrations record a last spec writer;
  * read only when no mutating webhook shows the stamping already.
  */
 async function stampedFacts(c: Connection, mutating: Outcome<readonly WebhookFacts[]>): Promise<Outcome<StampedFacts> | undefined> {
@@ -171,7 +171,7 @@ export const doctorCommand: CommandBody<DoctorOptions> = {
     {
       form: "doctor",
       argv: ["doctor"],
-      // The lists are the spec-writer check's (issue 29): is any object stamped by the webhook?
+      // The lists are the spec-writer check's: is any object stamped by the webhook?
       rules: [ACCESS_REVIEW, ...ptah("list", "ptahschemas", "ptahmigrations")],
       note: "also get `/version` and discovery; optionally get `customresourcedefinitions` and list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations` (cluster scope — skipped without them); `--probe` as `approve --dry-run=server`",
     },

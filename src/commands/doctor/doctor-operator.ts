@@ -1,5 +1,5 @@
 // doctor's API and Operator checks: the Ptah kinds served (discovery), the CRDs' generation
-// annotations against the generations the plugin knows (operator-api §0), the admission webhooks
+// annotations against the generations the plugin knows, the admission webhooks
 // that stamp and check approvals, and the optional --probe dry-run create.
 import { PTAH_API_VERSION, PTAH_GROUP, PTAH_KIND_NAMES } from "../../model/api.ts";
 import type { Outcome } from "./doctor-connection.ts";
@@ -38,7 +38,7 @@ export interface CrdFacts {
 const SCHEMA_VERSION = `${PTAH_GROUP}/crd-schema-version`;
 const STATE_VERSION = `${PTAH_GROUP}/controller-state-version`;
 
-/** A generation the plugin knows (operator-api §0), by its annotations. */
+/** A generation the plugin knows, by its annotations. */
 export function knownGeneration(schema: string | undefined, state: string | undefined): string | undefined {
   if (schema === "1" && state === "1") return "the newest (reset) generation, plan contract 1";
   const n = Number(schema);
@@ -150,7 +150,7 @@ export function probeCheck(probe: ProbeFacts): Check {
       const unstamped = /approver|approvedAt|mutationRequestUID/u.test(probe.message) && /Required value|not stamped/u.test(probe.message);
       const fix = unstamped
         ? "the mutating webhook did not stamp the approval: see the mutating webhooks check (and the webhook's namespaceSelector for this namespace)"
-        : `read the refusal (operator-api §4.2); kubectl ptah explain schema ${probe.schema.split("/").pop() ?? ""} says what the schema waits for`;
+        : `read the refusal; kubectl ptah explain schema ${probe.schema.split("/").pop() ?? ""} says what the schema waits for`;
       return problem("Operator", name, `admission refused the approval for ${probe.schema}: ${probe.message}`, fix);
     }
     case "not-run":

@@ -1,4 +1,4 @@
-// doctor's "spec writers" check (issue 29, four-eyes): is the operator's spec-writer webhook
+// doctor's "spec writers" check (four-eyes): is the operator's spec-writer webhook
 // stamping? Yes when a mutating webhook handles CREATE and UPDATE of ptahschemas and
 // ptahmigrations, or when a schema or migration in the namespace records its last spec writer.
 // Neither is a problem: upstream installs that webhook only while approvals.requireDistinctApprover

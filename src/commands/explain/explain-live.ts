@@ -82,7 +82,7 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
     c = await ctx.connect();
   } catch (err) {
     // No cluster configured at all: the word is a (mistyped) topic. A configured cluster that
-    // cannot be reached is reported as what it is (issue 14), by explain with the topic hint.
+    // cannot be reached is reported as what it is, by explain with the topic hint.
     if (err instanceof ReadError && !/^no kubeconfig found/u.test(err.message)) throw err;
     return undefined;
   }

@@ -6,7 +6,7 @@
 // cluster-wide review per kind first: a caller allowed everywhere (a ClusterRoleBinding) is done.
 // Otherwise one review per (namespace, kind) among the waiting items — deduplicated and at most
 // REVIEW_CONCURRENCY at a time, so `inbox -A` over 1,000 namespaces asks only about the
-// namespaces where something waits. Four-eyes (issue 29): when an item you may approve records a
+// namespaces where something waits. Four-eyes: when an item you may approve records a
 // last spec writer, one SelfSubjectReview says who you are; where you are that writer, YOU CAN
 // says "approve (not you: you last changed its spec)". Without an answer (an older server, 403) it
 // stays "approve": admission decides.

@@ -24,11 +24,11 @@ export interface InboxItem {
   readonly privileges: string;
   /** The kind a person creates to move it on (none when only a spec change can). */
   readonly approvalKind: KindName | undefined;
-  /** The recorded last spec writer (issue 29), for approval items. */
+  /** The recorded last spec writer, for approval items. */
   readonly writer?: SpecWriter;
 }
 
-/** You may create the approval, but you last changed the spec (four-eyes, issue 29). */
+/** You may create the approval, but you last changed the spec (four-eyes). */
 export const NOT_YOU = "approve (not you: you last changed its spec)";
 export type Capability = "approve" | typeof NOT_YOU | "acknowledge" | "read only" | "nothing";
 

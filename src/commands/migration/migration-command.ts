@@ -1,4 +1,4 @@
-// `kubectl ptah migration <name>`: upstream's migration view (go-client §1.4, §3). Reads: get
+// `kubectl ptah migration <name>`: upstream's migration view. Reads: get
 // PtahMigration, then get the PtahMigrationPlan it names. Never prints SQL or rows.
 import { NotFoundError, PtahError, ReadError, UsageError } from "../../errors.ts";
 import type { ClusterReader } from "../../kube/types.ts";

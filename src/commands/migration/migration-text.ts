@@ -1,4 +1,4 @@
-// `migration`'s text and -o json (go-client §3) from the view model of commands/migration/migration-view.ts.
+// `migration`'s text and -o json from the view model of commands/migration/migration-view.ts.
 import { formatTimestamp } from "../../render/age.ts";
 import { formatJson } from "../../render/formats.ts";
 import { sanitize } from "../../errors.ts";
@@ -40,7 +40,7 @@ export function renderMigrationText(v: MigrationView): string {
     const at = run.finishedAt ? ` at ${formatTimestamp(run.finishedAt)}` : "";
     fields.push(["Last run", c(run.outcome + at)], ["Run applied", versions(run.appliedVersions)], ["Run message", c(run.message)]);
   }
-  // Conditions are label lines of the same block (go-client §10.3): `<Type>:` padded to 16, then
+  // Conditions are label lines of the same block: `<Type>:` padded to 16, then
   // `<Status> (<Reason>)`, the parentheses written even for an empty reason.
   for (const cond of v.conditions) {
     if (cond.status === "True" || cond.type === "Ready") fields.push([c(cond.type), `${c(cond.status)} (${c(cond.reason)})`]);

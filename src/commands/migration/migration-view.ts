@@ -1,4 +1,4 @@
-// What `migration` prints (go-client §3): history, the pending sequence, the last run and
+// What `migration` prints: history, the pending sequence, the last run and
 // conditions, never SQL or rows; plus the unresolved run and the acknowledgment to run next.
 // The view model; its text and JSON are commands/migration/migration-text.ts.
 import type { PtahMigration, PtahMigrationPlan } from "../../model/kinds.ts";

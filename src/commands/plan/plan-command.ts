@@ -1,4 +1,4 @@
-// `kubectl ptah plan <schema>`: upstream's plan command (go-client §1.3), verified before
+// `kubectl ptah plan <schema>`: upstream's plan command, verified before
 // anything is printed, plus -o yaml, --statements, --verify, --plan NAME (any retained plan) and
 // --export FILE, and `--verify -f FILE` (an export, offline). Reads: get schema → get plan → get
 // each chunk (no list, except for an older applied record without planRef, and an export's

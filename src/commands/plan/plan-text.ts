@@ -1,4 +1,4 @@
-// plan's text (go-client §1.3): the header with 16-column labels over the SQL, and our additions,
+// plan's text: the header with 16-column labels over the SQL, and our additions,
 // the `--statements` table and the `--verify` report (the SQL and JSON rules are commands/shared/plan-view.ts).
 import type { PlanDocument } from "../../plan/document.ts";
 import type { VerifiedPlan } from "../../plan/load.ts";
@@ -21,7 +21,7 @@ export interface PlanTextOptions {
   readonly width?: number;
 }
 
-/** The header fields, in upstream's order (go-client §1.3). */
+/** The header fields, in upstream's order. */
 export function planHeader(v: VerifiedPlan): string {
   const plan = v.plan.object;
   const spec = plan.spec;
@@ -33,7 +33,7 @@ export function planHeader(v: VerifiedPlan): string {
     ["Content digest", c(spec.contentDigest)],
     ["Dialect", c(spec.dialect)],
     ["Statements", String(v.document.statements.length)],
-    // The plan's own spec.destructive only (go-client §10.4); what the SQL reads as destructive is
+    // The plan's own spec.destructive only; what the SQL reads as destructive is
     // in the --statements table's severities.
     ["Destructive", spec.destructive === true ? "true" : "false"],
     ["Privileges", c(formatPrivileges(spec.privilegeChanges ?? [], v.document.privilegeKindsRead))],

@@ -1,6 +1,6 @@
 // `kubectl ptah plans [SCHEMA | migration MIGRATION] [-A] [--unpinned] [-o json|yaml|name]`: every
-// stored PtahSchemaPlan and PtahMigrationPlan, and every reference that pins it (contract
-// upstream-2026-12 "Plan retention"). It deletes nothing: `-o name` is for a person's own
+// stored PtahSchemaPlan and PtahMigrationPlan, and every reference that pins it (the operator
+// deletes no plan; src/plan/pins.ts). It deletes nothing: `-o name` is for a person's own
 // `kubectl delete`. Reads: LIST both plan kinds, both owner kinds and both approval kinds.
 import { NotFoundError, ReadError } from "../../errors.ts";
 import { storedPlans, type StoredPlan } from "../../plan/pins.ts";

@@ -26,7 +26,7 @@ export const schemaCommand: CommandBody<SchemaOptions> = {
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahSchema", "schema");
     const o = args.global.output ?? "text";
-    // Upstream's generic message for every other format, -o sql included (go-client §10.1).
+    // Upstream's generic message for every other format, -o sql included.
     if (o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "schema");
     return { name: args.positionals[0]!, output: o };
   },

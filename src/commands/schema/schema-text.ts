@@ -1,4 +1,4 @@
-// `schema`'s text and -o json (go-client §1.5) from the view model of commands/schema/schema-view.ts.
+// `schema`'s text and -o json from the view model of commands/schema/schema-view.ts.
 import { formatTimestamp } from "../../render/age.ts";
 import { formatGoJson } from "../../render/formats.ts";
 import { sanitize } from "../../errors.ts";
@@ -7,7 +7,7 @@ import type { SchemaView } from "./schema-view.ts";
 const line = (label: string, value: string): string => `${`${sanitize(label)}:`.padEnd(18)}${sanitize(value)}`;
 
 /**
- * Upstream's text layout (go-client §10.2): every line of the head, condition lines included, is a
+ * Upstream's text layout: every line of the head, condition lines included, is a
  * label padded to 18 (a label of 18 or more gets no space); a finding line is the category padded
  * to 34, one space, the count right-aligned in 6, two spaces, the severity.
  */
@@ -56,7 +56,7 @@ export function renderSchemaViewText(v: SchemaView): string {
   return out.join("\n") + "\n";
 }
 
-/** Go's encoding/json with a two-space indent and HTML escaping on (go-client §10.2). */
+/** Go's encoding/json with a two-space indent and HTML escaping on. */
 export function renderSchemaViewJson(v: SchemaView): string {
   return formatGoJson(v);
 }

@@ -1,10 +1,10 @@
-// Upstream's `kubectl ptah schema` view (go-client §1.5): labels padded to 18 columns,
+// Upstream's `kubectl ptah schema` view: labels padded to 18 columns,
 // drift summary, reference-data line, True/Ready conditions, applied record, plan block.
 // The view model; its text and JSON are commands/schema/schema-text.ts.
 import type { PtahSchema } from "../../model/kinds.ts";
 
 /**
- * The view, with upstream's JSON keys in upstream's order (go-client §1.5, §10.2). Keys that are
+ * The view, with upstream's JSON keys in upstream's order. Keys that are
  * optional here are left out of the JSON when empty; `createdAt`/`completedAt` are written as
  * `null` when the record has no time, as Go writes a zero metav1.Time.
  */

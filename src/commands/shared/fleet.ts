@@ -1,4 +1,4 @@
-// A fleet of clusters (issue 31 part 3): `--contexts a,b,c` and `--all-contexts` read the same
+// A fleet of clusters: `--contexts a,b,c` and `--all-contexts` read the same
 // command from several kubeconfig contexts, in parallel and at most FLEET_CONCURRENCY at a time.
 // Each context that fails is one stderr line naming it (`error: context "b": …`) while the others
 // print; the exit status is 0 when at least one context answered, 1 when none did.

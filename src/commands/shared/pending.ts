@@ -1,4 +1,4 @@
-// What an object still owes after an Apply (contract upstream-2026-12 "Status fields"): the
+// What an object still owes after an Apply (the newest operator's status fields): the
 // post-Apply proof (status.pendingObservation), a retired execution binding's leftovers
 // (status.pendingBindingRetirement) and a realm Lease not yet released (status.pendingLockRelease),
 // each as one line of fact and one of what happens next. A view model; commands render the lines.

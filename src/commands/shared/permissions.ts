@@ -34,7 +34,7 @@ export const ptah = (verb: Verb, ...resources: string[]): Rule[] => resources.ma
 export const events = (...verbs: Verb[]): Rule[] => verbs.map((verb) => ({ verb, group: "", resource: "events" }));
 /** SelfSubjectAccessReview: Kubernetes' default system:basic-user grants it to every authenticated user. */
 export const ACCESS_REVIEW: Rule = { verb: "create", group: "authorization.k8s.io", resource: "selfsubjectaccessreviews" };
-/** Four-eyes (issue 29): one SelfSubjectReview, sent only when the object records a last spec writer. */
+/** Four-eyes: one SelfSubjectReview, sent only when the object records a last spec writer. */
 export const WHO_AM_I =
   "create `selfsubjectreviews.authentication.k8s.io` (who you are) when the object records a last spec writer; every authenticated user may, by `system:basic-user`";
 /** A form without the cluster. */

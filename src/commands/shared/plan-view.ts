@@ -1,4 +1,4 @@
-// What `plan` prints (go-client §1.3): the text header with 16-column labels and the SQL, the
+// What `plan` prints: the text header with 16-column labels and the SQL, the
 // `-o sql` rule and the document bytes for `-o json`; the header, the `--statements` table and
 // the `--verify` report are commands/plan/plan-text.ts. Only ever called with a plan whose every
 // check held.

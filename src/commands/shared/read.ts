@@ -8,12 +8,12 @@ export function noSuchSchema(namespace: string, name: string): string {
   return `no such schema: ${namespace}/${name}`;
 }
 
-/** The `schema` command's wording (go-client §10.2), which differs from the plan loader's. */
+/** The `schema` command's wording, which differs from the plan loader's. */
 export function noPtahSchema(namespace: string, name: string): string {
   return `no PtahSchema by that name: ${namespace}/${name}`;
 }
 
-/** Upstream's wording for a missing migration (go-client §1.4). */
+/** Upstream's wording for a missing migration. */
 export function noSuchMigration(namespace: string, name: string): string {
   return `no PtahMigration by that name: ${namespace}/${name}`;
 }

@@ -64,7 +64,7 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
   out.push(field("Desired", sanitize(schema.spec.desired?.ociRef ?? "-")));
   out.push(field("Resolved", sanitize(s.source?.digest ?? "-")));
   out.push(field("Suspended", schema.spec.suspend ? "true" : "false"));
-  // Four-eyes (issue 29): who created the schema or last changed its spec, as admission recorded it.
+  // Four-eyes: who created the schema or last changed its spec, as admission recorded it.
   const writer = lastSpecWriter(schema.metadata);
   out.push(`Last spec writer: ${writer ? writerWords(writer) : "none recorded"}`);
   if (s.observedGeneration !== undefined && generation !== undefined && s.observedGeneration < generation) {

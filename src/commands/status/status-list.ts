@@ -86,7 +86,7 @@ export function renderSchemaRows(input: StatusListInput, prefix: string): string
     ...labelHeadersOf(input),
   ];
   // Approvals grouped by namespace once: filtering the whole list per schema is quadratic
-  // (5,000 schemas × 15,000 approvals in issue 9's benchmark).
+  // (5,000 schemas × 15,000 approvals in test/bench/'s scale cases).
   const approvalsByNamespace = new Map<string, PtahSchemaApproval[]>();
   const groupOf = (o: Named): string => `${contextOf(o, input)}\u0000${o.metadata.namespace ?? ""}`;
   for (const a of input.approvals) {

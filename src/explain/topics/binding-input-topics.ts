@@ -1,5 +1,5 @@
 // Knowledge-base text: what each input of a schema plan's fingerprint is, and what it means
-// when two plans differ in it (operator-api §2.2, §4.1, §5.2). Keyed by every input, so an
+// when two plans differ in it. Keyed by every input, so an
 // input without text does not compile. `diff` prints `moved` beside each input that differs.
 import type { PlanBindingInput } from "../../model/binding-inputs.ts";
 import type { TopicId } from "../knowledge-types.ts";

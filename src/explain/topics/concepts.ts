@@ -1,4 +1,4 @@
-// Knowledge-base text: the concepts behind the operator's words (operator-api §2, §4, §5).
+// Knowledge-base text: the concepts behind the operator's words.
 import type { KindedTopicText } from "../knowledge-types.ts";
 import type { Concept } from "../vocabulary.ts";
 import { FOUR_EYES_TOPICS } from "./four-eyes-topics.ts";

@@ -1,5 +1,5 @@
 // Knowledge-base text: condition types of approvals, plans, migrations and run
-// acknowledgments (operator-api §3.2, §3.3).
+// acknowledgments.
 import type { TopicText } from "../knowledge-types.ts";
 import type { ConditionKey } from "../vocabulary.ts";
 

@@ -1,4 +1,4 @@
-// Knowledge-base text: PtahSchema condition types (operator-api §3.1).
+// Knowledge-base text: PtahSchema condition types.
 import type { TopicText } from "../knowledge-types.ts";
 import type { SCHEMA_CONDITION_TYPES } from "../vocabulary.ts";
 

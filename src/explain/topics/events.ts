@@ -1,4 +1,4 @@
-// Knowledge-base text: the Events the operator records (operator-api §6). Events are
+// Knowledge-base text: the Events the operator records. Events are
 // diagnostic: decisions are made on conditions, so each entry points at the condition side.
 import type { KindedTopicText } from "../knowledge-types.ts";
 import type { EventReason } from "../vocabulary.ts";

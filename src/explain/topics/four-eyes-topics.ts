@@ -1,4 +1,4 @@
-// Knowledge-base text for four-eyes approvals (issue 29; upstream-2026-12 "Four-eyes approvals"),
+// Knowledge-base text for four-eyes approvals (the newest operator's approvals need a second person),
 // and for admission's two refusals as topics of their own.
 import type { KindedTopicText } from "../knowledge-types.ts";
 

@@ -1,4 +1,4 @@
-// Knowledge-base text: the phases of PtahSchema and PtahMigration (operator-api §3.4).
+// Knowledge-base text: the phases of PtahSchema and PtahMigration.
 import type { TopicText } from "../knowledge-types.ts";
 import type { MigrationPhase, SchemaPhase } from "../vocabulary.ts";
 

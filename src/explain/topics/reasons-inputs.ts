@@ -1,5 +1,5 @@
 // Knowledge-base text: reasons about inputs and operations — suspension, engine, artifact
-// resolution and verification, observation, realms, failures (operator-api §3.1, §3.3, §3.5).
+// resolution and verification, observation, realms, failures.
 import type { KindedTopicText } from "../knowledge-types.ts";
 import type { Reason } from "../vocabulary.ts";
 

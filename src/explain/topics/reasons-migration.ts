@@ -1,5 +1,5 @@
 // Knowledge-base text: reasons specific to migrations — history verdicts and run
-// acknowledgments (operator-api §3.3, §3.5).
+// acknowledgments.
 import type { KindedTopicText } from "../knowledge-types.ts";
 import type { Reason } from "../vocabulary.ts";
 

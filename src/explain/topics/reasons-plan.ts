@@ -1,5 +1,4 @@
-// Knowledge-base text: reasons about planning, approval, apply and convergence
-// (operator-api §3.1–§3.3, §3.5, §4).
+// Knowledge-base text: reasons about planning, approval, apply and convergence.
 import type { KindedTopicText } from "../knowledge-types.ts";
 import type { Reason } from "../vocabulary.ts";
 

@@ -1,5 +1,5 @@
-// approve refuses a plan whose contract version the current operator refuses (operator-api §5.2:
-// "contract version must equal the current one"), with admission's words (§4.2), while `plan`
+// approve refuses a plan whose contract version the current operator refuses (its admission says
+// "contract version must equal the current one"), with admission's words, while `plan`
 // and `migration` still read a plan of the earlier generation (contract 3). Through the real shell.
 import { describe, expect, it } from "vitest";
 import { FakeReader } from "../../support/fake-reader.ts";

@@ -1,4 +1,4 @@
-// Four-eyes in `approve` (issue 29): the last-spec-writer annotations of the object read last,
+// Four-eyes in `approve`: the last-spec-writer annotations of the object read last,
 // compared with who you are (one SelfSubjectReview, asked only when a writer is recorded).
 import { describe, expect, it } from "vitest";
 import yaml from "js-yaml";

@@ -1,5 +1,5 @@
 // doctor's rules as tables: version and clock skew, the PATH, the CRD generations the plugin
-// knows (operator-api §0), webhooks that handle approvals, and the RBAC data against rbac/*.yaml.
+// knows, webhooks that handle approvals, and the RBAC data against rbac/*.yaml.
 import fs from "node:fs";
 import path from "node:path";
 import yaml from "js-yaml";
@@ -88,7 +88,7 @@ describe("plugin on PATH", () => {
   });
 });
 
-describe("CRD generations (operator-api §0)", () => {
+describe("CRD generations", () => {
   it.each([
     { schema: "1", state: "1", known: true },
     { schema: "3", state: "2", known: true },

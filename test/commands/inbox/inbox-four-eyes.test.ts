@@ -1,4 +1,4 @@
-// Four-eyes in `inbox` (issue 29): where you may approve but you last changed the spec, YOU CAN
+// Four-eyes in `inbox`: where you may approve but you last changed the spec, YOU CAN
 // says so and NEXT reads the plan; who you are is asked once, and only when it matters.
 import { describe, expect, it } from "vitest";
 import { ReadError } from "../../../src/errors.ts";

@@ -1,4 +1,4 @@
-// `inbox`, `status` and `ledger` with `--contexts a,b,c` / `--all-contexts` (issue 31 part 3) through the real shell: one table
+// `inbox`, `status` and `ledger` with `--contexts a,b,c` / `--all-contexts` through the real shell: one table
 // with a CONTEXT column, each context read through its own connection (the kubeconfig's context
 // by name), each failing context one stderr line naming it while the others print; exit 0 when at
 // least one context answered, 1 when none did; -o json carries the context.

@@ -1,4 +1,4 @@
-// Four-eyes outside approve (issue 29): `status SCHEMA` shows the last spec writer, and doctor
+// Four-eyes outside approve: `status SCHEMA` shows the last spec writer, and doctor
 // says whether the operator's spec-writer webhook is stamping.
 import { describe, expect, it } from "vitest";
 import { ReadError } from "../../../src/errors.ts";

@@ -1,4 +1,4 @@
-// The audit evidence and the pending records (contract upstream-2026-12 "Status fields"):
+// The audit evidence and the pending records (the newest operator's status fields):
 // `status SCHEMA` and `explain` name who dispatched the last Apply and what the object still owes
 // (post-Apply proof, a retired binding's leftovers, a realm Lease), each with what happens next.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// kubectl get's printing flags on the list views (issue 14 part 7): --sort-by, -o custom-columns
+// kubectl get's printing flags on the list views: --sort-by, -o custom-columns
 // and custom-columns-file, -L/--label-columns, --show-labels, --field-selector, and -o go-template
 // refused in one line. Messages as kubectl 1.33 prints them (checked on the lab).
 import fs from "node:fs";

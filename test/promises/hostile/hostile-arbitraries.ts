@@ -1,4 +1,4 @@
-// Hostile objects for every kind the plugin reads (issue 10 item 1), derived from the zod models
+// Hostile objects for every kind the plugin reads, derived from the zod models
 // themselves (src/model/kinds.ts): every string a field of the model holds is drawn from escape
 // sequences (CSI, OSC, C1 CSI), C0/C1 controls, DEL, bidi overrides and isolates, zero-width and
 // combining characters, lone surrogates, emoji, YAML/JSON/jsonpath syntax, or is empty or huge;

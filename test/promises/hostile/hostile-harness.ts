@@ -1,5 +1,5 @@
 // Runs the real CLI in-process over a FakeReader holding hostile objects, and checks every
-// answer against the plugin's output contract (issue 10 item 1):
+// answer against the plugin's output contract:
 // - runCli resolves; the exit status is 0, 1, 2 or 3; nothing is an internal error;
 // - a failure is exactly one `error: …` line on stderr and an empty stdout;
 // - a success writes nothing to stderr but kubectl's informational lines and `Warning:` lines;
@@ -55,7 +55,7 @@ const INFO_LINES = [
   /^Nothing is waiting for approval in .* namespace\.\n$/u,
   /^Warning: the SQL of \S+ reads as destructive \(read by this plugin\), but the plan does not record it as destructive\n$/u,
 ];
-/** Tolerant list views (issue 14) warn once per object that does not fit, before any info line. */
+/** Tolerant list views warn once per object that does not fit, before any info line. */
 const WARNING_LINES = /^(?:Warning: [^\n]*\n)*/u;
 
 function informational(stderr: string): boolean {

@@ -1,4 +1,4 @@
-// Hostile input (issue 10 item 1): worlds of hostile objects for every kind the plugin reads
+// Hostile input: worlds of hostile objects for every kind the plugin reads
 // (hostile-arbitraries.ts, built from the zod models), pushed through parsing and every
 // renderer and output format by the real CLI in-process over a FakeReader. Every answer is held
 // to the output contract (hostile-harness.ts). Objects are batched: each generated world holds

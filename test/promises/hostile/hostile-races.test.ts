@@ -1,4 +1,4 @@
-// Races (issue 10 item 4): the cluster changes while `plan` and `approve` read it. Exhaustively,
+// Races: the cluster changes while `plan` and `approve` read it. Exhaustively,
 // for every command line, every change an operator or a person could make, and every point in
 // the command's sequence of reads (before request 1, 2, … and after the last), the command either
 // prints exactly what it prints when the change happened before it started, or exactly what it

@@ -1,4 +1,4 @@
-// Hostile strings (issue 10 item 1): escape sequences (CSI, OSC, C1 CSI), C0/C1 controls, DEL,
+// Hostile strings: escape sequences (CSI, OSC, C1 CSI), C0/C1 controls, DEL,
 // bidi overrides and isolates, zero-width and combining characters, lone surrogates, emoji,
 // YAML/JSON/jsonpath syntax, empty or huge; and the word lists the fields of hostile objects
 // draw from (test/promises/hostile/hostile-arbitraries.ts builds the objects).
