@@ -29,7 +29,7 @@ export interface InboxOptions {
   readonly absoluteTime: boolean;
   /** --namespaces: read these (alone), or fall back to them from -A. */
   readonly namespaces: readonly string[] | undefined;
-  /** --contexts / --all-contexts (options/fleet.ts); undefined: the one current context. */
+  /** --contexts / --all-contexts (shared/fleet.ts); undefined: the one current context. */
   readonly fleet?: FleetChoice;
 }
 

@@ -1,7 +1,7 @@
 // `kubectl ptah ledger [SCHEMA | migration NAME] [-A] [-l SELECTOR] [--relative] [-o json|yaml|csv]`:
 // one row per approval ever bound to the object (and per run acknowledgment of a migration), from
 // durable fields only. Reads: GET the named owner (or LIST the owners) and LIST each approval kind;
-// with --contexts/--all-contexts, the same in each context (options/fleet.ts), a CONTEXT column first.
+// with --contexts/--all-contexts, the same in each context (shared/fleet.ts), a CONTEXT column first.
 import { migrationLedger, schemaLedger, sortLedger, type LedgerEntry } from "../../approval/ledger.ts";
 import { bindsSchema } from "../../approval/state.ts";
 import type { KindName, ObjectOf } from "../../model/parse.ts";
@@ -20,7 +20,7 @@ export interface LedgerOptions {
   readonly target: OptionalTarget;
   readonly output: "table" | "json" | "yaml" | "csv";
   readonly relative: boolean;
-  /** --contexts / --all-contexts (options/fleet.ts); undefined: the one current context. */
+  /** --contexts / --all-contexts (shared/fleet.ts); undefined: the one current context. */
   readonly fleet?: FleetChoice;
 }
 

@@ -1,6 +1,6 @@
 // `kubectl ptah status [SCHEMA]`: every PtahSchema and PtahMigration as a table, or one
 // schema in detail. Reads: one paginated LIST per kind, or GET schema + LIST approvals; the list
-// with --contexts/--all-contexts reads each context (options/fleet.ts), a CONTEXT column first.
+// with --contexts/--all-contexts reads each context (shared/fleet.ts), a CONTEXT column first.
 import { mayBindSchema } from "../../approval/state.ts";
 import { UsageError } from "../../errors.ts";
 import type { ListResult } from "../../kube/types.ts";
@@ -28,7 +28,7 @@ export interface StatusOptions {
   readonly output: ViewOutput;
   readonly watch: boolean;
   readonly print: PrintOptions;
-  /** --contexts / --all-contexts (options/fleet.ts), the list only; undefined: the one current context. */
+  /** --contexts / --all-contexts (shared/fleet.ts), the list only; undefined: the one current context. */
   readonly fleet?: FleetChoice;
 }
 

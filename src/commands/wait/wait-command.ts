@@ -1,7 +1,7 @@
 // `kubectl ptah wait <schema> --for=…`: list then watch (bookmarks, reconnect, relist on 410)
 // until every --for holds (a condition, phase or approval state); exit 0 when they do, 1 on
 // timeout with the last state seen, and 1 at once when an approval wait can no longer hold (the
-// plan was superseded, the approval went stale: options/wait-for.ts). A condition counts only
+// plan was superseded, the approval went stale: wait-for.ts). A condition counts only
 // once observed at the current generation.
 import { findCondition } from "../../approval/state.ts";
 import { ReadError, RefusalError, UsageError } from "../../errors.ts";
