@@ -1,12 +1,13 @@
 // ESLint: typescript-eslint's type-checked rules, exhaustive switches, unused disable directives
-// as errors, and the boundary and purity rules of architecture §8.4 that a lint rule states
+// as errors, and the boundary and purity rules of docs/architecture.md ('Layers') that a lint rule states
 // cheaply (test/architecture.test.ts proves the layer graph itself). Formatting is Prettier's.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import readOnly from "./eslint.read-only.js";
 
 const IO = ["node:fs", "node:fs/promises", "node:http", "node:https", "node:net", "node:tls", "node:child_process"];
-const owned = (name, owner) => ({ name, message: `only ${owner} imports ${name} (architecture §8.4)` });
+const LAYERS = "see docs/architecture.md, 'Layers'";
+const owned = (name, owner) => ({ name, message: `only ${owner} imports ${name} (${LAYERS})` });
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", ".cache/**", ".lab/**", "bench-results/**", "coverage/**"] },
@@ -44,24 +45,24 @@ export default tseslint.config(
       "no-control-regex": "off",
     },
   },
-  // Purity outside the shell (§8.4): no process, console, wall clock, randomness or I/O modules.
+  // Purity outside the shell: no process, console, wall clock, randomness or I/O modules.
   {
     files: ["src/**/*.ts"],
     ignores: ["src/main.ts", "src/cli/**", "src/kube/**"],
     rules: {
-      "no-restricted-globals": ["error", { name: "process", message: "only main.ts, cli/ and kube/ touch process (architecture §8.4)" }],
+      "no-restricted-globals": ["error", { name: "process", message: `only main.ts, cli/ and kube/ touch process (${LAYERS})` }],
       "no-restricted-syntax": [
         "error",
-        { selector: "MemberExpression[object.name='console']", message: "no console outside the shell (architecture §8.4)" },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: "time comes in as ctx.now (architecture §8.4)" },
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "time comes in as ctx.now (architecture §8.4)" },
-        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: "randomness is injected (architecture §8.4)" },
+        { selector: "MemberExpression[object.name='console']", message: `no console outside the shell (${LAYERS})` },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: `time comes in as ctx.now (${LAYERS})` },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: `time comes in as ctx.now (${LAYERS})` },
+        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: `randomness is injected (${LAYERS})` },
       ],
       "no-restricted-imports": [
         "error",
         {
           paths: [
-            ...IO.map((name) => ({ name, message: "only main.ts, cli/ and kube/ do I/O (architecture §8.4)" })),
+            ...IO.map((name) => ({ name, message: `only main.ts, cli/ and kube/ do I/O (${LAYERS})` })),
             owned("@kubernetes/client-node", "kube/"),
             owned("yargs", "cli/"),
             owned("cli-table3", "render/"),
@@ -77,11 +78,7 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
-          paths: [
-            ...IO.map((name) => ({ name, message: "only main.ts, cli/ and kube/ do I/O (architecture §8.4)" })),
-            owned("@kubernetes/client-node", "kube/"),
-            owned("yargs", "cli/"),
-          ],
+          paths: [...IO.map((name) => ({ name, message: `only main.ts, cli/ and kube/ do I/O (${LAYERS})` })), owned("@kubernetes/client-node", "kube/"), owned("yargs", "cli/")],
         },
       ],
     },
@@ -95,6 +92,6 @@ export default tseslint.config(
     files: ["src/kube/**/*.ts"],
     rules: { "no-restricted-imports": ["error", { paths: [owned("yargs", "cli/"), owned("cli-table3", "render/"), owned("jsonpath-plus", "render/")] }] },
   },
-  // The read-only proof by meaning (issue 27).
+  // The read-only proof by meaning.
   ...readOnly,
 );

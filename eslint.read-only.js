@@ -1,4 +1,4 @@
-// The read-only proof by meaning (issue 27): which modules of src/ may reach the network or start
+// The read-only proof by meaning: which modules of src/ may reach the network or start
 // a process, stated as lint rules over what the code refers to, not over names it happens to use.
 // The rules are ESLint's own no-restricted-imports/-globals/-properties/-syntax, registered again
 // under the plugin name `read-only` so that they apply next to the architecture's rules of the
@@ -27,7 +27,7 @@
 //   LOADER     src/cli/code-cache.ts, the npm bin's loader, may import node:vm's Script and
 //              call process.getBuiltinModule (node:module's createRequire through it): it
 //              compiles and runs the bundle's own files (dist/npm/) as node's require would, from
-//              V8's code cache, and hands them the built-ins their checked imports name (issue 30);
+//              V8's code cache, and hands them the built-ins their checked imports name;
 //   EMBEDDED   src/cli/embedded.ts, the single binary's loader of its one embedded module (the MCP
 //              server, a SEA asset), may call process.getBuiltinModule (node:sea, node:zlib,
 //              node:vm's Script, and the built-ins that module requires): it runs the plugin's
@@ -36,10 +36,13 @@
 //              process.getBuiltinModule("node:tty"): isatty, loaded only for a character device;
 //   and src/kube/connect.ts and src/kube/request-log.ts use node:net's and node:http's pure
 //   helpers (isIP, BlockList, STATUS_CODES) and types, which open nothing.
-// test/read-only-static.test.ts applies each known bypass to a copy of a module and shows these
+// test/promises/read-only-static.test.ts applies each known bypass to a copy of a module and shows these
 // rules failing it.
 import { builtinRules } from "eslint/use-at-your-own-risk";
 import tseslint from "typescript-eslint";
+
+/** Where a refusal of these rules sends a contributor. */
+const RULE = "see docs/architecture.md, 'Read-only by construction'";
 
 export const TRANSPORT = ["src/kube/http.ts", "src/kube/proxy-tunnel.ts"];
 export const GUARD = "src/cli/process-guard.ts";
@@ -85,8 +88,8 @@ const DEPENDENCIES = ["@kubernetes/client-node", "cli-table3", "js-yaml", "jsonp
  */
 export const MCP_SDK_MODULES = ["server/index.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => `@modelcontextprotocol/sdk/${m}`);
 
-const FS_WHY = "node:fs is imported by name, only its reads: writes go through the process guard's capabilities (eslint.read-only.js)";
-const why = (name) => `${name} reaches the network or runs a process: only the transport (${TRANSPORT.join(", ")}) and the named exceptions may (eslint.read-only.js)`;
+const FS_WHY = `node:fs is imported by name, only its reads: writes go through the process guard's capabilities (${RULE})`;
+const why = (name) => `${name} reaches the network or runs a process: only the transport (${TRANSPORT.join(", ")}) and the named exceptions may (${RULE})`;
 
 /** The banned modules, minus `allow` (module → the import names allowed, or true for all), and the guard's `capabilities`. */
 function imports(allow = {}, capabilities = []) {
@@ -119,7 +122,7 @@ function imports(allow = {}, capabilities = []) {
       patterns: [
         {
           regex: `^(?!\\.{1,2}/|node:)(?!(?:${escaped})(?:/|$))(?!(?:${sdk})$)`,
-          message: "src/ imports only its named dependencies and node:-prefixed builtins (eslint.read-only.js)",
+          message: `src/ imports only its named dependencies and node:-prefixed builtins (${RULE})`,
         },
         guard,
       ],
@@ -128,25 +131,25 @@ function imports(allow = {}, capabilities = []) {
 }
 
 const dynamicImports = [
-  { selector: "ImportExpression:not([source.type='Literal'])", message: "a dynamic import() names its module as a string literal (eslint.read-only.js)" },
+  { selector: "ImportExpression:not([source.type='Literal'])", message: `a dynamic import() names its module as a string literal (${RULE})` },
   {
     selector: `ImportExpression[source.value=/^(node:)?(${BANNED.map((m) => m.replace("/", "\\/")).join("|")})$/]`,
-    message: "no dynamic import() of a network or process module (eslint.read-only.js)",
+    message: `no dynamic import() of a network or process module (${RULE})`,
   },
   {
     selector: `ImportExpression[source.type='Literal']:not([source.value=/^(\\.{1,2}\\/|node:(crypto|os|path|stream|tty|v8)$|(${DEPENDENCIES.join("|").replaceAll("/", "\\/")})$)/])`,
-    message: "a dynamic import() loads a module of src/, a named dependency or a harmless builtin (eslint.read-only.js)",
+    message: `a dynamic import() loads a module of src/, a named dependency or a harmless builtin (${RULE})`,
   },
-  { selector: "ImportExpression[source.value=/process-guard/]", message: "the process guard is imported statically, by name (eslint.read-only.js)" },
+  { selector: "ImportExpression[source.value=/process-guard/]", message: `the process guard is imported statically, by name (${RULE})` },
   {
     selector: "CallExpression[callee.name='openSync']:not([arguments.length=2][arguments.1.value='r'])",
-    message: 'openSync only to read: openSync(file, "r") (eslint.read-only.js)',
+    message: `openSync only to read: openSync(file, "r") (${RULE})`,
   },
 ];
 
 const GLOBALS = ["fetch", "WebSocket", "XMLHttpRequest", "EventSource", "globalThis", "global", "self", "window", "eval", "Function", "require", "module"].map((name) => ({
   name,
-  message: `${name}: a network global, or a way to reach one by another name (eslint.read-only.js)`,
+  message: `${name}: a network global, or a way to reach one by another name (${RULE})`,
 }));
 
 const PROPERTIES = properties(["binding", "_linkedBinding", "dlopen", "getBuiltinModule", "mainModule"]);
@@ -156,9 +159,9 @@ function properties(names) {
     ...names.map((property) => ({
       object: "process",
       property,
-      message: `process.${property} loads native or builtin modules around the imports (eslint.read-only.js)`,
+      message: `process.${property} loads native or builtin modules around the imports (${RULE})`,
     })),
-    { property: "constructor", message: "`.constructor` reaches Function, and through it any global (eslint.read-only.js)" },
+    { property: "constructor", message: `\`.constructor\` reaches Function, and through it any global (${RULE})` },
   ];
 }
 /** LOADER and ENTRY: the same, but process.getBuiltinModule (ENTRY's calls are limited by its syntax rule). */
@@ -167,11 +170,11 @@ const GET_BUILTIN = "MemberExpression[object.name='process'][property.name='getB
 const ONLY_TTY = [
   {
     selector: `CallExpression[callee.object.name='process'][callee.property.name='getBuiltinModule']:not([arguments.length=1][arguments.0.value='node:tty'])`,
-    message: 'main.ts loads one built-in by name: process.getBuiltinModule("node:tty") (eslint.read-only.js)',
+    message: `main.ts loads one built-in by name: process.getBuiltinModule("node:tty") (${RULE})`,
   },
   {
     selector: `${GET_BUILTIN}:not(CallExpression > ${GET_BUILTIN}.callee), MemberExpression[object.name='process'][computed=true]`,
-    message: "process.getBuiltinModule is only called, never passed on or computed (eslint.read-only.js)",
+    message: `process.getBuiltinModule is only called, never passed on or computed (${RULE})`,
   },
 ];
 
@@ -190,9 +193,9 @@ function onlyCall(fn, where, message) {
     { selector: `CallExpression[callee.name='${fn}']${where}`, message },
     {
       selector: `Identifier[name='${fn}']:not(ImportSpecifier > Identifier, CallExpression > Identifier.callee, VariableDeclarator > Identifier.id)`,
-      message: `${fn} is only called, never passed on (eslint.read-only.js)`,
+      message: `${fn} is only called, never passed on (${RULE})`,
     },
-    { selector: `ImportSpecifier[imported.name='${fn}'][local.name!='${fn}']`, message: `${fn} is imported under its own name (eslint.read-only.js)` },
+    { selector: `ImportSpecifier[imported.name='${fn}'][local.name!='${fn}']`, message: `${fn} is imported under its own name (${RULE})` },
   ];
 }
 
@@ -232,22 +235,22 @@ export default [
         ...dynamicImports,
         {
           selector: "MemberExpression[property.name='constructor']:not([object.object.name='process'][object.property.name='mainModule'])",
-          message: "the guard reaches Node's CommonJS loader only as process.mainModule.constructor (eslint.read-only.js)",
+          message: `the guard reaches Node's CommonJS loader only as process.mainModule.constructor (${RULE})`,
         },
         ...onlyCall(
           "execFile",
           `:not(${KUBECTL_VERSION})`,
-          'doctor runs only `kubectl version --client -o json`: execFile("kubectl", ["version", "--client", "-o", "json"], …) (eslint.read-only.js)',
+          `doctor runs only \`kubectl version --client -o json\`: execFile("kubectl", ["version", "--client", "-o", "json"], …) (${RULE})`,
         ),
         ...onlyCall(
           "spawn",
           ":not(FunctionDeclaration[id.name='startCredentialPlugin'] CallExpression)",
-          "spawn runs only the kubeconfig's exec credential plugin, in startCredentialPlugin (eslint.read-only.js)",
+          `spawn runs only the kubeconfig's exec credential plugin, in startCredentialPlugin (${RULE})`,
         ),
         {
           selector:
             "CallExpression[callee.name='original'][arguments.0.value='child_process']:not(FunctionDeclaration[id.name='runKubectlVersion'] CallExpression[arguments.1.value='execFile'], FunctionDeclaration[id.name='startCredentialPlugin'] CallExpression[arguments.1.value='spawn'])",
-          message: "the guard takes child_process's execFile only in runKubectlVersion and spawn only in startCredentialPlugin (eslint.read-only.js)",
+          message: `the guard takes child_process's execFile only in runKubectlVersion and spawn only in startCredentialPlugin (${RULE})`,
         },
       ],
     },

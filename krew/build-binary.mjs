@@ -6,10 +6,10 @@
 //   dist/release/kubectl-ptah_<v>_<os>_<arch>.tar.gz.sha256
 //   dist/krew/ptah.yaml                                   plugin-manifest/ptah.yaml rendered for the archives in dist/release
 //
-// Recipe (../shared/contract/kubectl-conventions.md §1.6): the blob must come from the same node
+// Recipe (node's single executable applications, krew/sea.mjs): the blob must come from the same node
 // binary that is copied, so this only builds for its own platform; the release workflow runs it
 // on one native runner per platform. Options: --no-snapshot (a V8 code cache of the
-// bundle instead of a startup snapshot of the loaded CLI, issue 20), --no-code-cache (neither), --no-archive, --out FILE (write
+// bundle instead of a startup snapshot of the loaded CLI), --no-code-cache (neither), --no-archive, --out FILE (write
 // only the binary, there, working in a temp folder: what test/distribution/bin-parity.test.ts uses).
 // Environment: PTAH_VERSION overrides the version (as in krew/bundle.mjs).
 import { spawnSync } from "node:child_process";
@@ -44,7 +44,7 @@ function run(command, args, options = {}) {
 async function main() {
   const argv = process.argv.slice(2);
   const codeCache = !argv.includes("--no-code-cache");
-  // The startup snapshot starts the CLI in about 40 % less time than the code cache (issue 20).
+  // The startup snapshot starts the CLI in about 40 % less time than the code cache.
   const snapshot = codeCache && !argv.includes("--no-snapshot");
   const out = argv.includes("--out") ? path.resolve(argv[argv.indexOf("--out") + 1] ?? "") : undefined;
   const withArchive = !argv.includes("--no-archive") && out === undefined;

@@ -11,7 +11,7 @@ import { copyWasmBesideGlue, embedWasm, writeWasmAsset } from "./wasm-asset.mjs"
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
-// No zod at run time (issue 30): the models' validators are generated from the zod models here
+// No zod at run time: the models' validators are generated from the zod models here
 // (src/model/codegen.ts) and take the place of src/model/validators.ts in both bundles.
 const generator = await build({
   stdin: {
@@ -47,7 +47,7 @@ const common = {
   logLevel: "warning",
 };
 
-// Earlier layouts (the ES-module tree before issue 30) must not linger beside the new one.
+// Earlier layouts (the ES-module tree before the CommonJS one) must not linger beside the new one.
 for (const old of ["dist/kubectl-ptah.mjs", "dist/chunks", "dist/meta.esm.json"]) rmSync(old, { recursive: true, force: true });
 
 // esbuild splits only ES modules: split as ESM (in memory), then turn each file into CommonJS,
@@ -119,7 +119,7 @@ const OPTIONAL = ["supports-color", "bufferutil", "utf-8-validate", "encoding"];
 const MCP_SERVER = "mcp-server.cjs";
 const mcpServer = await build({
   ...common,
-  entryPoints: { "mcp-server": "src/commands/mcp/server.ts" },
+  entryPoints: { "mcp-server": "src/commands/mcp/mcp-server.ts" },
   format: "cjs",
   write: false,
   outfile: `dist/${MCP_SERVER}`,
@@ -130,8 +130,8 @@ const EMBEDDED = fileURLToPath(new URL("../src/cli/embedded.ts", import.meta.url
 const embedMcp = {
   name: "embed-mcp-server",
   setup(b) {
-    b.onResolve({ filter: /^\.\/mcp\/server\.ts$/ }, (args) =>
-      /[\\/]src[\\/]commands[\\/]mcp\.ts$/.test(args.importer) ? { path: "mcp-server", namespace: "embed-mcp-server" } : undefined,
+    b.onResolve({ filter: /^\.\/mcp-server\.ts$/ }, (args) =>
+      /[\\/]src[\\/]commands[\\/]mcp[\\/]mcp-command\.ts$/.test(args.importer) ? { path: "mcp-server", namespace: "embed-mcp-server" } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: "embed-mcp-server" }, () => ({
       contents: `import { requireEmbedded } from "./embedded.ts";\nexport const serveMcp = (ctx, extra) => requireEmbedded(${JSON.stringify(`${MCP_SERVER}.gz`)}, __filename).serveMcp(ctx, extra);\n`,

@@ -1,4 +1,4 @@
-// The steps every single-executable build shares (kubectl-conventions §1.6): prepare the SEA
+// The steps every single-executable build shares (node's single executable applications): prepare the SEA
 // blob with a given node, inject it into a copy of a target node with postject (ELF, Mach-O and
 // PE alike), and pack the release archive. Used by build-binary.mjs (this machine's platform)
 // and build-release.mjs (all six).
@@ -53,7 +53,7 @@ export function injectBlob({ node, blob, binary, os, beforeInject }) {
   chmodSync(binary, 0o755);
   beforeInject?.(binary);
   // postject's CLI in a child process: its ELF writer prints "Can't find string offset for
-  // section name '.note…'" warnings, harmless (kubectl-conventions §1.6); other lines are kept.
+  // section name '.note…'" warnings, harmless (postject's known warning); other lines are kept.
   const postject = createRequire(import.meta.url).resolve("postject/dist/cli.js");
   const args = [postject, binary, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE, ...(os === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [])];
   const inject = run(process.execPath, args);

@@ -1,6 +1,6 @@
 // Offline checks of a krew Plugin manifest, mirroring krew's own validation (the structural rules
 // of its index validation, validate-krew-manifest's platform checks) and the krew-index review
-// rules (kubectl-conventions §1.1–1.4), plus this plugin's own (completion caveat). The real
+// rules (krew's plugin manifest rules), plus this plugin's own (completion caveat). The real
 // validate-krew-manifest runs in the release workflow; this runs everywhere.
 //
 //   node krew/validate-manifest.mjs dist/krew/ptah.yaml [--archives dist/release]

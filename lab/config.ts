@@ -30,7 +30,7 @@ export interface LabUserSpec {
 }
 
 /**
- * The group of the plugin's own certificates (issue 27): each identity has a twin, the same user
+ * The group of the plugin's own certificates: each identity has a twin, the same user
  * name with this group as well (.lab/pki/<name>.plugin.crt, .lab/kubeconfigs/plugin/<name>.yaml).
  * The e2e tier runs the plugin under test only with those and never writes with them, and the
  * read-only proof judges every request they make, whatever its user agent.

@@ -2,7 +2,7 @@
 // (0 printed, 1 could not read or verify, 2 usage, 3 nothing there), the one function that
 // turns any thrown value into a single kubectl-style stderr line, and the sanitiser that keeps
 // cluster strings on that line. The sanitiser lives here, in layer 0, because kube/ builds
-// messages that quote the cluster and may import only errors (architecture §8.4); views and
+// messages that quote the cluster and may import only errors; views and
 // commands reach it as render/sanitize.ts.
 
 export type ExitStatus = 1 | 2 | 3;

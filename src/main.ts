@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const version = typeof PTAH_VERSION === "string" ? PTAH_VERSION : "dev";
   const argv = process.argv.slice(2);
   // `--version` answers before the CLI (every command, the zod models) is even loaded: that load
-  // is most of a start (issue 9's benchmark). The same function as runCli asks (cli/version-flag.ts).
+  // is most of a start. The same function as runCli asks (cli/version-flag.ts).
   const early = versionAnswer(argv, version);
   const stdoutIsTTY = isTerminal(1);
   const out = output(1, () => process.stdout);
@@ -115,6 +115,6 @@ function start(): void {
 // env, streams, clock) is touched before main() runs; the connection code loads on demand after.
 if (startupSnapshot?.isBuildingSnapshot()) {
   // Every command too (loadAllCommands): the snapshot holds them initialised, where the npm bin
-  // loads only the one that runs (commands/lazy.ts).
+  // loads only the one that runs (commands/registry.ts).
   void import("./cli/run.ts").then((m) => m.loadAllCommands()).then(() => startupSnapshot.setDeserializeMainFunction(start));
 } else start();

@@ -1,9 +1,11 @@
-// The architecture as a test (design §8.4): layers import only downwards, no cycles, and
+// The architecture as a test (docs/architecture.md): layers import only downwards, no cycles, and
 // the rules on who may touch the cluster, the terminal, the clock and which libraries.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { COMMAND_HEADERS } from "../src/commands/registry.ts";
+import { foldersNamed, layoutProblems, repeatedNames, sharedProblems, verbFolderProblems, type Graph } from "./support/command-layout.ts";
 
 const SRC = path.resolve(import.meta.dirname, "..", "src");
 
@@ -51,16 +53,24 @@ function importsOf(file: string): Import[] {
 }
 
 /** The layer of a src-relative module: its top folder, or the file for errors.ts/main.ts. */
+/** The src/ path an import of `file` names. */
+function toSrc(file: string, spec: string): string {
+  return path
+    .relative(SRC, path.resolve(path.dirname(file), spec))
+    .split(path.sep)
+    .join("/");
+}
+
 function layerOf(rel: string): string {
   const [first] = rel.split("/");
   return rel.includes("/") ? first! : rel.replace(/\.ts$/u, "");
 }
 
-// Design §8.4's table, row by row: the project layers each layer may import. The table has one
-// type-only allowance (commands may name kube's types, e.g. ClusterReader) and one module
-// allowance (cli may import kube/connect.ts, the composition root); nothing else. views/ builds
-// view models only: their text (tables, ages, colour, csv, formats) and what needs approval/ is
-// rendered one layer up, in commands/render/.
+// The layer table (docs/architecture.md, 'Layers'), row by row: the project layers each layer may
+// import. The table has one type-only allowance (commands may name kube's types, e.g.
+// ClusterReader) and one module allowance (cli may import kube/connect.ts, the composition root);
+// nothing else. A command's view model and its text live in its folder, commands/<verb>/; the
+// text layer below every command is render/.
 const TABLE: Record<string, readonly string[]> = {
   errors: [],
   model: ["errors"],
@@ -71,8 +81,7 @@ const TABLE: Record<string, readonly string[]> = {
   explain: ["model"],
   kube: ["model", "errors"],
   approval: ["plan", "model", "errors"],
-  views: ["explain", "plan", "model", "errors"],
-  commands: ["views", "approval", "plan", "locks", "explain", "render", "model", "errors"],
+  commands: ["approval", "plan", "locks", "explain", "render", "model", "errors"],
   cli: ["commands", "errors"],
   main: ["cli"],
 };
@@ -186,30 +195,79 @@ describe("architecture", () => {
     };
     for (const node of graph.keys()) visit(node, []);
   });
-  // A command file is a verb the user types (issue #16): what two commands share lives in its own
-  // module (commands/options/, commands/reads/, or a lower layer), never in another command. The
-  // registry's files (the types, the headers, the eager and the lazy list) are not commands.
-  const REGISTRY = new Set(["commands/index.ts", "commands/lazy.ts", "commands/headers.ts", "commands/types.ts"]);
-  it.each(all.filter((f) => /^commands\/[^/]+\.ts$/u.test(f.rel) && !REGISTRY.has(f.rel)).map((f) => [f.rel, f] as const))("%s imports no other command", (_rel, f) => {
-    for (const imp of importsOf(f.file)) {
-      if (!imp.spec.startsWith(".")) continue;
-      const target = path
-        .relative(SRC, path.resolve(path.dirname(f.file), imp.spec))
-        .split(path.sep)
-        .join("/");
-      const command = /^commands\/[^/]+\.ts$/u.test(target) && target !== "commands/types.ts" && target !== "commands/headers.ts";
-      expect(command, `${f.rel} imports the command module ${target}`).toBe(false);
-    }
+  // One folder per command: src/commands/<verb>/ holds its declaration (<verb>-command.ts), its
+  // reads, view model and text, and nothing outside that folder uses them but the registry;
+  // what two or more commands (or a command and the shell) use lives in commands/shared/.
+  // Adding a command is one folder plus one entry in src/commands/registry.ts.
+  const rels = all.map((f) => f.rel);
+  const graph: Graph = new Map(
+    all.map((f) => [
+      f.rel,
+      importsOf(f.file)
+        .filter((i) => i.spec.startsWith("."))
+        .map((i) => toSrc(f.file, i.spec)),
+    ]),
+  );
+  const verbs = COMMAND_HEADERS.map((h) => h.name);
+
+  it("has one folder per command of the registry, with its declaration, and nothing else in commands/ but shared/ and the registry", () => {
+    expect(verbs.length).toBeGreaterThan(15);
+    expect(layoutProblems(rels, verbs)).toEqual([]);
   });
 
-  // Files ≲ 300 lines (issue #16): the explain knowledge base's topic files are data, not modules.
+  it("keeps each command's files to that command (and the registry)", () => {
+    expect(verbFolderProblems(graph)).toEqual([]);
+  });
+
+  it("holds in commands/shared/ only what two or more users share", () => {
+    expect(sharedProblems(graph)).toEqual([]);
+  });
+
+  it("names every file of src/ once, and has one folder named render", () => {
+    expect(repeatedNames(rels)).toEqual([]);
+    expect(foldersNamed(rels, "render")).toEqual(["render"]);
+  });
+
+  it("has a test folder for every command: test/commands/<verb>/", () => {
+    const tests = path.resolve(SRC, "..", "test", "commands");
+    expect(verbs.filter((v) => !fs.existsSync(path.join(tests, v)) || files(path.join(tests, v)).length === 0)).toEqual([]);
+  });
+
+  it("names each kind of misplaced file, on made-up listings", () => {
+    expect(layoutProblems(["commands/registry.ts", "commands/a/a-command.ts", "commands/b/x.ts", "commands/c.ts", "commands/shared/d/e.ts"], ["a", "b"])).toEqual([
+      "b: no commands/b/b-command.ts",
+      "commands/c.ts: neither a command's folder, shared/ nor the registry",
+      "commands/shared/d/e.ts: shared/ has no subfolders",
+    ]);
+    expect(layoutProblems(["commands/z/z-command.ts"], [])).toEqual(["commands/z/z-command.ts: commands/z/ is no command of the registry"]);
+    const made: Graph = new Map([
+      ["commands/registry.ts", ["commands/a/a-command.ts", "commands/b/b-command.ts"]],
+      ["commands/a/a-command.ts", ["commands/a/a-text.ts", "commands/b/b-text.ts", "commands/shared/one.ts", "commands/shared/via.ts"]],
+      ["commands/b/b-command.ts", ["commands/shared/two.ts", "commands/shared/via.ts"]],
+      ["commands/shared/via.ts", ["commands/shared/deep.ts"]],
+      ["cli/run.ts", ["commands/shared/two.ts"]],
+      ["commands/shared/one.ts", []],
+      ["commands/shared/two.ts", []],
+      ["commands/shared/deep.ts", []],
+      ["commands/shared/none.ts", []],
+    ]);
+    expect(verbFolderProblems(made)).toEqual(["commands/a/a-command.ts imports commands/b/b-text.ts, which only commands/b/ may use"]);
+    expect(sharedProblems(made)).toEqual([
+      "commands/shared/one.ts is used by a alone: it belongs in that folder",
+      "commands/shared/none.ts is used by nothing alone: it belongs in that folder",
+    ]);
+    expect(repeatedNames(["a/x.ts", "b/x.ts", "b/y.ts"])).toEqual(["x.ts: a/x.ts, b/x.ts"]);
+    expect(foldersNamed(["render/a.ts", "commands/render/b.ts", "commands/status/c.ts"], "render")).toEqual(["commands/render", "render"]);
+  });
+
+  // Files ≲ 300 lines: the explain knowledge base's topic files are data, not modules.
   // cli/complete.ts is the completion protocol only: at most 200 (what to offer is declared by
-  // each command, commands/options/candidates.ts).
+  // each command, commands/shared/candidates.ts).
   const LIMITS: Record<string, number> = { "cli/complete.ts": 200 };
   it.each(all.filter((f) => !f.rel.startsWith("explain/topics/")).map((f) => [f.rel, f] as const))("%s is at most 300 lines", (rel, f) => {
     const lines = fs.readFileSync(f.file, "utf8").split("\n").length - 1;
     expect(lines, `${rel} has ${lines} lines`).toBeLessThanOrEqual(LIMITS[rel] ?? 300);
   });
 
-  // Read-only by construction (the seam's shape, the one POST): test/read-only.test.ts.
+  // Read-only by construction (the seam's shape, the one POST): test/promises/read-only.test.ts.
 });

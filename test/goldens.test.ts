@@ -1,4 +1,4 @@
-// Golden files are read by some test, or they go (issues 13, 27). A golden counts as read when a
+// Golden files are read by some test, or they go. A golden counts as read when a
 // unit test passes its name to expectGolden (test/support/golden.ts), decided on the file's syntax
 // tree: the name is the call's second argument as a string literal, or, when that argument is a
 // variable or a field (`golden`, `c.golden`), a string literal given to a property of that name

@@ -1,4 +1,4 @@
-// One shell (issues 13, 27): every in-process CLI test goes through test/support/cli.ts, which
+// One shell: every in-process CLI test goes through test/support/cli.ts, which
 // runs the real runCli with argv strings. No test builds a RunContext, calls a command's
 // toOptions or run itself, or drives runCli around that harness. Decided on each file's syntax
 // tree (TypeScript's parser), so a comment or a string that names runCli does not count, and a

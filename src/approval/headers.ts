@@ -18,7 +18,7 @@ export interface SchemaApprovalFacts {
   readonly statements: number;
   readonly destructive: boolean;
   readonly privilegeChanges: readonly string[];
-  /** The last spec writer, as approve found it (issue 29). */
+  /** The last spec writer, as approve found it. */
   readonly fourEyes: FourEyes;
   /** " -n <ns>" when suggested commands need it, else "". */
   readonly nsFlag: string;

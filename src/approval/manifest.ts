@@ -1,5 +1,4 @@
-// Approval and acknowledgment manifests: exactly the identifiers a person chooses (operator-
-// api §4.1) — never the fields the admission webhook stamps — with a comment header saying
+// Approval and acknowledgment manifests: exactly the identifiers a person chooses — never the fields the admission webhook stamps — with a comment header saying
 // what is being approved. Names are deterministic (kubectl apply refuses generateName).
 import { PTAH_API_VERSION } from "../model/api.ts";
 

@@ -1,5 +1,4 @@
-// Can this object be approved now? The same preconditions admission checks (operator-api
-// §4.2), decided from status alone, as data: { ok } or a refusal with its exit status
+// Can this object be approved now? The same preconditions admission checks, decided from status alone, as data: { ok } or a refusal with its exit status
 // (3 = nothing to approve, 1 = not approvable now) and what to do instead.
 import { findCondition, isTrue } from "./state.ts";
 import type { PtahMigration, PtahSchema } from "../model/kinds.ts";
@@ -121,8 +120,8 @@ export function migrationApprovable(m: PtahMigration, nsFlag: string): Precondit
 }
 
 /**
- * The current operator admits an approval only for a plan of its own contract version (operator-api
- * §5.2: "contract version must equal the current one"; §4.2 gives admission's words). `plan` still
+ * The current operator admits an approval only for a plan of its own contract version (its
+ * admission says "contract version must equal the current one"). `plan` still
  * reads and verifies a plan of an earlier generation (contract 3); `approve` refuses it, because
  * admission would. A plan without a version is refused too.
  */

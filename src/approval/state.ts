@@ -1,4 +1,4 @@
-// Derived approval states (operator-api §3.2, §4.3): an approval's conditions alone do not
+// Derived approval states: an approval's conditions alone do not
 // say whether it is reserved — a freshly accepted approval has no conditions yet, and the
 // reservation is recorded on the schema as status.plan.approval.
 import { findCondition, isTrue } from "../model/conditions.ts";
@@ -37,7 +37,7 @@ export function deriveSchemaApprovalState(approval: PtahSchemaApproval, schema: 
   return { state: "Pending", reason: "", alsoStale: false };
 }
 
-/** State of a migration approval (only Consumed is written by the operator, §3.3). */
+/** State of a migration approval (only Consumed is written by the operator). */
 export function deriveMigrationApprovalState(approval: PtahMigrationApproval, migration: PtahMigration | undefined): DerivedApprovalState {
   const conditions = approval.status.conditions;
   const consumed = findCondition(conditions, "Consumed");
@@ -130,7 +130,7 @@ export function bindsSchema(approval: PtahSchemaApproval, schema: PtahSchema): b
 }
 
 /**
- * State of a run acknowledgment (§3.3): Consumed when it settled the run, Stale when it could
+ * State of a run acknowledgment: Consumed when it settled the run, Stale when it could
  * not, else Pending (admitted, not yet read by the operator).
  */
 export function deriveAcknowledgmentState(ack: PtahMigrationRunAcknowledgment): DerivedApprovalState {

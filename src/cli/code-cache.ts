@@ -1,4 +1,4 @@
-// The npm bin's loader (issue 30): the bundle is CommonJS (dist/npm/, one file per esbuild chunk,
+// The npm bin's loader: the bundle is CommonJS (dist/npm/, one file per esbuild chunk,
 // so a command loads only the chunks it reaches), each file compiled by vm.Script from V8's
 // code cache when there is one, and its cache written on the first run into the user's cache
 // folder. Node 20 has no compile cache of its own (module.enableCompileCache is Node 22), so

@@ -6,11 +6,11 @@
 // whatever goes wrong the answer is just ":4", nothing on stderr, exit 0.
 //
 // What to offer is not decided here: each command's declaration names its positionals, flags
-// and -o formats with their completion sources (commands/options/candidates.ts); this module reads the
+// and -o formats with their completion sources (commands/shared/candidates.ts); this module reads the
 // line, finds the slot under the cursor and asks that slot's source, in the shell's context.
-import type { CommandSet } from "../commands/lazy.ts";
-import { COMPLETION_REQUEST_TIMEOUT_MS, namesOf, outputFormats, startingWith, words } from "../commands/options/candidates.ts";
-import type { AnyCommand, Candidate, Candidates, CompletionQuery, CompletionSource, FlagSpec } from "../commands/types.ts";
+import type { CommandSet } from "../commands/registry.ts";
+import { COMPLETION_REQUEST_TIMEOUT_MS, namesOf, outputFormats, startingWith, words } from "../commands/shared/candidates.ts";
+import type { AnyCommand, Candidate, Candidates, CompletionQuery, CompletionSource, FlagSpec } from "../commands/command-types.ts";
 import { completionContext, type Environment } from "./context.ts";
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "./global-flags.ts";
 

@@ -2,9 +2,9 @@
 // runCli and completion both use shellContext, so a command sees the same clock, signal,
 // streams and connection however it was reached.
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
-import type { Connection, GlobalOptions, LineEnvironment, LineResult, LocalFacts, Registry, RunContext } from "../commands/types.ts";
-import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/options/candidates.ts";
-import { LAZY_COMMANDS } from "../commands/lazy.ts";
+import type { Connection, GlobalOptions, LineEnvironment, LineResult, LocalFacts, Registry, RunContext } from "../commands/command-types.ts";
+import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/shared/candidates.ts";
+import { LAZY_COMMANDS } from "../commands/registry.ts";
 import { RefusalError, UsageError } from "../errors.ts";
 import { createNewFile, startCredentialPlugin } from "./process-guard.ts";
 
@@ -26,7 +26,7 @@ export interface Environment {
   readonly connect?: (ctx: Pick<RunContext, "global">) => Promise<Connection>;
   /** Replaces the look at this machine's PATH (tests). */
   readonly machine?: () => Promise<LocalFacts>;
-  /** Replaces the registry (commands/index.ts): a test's own command is parsed, helped and completed alike. */
+  /** Replaces the registry (commands/registry.ts): a test's own command is parsed, helped and completed alike. */
   readonly commands?: Registry;
   /** Standard input (main.ts: process.stdin, read only when a command asks: `mcp`). */
   readonly input?: () => AsyncIterable<Uint8Array>;

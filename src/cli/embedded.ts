@@ -20,7 +20,7 @@ const embedded = new Map<string, unknown>();
  */
 export function embeddedAsset(asset: string, bundleFile: string): Uint8Array {
   const sea = process.getBuiltinModule("node:sea");
-  const stored = sea.isSea() ? new Uint8Array(sea.getAsset(asset)) : fs.readFileSync(path.join(path.dirname(bundleFile), asset));
+  const stored = sea.isSea() ? new Uint8Array(sea.getAsset(asset)) : readFileSync(path.join(path.dirname(bundleFile), asset));
   return asset.endsWith(".gz") ? new Uint8Array(process.getBuiltinModule("node:zlib").gunzipSync(stored)) : stored;
 }
 

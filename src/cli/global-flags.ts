@@ -1,9 +1,9 @@
 // kubectl's global flags, implemented by the plugin itself (kubectl passes none to plugins),
 // as one typed table, and their resolution into GlobalOptions.
 import { UsageError } from "../errors.ts";
-import { parseDurationFlag as parseDuration } from "../commands/options/duration.ts";
-import type { ColorMode, FlagSpec, GlobalOptions, Candidate, CompletionQuery } from "../commands/types.ts";
-import { outputCandidates, startingWith } from "../commands/options/candidates.ts";
+import { parseDurationFlag as parseDuration } from "../commands/shared/duration.ts";
+import type { ColorMode, FlagSpec, GlobalOptions, Candidate, CompletionQuery } from "../commands/command-types.ts";
+import { outputCandidates, startingWith } from "../commands/shared/candidates.ts";
 
 export { parseDuration };
 

@@ -1,7 +1,7 @@
 // Help text from the command registry, kubectl style: usage lines and examples start with
 // "kubectl ptah"; examples carry "# comment" lines.
-import type { CommandHeader } from "../commands/headers.ts";
-import type { AnyCommand as Command, FlagSpec } from "../commands/types.ts";
+import type { CommandHeader } from "../commands/registry.ts";
+import type { AnyCommand as Command, FlagSpec } from "../commands/command-types.ts";
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "./global-flags.ts";
 
 function flagLines(flags: readonly FlagSpec[]): string[] {
@@ -32,7 +32,7 @@ export function renderCommandHelp(command: Command): string {
   return lines.join("\n");
 }
 
-/** The root usage: upstream's commands first, in its order (go-client §10.1), then ours. */
+/** The root usage: upstream's commands first, in its order, then ours. */
 export function renderRootHelp(commands: readonly CommandHeader[]): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 3;
   const upstream = commands.filter((c) => c.upstreamRank !== undefined).sort((a, b) => a.upstreamRank! - b.upstreamRank!);

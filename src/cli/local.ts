@@ -3,7 +3,7 @@
 // first kubectl on PATH (`kubectl version --client`, one short-lived child process).
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import type { LocalFacts } from "../commands/types.ts";
+import type { LocalFacts } from "../commands/command-types.ts";
 import { processGuardInstalled, runKubectlVersion } from "./process-guard.ts";
 
 const KUBECTL_TIMEOUT_MS = 3000;

@@ -5,7 +5,7 @@
 // anywhere; a single-valued flag given twice keeps the last value, a repeatable one collects
 // every value. Errors are pflag's words, one line each.
 import { UsageError } from "../errors.ts";
-import type { FlagSpec } from "../commands/types.ts";
+import type { FlagSpec } from "../commands/command-types.ts";
 
 export type FlagValue = string | boolean | readonly string[];
 

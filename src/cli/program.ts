@@ -1,7 +1,7 @@
 // The command line: global flags plus the chosen command's flags, parsed by pflag's grammar
 // (cli/pflag.ts). Commands run outside the parser, so a network error never prints usage.
 import { UsageError } from "../errors.ts";
-import type { AnyCommand as Command, FlagSpec } from "../commands/types.ts";
+import type { AnyCommand as Command, FlagSpec } from "../commands/command-types.ts";
 import { GLOBAL_FLAGS } from "./global-flags.ts";
 import { findCommandWord as findWord, parseFlags } from "./pflag.ts";
 

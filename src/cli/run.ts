@@ -3,7 +3,7 @@
 // report a refusal has (plan --verify's checks, never plan content); every failure is one
 // `error: …` line on stderr.
 import { NotFoundError, UsageError, exitStatusOf, formatError, sanitizeMultiline } from "../errors.ts";
-import { LAZY_COMMANDS, registrySet } from "../commands/lazy.ts";
+import { LAZY_COMMANDS, registrySet } from "../commands/registry.ts";
 import { shellContext, type Environment } from "./context.ts";
 import { toGlobalOptions } from "./global-flags.ts";
 import { renderCommandHelp, renderRootHelp } from "./help.ts";
@@ -20,7 +20,7 @@ export interface RunResult {
 
 export async function runCli(environment: Environment): Promise<RunResult> {
   const argv = environment.argv;
-  // The headers are known at once; a declaration loads when its command runs (commands/lazy.ts).
+  // The headers are known at once; a declaration loads when its command runs (commands/registry.ts).
   const commands = environment.commands ? registrySet(environment.commands) : LAZY_COMMANDS;
   if (argv.length === 0) return { stdout: renderRootHelp(commands.headers), stderr: "", status: 2 };
   const first = argv[0]!;

@@ -1,5 +1,5 @@
 // `--version`, answered in one place: upstream's rule (the first argument alone, whatever
-// follows: go-client §1.1) and cobra's root flag (`kubectl ptah -n x --version`: a line with no
+// follows) and cobra's root flag (`kubectl ptah -n x --version`: a line with no
 // command whose root flags include it). main.ts asks before the rest of the CLI loads (a start
 // that only prints the version should not pay for every command); runCli asks the same.
 import { GLOBAL_FLAGS, VERSION_FLAG } from "./global-flags.ts";

@@ -1,9 +1,9 @@
 // The knowledge base: one entry per concept, approval state, condition type (per kind),
-// reason, phase (per kind), run outcome and event of operator-api §3, §4 and §6. The text
+// reason, phase (per kind), run outcome and event of the operator's vocabulary (vocabulary.ts). The text
 // lives in ./topics/; this module derives ids and titles from the wire words and checks, by
 // type, that no word of the vocabulary lacks an entry. Pure data: no I/O.
 import type { PlanBindingInput } from "../model/binding-inputs.ts";
-import { BINDING_INPUT_TOPICS, type BindingInputText } from "./topics/binding-inputs.ts";
+import { BINDING_INPUT_TOPICS, type BindingInputText } from "./topics/binding-input-topics.ts";
 import { CONCEPT_TOPICS } from "./topics/concepts.ts";
 import { OTHER_CONDITION_TOPICS } from "./topics/conditions-other.ts";
 import { SCHEMA_CONDITION_TOPICS } from "./topics/conditions-schema.ts";
@@ -13,7 +13,7 @@ import { INPUT_REASON_TOPICS } from "./topics/reasons-inputs.ts";
 import { MIGRATION_REASON_TOPICS } from "./topics/reasons-migration.ts";
 import { PLAN_REASON_TOPICS } from "./topics/reasons-plan.ts";
 import { APPROVAL_STATE_TOPICS, OUTCOME_TOPICS } from "./topics/states.ts";
-import type { KindedTopicText, KnowledgeEntry, Placeholder, TopicId, TopicKind, TopicText } from "./types.ts";
+import type { KindedTopicText, KnowledgeEntry, Placeholder, TopicId, TopicKind, TopicText } from "./knowledge-types.ts";
 import {
   APPROVAL_STATES,
   CONCEPTS,
@@ -29,9 +29,9 @@ import {
   type Reason,
 } from "./vocabulary.ts";
 
-export type { KnowledgeEntry, NextCommand, Placeholder, TopicId, TopicKind } from "./types.ts";
-export type { BindingInputText } from "./topics/binding-inputs.ts";
-export { PLACEHOLDERS, TOPIC_KINDS } from "./types.ts";
+export type { KnowledgeEntry, NextCommand, Placeholder, TopicId, TopicKind } from "./knowledge-types.ts";
+export type { BindingInputText } from "./topics/binding-input-topics.ts";
+export { PLACEHOLDERS, TOPIC_KINDS } from "./knowledge-types.ts";
 
 /** Every reason has an entry: a reason missing from all three parts does not compile. */
 export const REASON_TOPICS = {

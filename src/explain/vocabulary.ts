@@ -1,14 +1,14 @@
-// The operator's closed vocabulary (operator-api §3): condition types per kind, condition
+// The operator's closed vocabulary: condition types per kind, condition
 // reasons, phases, derived approval states and run outcomes, as const arrays. The knowledge
 // base is keyed by the unions derived here, so a word added here without an entry fails to
 // compile. Data only: no I/O.
 import { PTAH_KIND_NAMES } from "../model/api.ts";
 
-/** Every Ptah kind a topic can apply to (operator-api §1); PtahResultRecord is internal. */
+/** Every Ptah kind a topic can apply to; PtahResultRecord is internal. */
 export const PTAH_KINDS = [...PTAH_KIND_NAMES, "PtahRealm"] as const;
 export type PtahKind = (typeof PTAH_KINDS)[number];
 
-/** PtahSchema condition types (§3.1). */
+/** PtahSchema condition types. */
 export const SCHEMA_CONDITION_TYPES = [
   "EngineSupported",
   "ArtifactResolved",
@@ -24,29 +24,29 @@ export const SCHEMA_CONDITION_TYPES = [
   "ReconciliationFailed",
 ] as const;
 
-/** PtahSchemaApproval condition types (§3.2). */
+/** PtahSchemaApproval condition types. */
 export const SCHEMA_APPROVAL_CONDITION_TYPES = ["Accepted", "Consumed", "Stale"] as const;
 
-/** PtahSchemaPlan condition types (§3.3). */
+/** PtahSchemaPlan condition types. */
 export const SCHEMA_PLAN_CONDITION_TYPES = ["Ready"] as const;
 
-/** PtahMigration condition types (§3.3). */
+/** PtahMigration condition types. */
 export const MIGRATION_CONDITION_TYPES = ["Ready", "Progressing", "Blocked", "ApprovalRequired", "ArtifactVerified"] as const;
 
 /**
- * PtahMigrationApproval condition types: only `Consumed` is ever written (§2.7, §3.3); the
+ * PtahMigrationApproval condition types: only `Consumed` is ever written; the
  * Accepted/Stale printer columns stay empty, so they get no topic of their own here.
  */
 export const MIGRATION_APPROVAL_CONDITION_TYPES = ["Consumed"] as const;
 
 /**
  * PtahMigrationPlan condition types: declared in the Go types but, per the operator's docs,
- * never published (§2.6). They are explained so a user who sees the CURRENT column empty
+ * never published. They are explained so a user who sees the CURRENT column empty
  * learns where currency is reported instead.
  */
 export const MIGRATION_PLAN_CONDITION_TYPES = ["Current", "Executed"] as const;
 
-/** PtahMigrationRunAcknowledgment condition types (§2.8, §3.3). */
+/** PtahMigrationRunAcknowledgment condition types. */
 export const ACKNOWLEDGMENT_CONDITION_TYPES = ["Consumed", "Stale"] as const;
 
 /** The object kinds that carry conditions, as the slug used in topic ids. */
@@ -65,7 +65,7 @@ export type ConditionKey = {
   [K in ConditionKindSlug]: `${K}/${(typeof CONDITION_KINDS)[K]["types"][number]}`;
 }[ConditionKindSlug];
 
-/** Every condition reason the operator writes (§3.5, plus those named in §3.1–§3.3). */
+/** Every condition reason the operator writes, those its condition tables name included. */
 export const REASONS = [
   "Active",
   "ApplyDisabled",
@@ -142,7 +142,7 @@ export const REASONS = [
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
-/** PtahSchema `status.phase` (§3.4). */
+/** PtahSchema `status.phase`. */
 export const SCHEMA_PHASES = [
   "Pending",
   "Resolving",
@@ -160,7 +160,7 @@ export const SCHEMA_PHASES = [
 ] as const;
 export type SchemaPhase = (typeof SCHEMA_PHASES)[number];
 
-/** PtahMigration `status.phase` (§3.4). */
+/** PtahMigration `status.phase`. */
 export const MIGRATION_PHASES = [
   "Pending",
   "Resolving",
@@ -178,14 +178,14 @@ export const MIGRATION_PHASES = [
 export type MigrationPhase = (typeof MIGRATION_PHASES)[number];
 
 /**
- * The state of an approval as `kubectl ptah approvals` derives it (issue 6): the operator
- * writes no conditions on an approval before dispatch (§3.2), so the state is computed from
+ * The state of an approval as `kubectl ptah approvals` derives it: the operator
+ * writes no conditions on an approval before dispatch, so the state is computed from
  * its conditions and the schema's `status.plan.approval`.
  */
 export const APPROVAL_STATES = ["Pending", "Reserved", "Consumed", "Stale", "Superseded"] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
 
-/** PtahMigration `status.lastRun.outcome` (§2.5, §3.4). */
+/** PtahMigration `status.lastRun.outcome`. */
 export const RUN_OUTCOMES = ["UpToDate", "Applied", "Failed", "Partial", "Unknown"] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
@@ -206,14 +206,14 @@ export const CONCEPTS = [
   "realm",
   "execution-binding",
   "unresolved-run",
-  // issue 29: four-eyes, and admission's two refusals of it
+  // Four-eyes, and admission's two refusals of it
   "four-eyes",
   "self-approval",
   "no-spec-writer",
 ] as const;
 export type Concept = (typeof CONCEPTS)[number];
 
-/** Event reasons the operator records (operator-api §6); diagnostic, never a decision input. */
+/** Event reasons the operator records; diagnostic, never a decision input. */
 export const EVENT_REASONS = [
   "AdmissionSnapshotRefreshed",
   "ApplyOutcomeUnknown",

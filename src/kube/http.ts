@@ -96,7 +96,7 @@ export class Transport {
   /**
    * One TLS context (CA, client certificate and key parsed once) for every connection: parallel
    * reads open one connection each, and building a context per connection cost ~5 ms apiece
-   * (issue 9's profile of status -A). Rebuilt only when the client certificate changes.
+   * (the profile of `status -A`: test/bench/profile.mjs). Rebuilt only when the client certificate changes.
    */
   private agentFor(auth: AuthState): http.Agent {
     if (this.config.server.protocol === "http:") return (this.agent ??= new http.Agent({ keepAlive: true, maxSockets: 8 }));

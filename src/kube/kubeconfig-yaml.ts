@@ -1,6 +1,6 @@
 // Parsing a kubeconfig file's YAML. js-yaml reads a plain scalar character by character, and a
 // kubeconfig is mostly base64 (certificates and keys: 17 of the lab's 18 KB), so its parse was a
-// tenth of the plugin's own work in a single GET (issue 20, test/bench/profile.mjs). Long base64
+// tenth of the plugin's own work in a single GET (test/bench/profile.mjs). Long base64
 // values standing alone after `key: ` are set aside before the parse and put back into the
 // parsed strings after it: the same document. A parse error is reported from the text as written.
 import yaml from "js-yaml";

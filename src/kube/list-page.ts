@@ -1,4 +1,4 @@
-// A LIST page read as it arrives (issue 30): the envelope `{"items": [...], "metadata": {...}, …}`
+// A LIST page read as it arrives: the envelope `{"items": [...], "metadata": {...}, …}`
 // is scanned byte by byte and every element of the top-level `items` array is handed over, parsed
 // by JSON.parse on its own bytes, as soon as its last byte is in. So a page is never held whole —
 // not as bytes, not as one string, not as one object graph of 500 items — and each item's served

@@ -3,7 +3,7 @@
 // exceptions go through the transport's closed create (kube/http.ts): dryRunCreate, the create
 // with dryRun=All of an approval kind that `--dry-run=server` sends, and reviewAccess, the one
 // SelfSubjectAccessReview implementation (inbox and doctor both ask through it; it stores nothing),
-// and whoAmI, one SelfSubjectReview (who the caller is; stores nothing either; issue 29).
+// and whoAmI, one SelfSubjectReview (who the caller is; stores nothing either; four-eyes asks it).
 import { NotFoundError, ReadError, sanitize } from "../errors.ts";
 import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";

@@ -107,7 +107,7 @@ export interface ClusterReader {
   /**
    * Who am I? One SelfSubjectReview create (authentication.k8s.io/v1, as `kubectl auth whoami`):
    * the server answers with the request's own user, impersonation applied, and stores nothing
-   * (issue 29 adds it to the read-only rule). `approve` and `inbox` compare it with a resource's
+   * (four-eyes added it to the read-only rule). `approve` and `inbox` compare it with a resource's
    * last spec writer.
    */
   whoAmI(): Promise<Identity>;

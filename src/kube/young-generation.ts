@@ -1,4 +1,4 @@
-// A long list's memory (issue 30): V8 doubles the young generation (its semi-spaces, 1 MiB at the
+// A long list's memory: V8 doubles the young generation (its semi-spaces, 1 MiB at the
 // start) whenever many objects survive a scavenge, up to 16 MiB each on 64-bit Node 20 — and
 // reading thousands of items that are all kept is exactly that. The doubled space is then
 // committed for the rest of the run: at 5,000 schemas `status -A` held 84 MiB of heap for 52 MiB

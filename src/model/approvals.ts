@@ -1,4 +1,4 @@
-// The objects a person creates (operator-api §2.4, §2.7, §2.8): the two approval kinds and the
+// The objects a person creates: the two approval kinds and the
 // run acknowledgment.
 import { z } from "zod";
 import { ApprovalIdentity, ObjectRef } from "./meta.ts";
@@ -11,7 +11,7 @@ export const PtahSchemaApproval = z.object({
     planRef: ObjectRef.optional(),
     planFingerprint: str,
     ...approvalStamp,
-    // Older generations: binding copies the webhook hydrated from the plan (§2.4). Read only.
+    // Older generations: binding copies the webhook hydrated from the plan. Read only.
     ...bindingFields,
     controllerStateVersion: int,
     ptahVersion: str,

@@ -1,4 +1,4 @@
-// The inputs of the schema plan fingerprint that a plan spec states (operator-api §5.2), named
+// The inputs of the schema plan fingerprint that a plan spec states, named
 // as the plan spec names them, in the fingerprint's order. The schema UID is left out: two plans
 // of one schema share it by construction. No zod: offline code (explain) reads these names too.
 

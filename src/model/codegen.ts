@@ -1,6 +1,6 @@
 // The models (kinds.ts MODELS, written once in zod) as plain JavaScript validators, generated at
 // build time (krew/bundle.mjs puts the result in place of validators.ts): the bundle then holds
-// no zod, and a start neither loads nor compiles it (issue 30). The generated code does what
+// no zod, and a start neither loads nor compiles it. The generated code does what
 // zod 4 does with the same input (test/model/validators.property.test.ts: accept/reject, the
 // value returned, and the first issue's path and message), for inputs JSON.parse can produce:
 //
@@ -215,7 +215,7 @@ export function generateValidators(models: Readonly<Record<string, z.ZodType>>):
 /**
  * One field of an object validator, as straight-line code: the key is a constant, so each store is
  * a named one. (A loop storing `out[k]` over a field table makes V8 turn an object of more than
- * 16 fields into a dictionary: 1.6 KB apiece for a schema's status at 5,000 schemas, issue 30.)
+ * 16 fields into a dictionary: 1.6 KB apiece for a schema's status at 5,000 schemas.)
  */
 function fieldCode(key: string, validator: string, skipAbsent: boolean, keepUndefined: boolean): string {
   const store = [`  r = at(${key}, ${validator}(v[${key}]));`, `  if (r === FAIL) return FAIL;`, `  if (r !== undefined) out[${key}] = r;`];

@@ -1,4 +1,4 @@
-// The field shapes every Ptah kind is built from (operator-api §2): optional scalars, the
+// The field shapes every Ptah kind is built from: optional scalars, the
 // envelope, a spec that may be missing, and the binding and status records several kinds repeat.
 import { z } from "zod";
 import { ApprovalIdentity, Conditions, ObjectMeta } from "./meta.ts";
@@ -15,7 +15,7 @@ export function optionalSpec<T extends z.ZodRawShape>(shape: T) {
   return z.object(shape).default(() => ({}) as never);
 }
 
-/** The plan bindings a schema's record repeats (operator-api §2.1; required in the newest CRD). */
+/** The plan bindings a schema's record repeats (required in the newest CRD). */
 export const recordedBindings = {
   artifactDigest: str,
   coordinationDigest: str,
@@ -39,7 +39,7 @@ export const stateBindings = {
   verificationPolicyDigest: str,
 };
 
-/** The digests a plan binds (§2.2), repeated by older approvals' binding copies (§2.4). */
+/** The digests a plan binds, repeated by older approvals' binding copies. */
 export const bindingFields = {
   artifactDigest: str,
   coordinationDigest: str,

@@ -1,4 +1,4 @@
-// Zod models of every operator.ptah.run/v1alpha1 kind the plugin reads (operator-api §2).
+// Zod models of every operator.ptah.run/v1alpha1 kind the plugin reads.
 // PtahResultRecord is deliberately absent: a read-only inspector never reads it.
 import { z } from "zod";
 import { head, int, str } from "./fields.ts";

@@ -40,14 +40,14 @@ export type Condition = z.infer<typeof Condition>;
 
 export const Conditions = z.array(Condition).default(() => []);
 
-/** ImmutableObjectReference (operator-api §2.0): a name plus the UID as of writing. */
+/** ImmutableObjectReference: a name plus the UID as of writing. */
 export const ObjectRef = z.object({
   name: z.string().optional(),
   uid: z.string().optional(),
 });
 export type ObjectRef = z.infer<typeof ObjectRef>;
 
-/** ApprovalIdentity, stamped by the admission webhook (operator-api §2.0). */
+/** ApprovalIdentity, stamped by the admission webhook. */
 export const ApprovalIdentity = z.object({
   username: z.string().optional(),
   uid: z.string().optional(),

@@ -1,4 +1,4 @@
-// PtahMigration (operator-api §2.5) and PtahMigrationPlan (§2.6).
+// PtahMigration and PtahMigrationPlan.
 import { z } from "zod";
 import { ApprovalIdentity, Conditions, ObjectRef } from "./meta.ts";
 import { bool, head, int, optionalSpec, simpleStatus, str } from "./fields.ts";
@@ -70,7 +70,7 @@ export const PtahMigration = z.object({
 });
 export type PtahMigration = z.infer<typeof PtahMigration>;
 
-// ---------------------------------------------------------------- PtahMigrationPlan (§2.6)
+// ---------------------------------------------------------------- PtahMigrationPlan
 
 export const PlannedMigration = z.object({
   version: int,

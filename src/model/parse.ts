@@ -125,7 +125,7 @@ export function parseObject<K extends KindName>(kindName: K, raw: unknown): Pars
   const { tooDeep, hasNull } = survey(raw);
   if (tooDeep) throw new TooDeepError(`${label} is nested deeper than ${MAX_DEPTH} levels, which no object the plugin reads is`);
   // Copies only when there is a null to drop: the served JSON rarely has one, and copying every
-  // listed object was a third of the CPU of `status -A` at 5,000 schemas (issue 9). The model's
+  // listed object was a third of the CPU of `status -A` at 5,000 schemas. The model's
   // parse never mutates its input, so handing it the served object itself is safe.
   const result = VALIDATORS[kindName](hasNull ? withoutNulls(raw) : raw);
   if (!result.ok) {
@@ -136,7 +136,7 @@ export function parseObject<K extends KindName>(kindName: K, raw: unknown): Pars
 
 /**
  * One served object of a list: parsed, or — when it does not fit the model — the ModelError
- * naming it and its field, for a list view that shows the others and warns (issue 14).
+ * naming it and its field, for a list view that shows the others and warns.
  */
 export function parseListItem<K extends KindName>(kindName: K, raw: unknown, pool?: Map<string, string>): Parsed<ObjectOf<K>> | ModelError {
   setStringPool(pool);

@@ -1,4 +1,4 @@
-// PtahSchema (operator-api §2.1): the desired schema, its current plan and what was applied.
+// PtahSchema: the desired schema, its current plan and what was applied.
 import { z } from "zod";
 import { ApprovalIdentity, Conditions, ObjectRef, SecretKeySelector } from "./meta.ts";
 import { bool, head, int, optionalSpec, recordedBindings, stateBindings, str, strList } from "./fields.ts";

@@ -1,4 +1,4 @@
-// PtahSchemaPlan (operator-api §2.2) and its chunks, as PtahSchemaPlanChunk objects (§2.3)
+// PtahSchemaPlan and its chunks, as PtahSchemaPlanChunk objects
 // or as the older ConfigMaps.
 import { z } from "zod";
 import { Conditions, ObjectRef } from "./meta.ts";
@@ -39,7 +39,7 @@ export const PtahSchemaPlan = z.object({
 });
 export type PtahSchemaPlan = z.infer<typeof PtahSchemaPlan>;
 
-// ---------------------------------------------------------------- PtahSchemaPlanChunk (§2.3)
+// ---------------------------------------------------------------- PtahSchemaPlanChunk
 
 export const PtahSchemaPlanChunk = z.object({
   ...head,

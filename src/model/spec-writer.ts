@@ -1,4 +1,4 @@
-// Four-eyes (issue 29; upstream-2026-12 "Four-eyes approvals"): the operator's mutating webhook
+// Four-eyes (the newest operator's approvals need a second person): the operator's mutating webhook
 // records who created a PtahSchema or PtahMigration, or last changed its spec, in two annotations
 // only it writes. With the chart value approvals.requireDistinctApprover on, admission refuses an
 // approval by exactly that identity (username and UID compared; groups play no part), or any

@@ -2,7 +2,7 @@
 // parsed object (unknown fields dropped, absent spec/status/conditions filled in). Here, as the
 // sources and the tests run them, they are zod's safeParse of the models (kinds.ts MODELS). The
 // bundle replaces this module with plain code src/model/codegen.ts generates from the same models
-// (krew/bundle.mjs): no zod at run time (issue 30). test/model/validators.property.test.ts shows
+// (krew/bundle.mjs): no zod at run time. test/model/validators.property.test.ts shows
 // the two agree on what they accept, what they return and which problem they name.
 import type { z } from "zod";
 import { MODELS } from "./kinds.ts";
@@ -20,7 +20,7 @@ export function fromZodResult(result: z.ZodSafeParseResult<unknown>): Validation
 /**
  * zod compiles a parser per object shape (new Function) on its first JIT parse: a few ms per
  * kind that only pays back over many objects. The first parses of each kind run zod's
- * interpreter instead (same result); a list's later items use the compiled parser (issue 20).
+ * interpreter instead (same result); a list's later items use the compiled parser.
  */
 const JIT_AFTER = 32;
 
@@ -34,7 +34,7 @@ export const VALIDATORS = Object.fromEntries(Object.entries(MODELS).map(([kind, 
 /**
  * While a list is read (kube/reader.ts), the generated validators return one string for equal
  * strings of its items: at 5,000 schemas the same images, reasons, messages, namespaces and
- * identities are otherwise held once per object (issue 30). zod returns the input's own strings;
+ * identities are otherwise held once per object. zod returns the input's own strings;
  * the values are the same either way (a string's identity is not observable).
  */
 export function setStringPool(_pool: Map<string, string> | undefined): void {}

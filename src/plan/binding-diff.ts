@@ -1,4 +1,4 @@
-// Which inputs of the fingerprint (operator-api §5.2) differ between two plans, or between
+// Which inputs of the fingerprint differ between two plans, or between
 // what an approval or applied record copied from its plan and a plan. Pure.
 import { PLAN_BINDING_INPUTS, type PlanBindingInput, type PlanBindingValue } from "../model/binding-inputs.ts";
 import type { PtahSchemaApproval, PtahSchemaPlan } from "../model/kinds.ts";
@@ -39,8 +39,8 @@ export function bindingValuesOfPlan(plan: PtahSchemaPlan): BindingValues {
 }
 
 /**
- * The binding copies an older operator generation's webhook hydrated into an approval's spec
- * (operator-api §2.4); the newest approvals carry none.
+ * The binding copies an older operator generation's webhook hydrated into an approval's spec;
+ * the newest approvals carry none.
  */
 export function recordedBindingValuesOfApproval(approval: PtahSchemaApproval): RecordedBindingValues {
   const s = approval.spec;

@@ -1,4 +1,4 @@
-// The canonical JSON form the operator hashes (operator-api §5.1): Go encoding/json output.
+// The canonical JSON form the operator hashes: Go encoding/json output.
 // Compact, HTML-safe escapes, UTF-8. A Map keeps its insertion order (a Go struct's fields in
 // declaration order); a plain object is encoded with sorted keys (a Go map). Pure.
 import { createHash } from "node:crypto";
@@ -120,12 +120,12 @@ export function canonicalJSONBytes(value: CanonicalValue): Uint8Array {
   return Buffer.from(canonicalJSON(value), "utf8");
 }
 
-/** DigestBytes (operator-api §5.1): "sha256:" + lowercase hex. */
+/** DigestBytes: "sha256:" + lowercase hex. */
 export function digestBytes(bytes: Uint8Array): string {
   return "sha256:" + createHash("sha256").update(bytes).digest("hex");
 }
 
-/** DigestCanonicalJSON (operator-api §5.1). */
+/** DigestCanonicalJSON. */
 export function digestCanonicalJSON(value: CanonicalValue): string {
   return digestBytes(canonicalJSONBytes(value));
 }

@@ -1,5 +1,5 @@
-// The plan document (go-client §1.3 `-o json`, §2.4): strict decode of format_version 1 and the
-// cross-checks against the plan object it came from (operator-api §5.3). Pure.
+// The plan document: strict decode of format_version 1 and the
+// cross-checks against the plan object it came from. Pure.
 import { VerificationError } from "../errors.ts";
 import type { PtahSchemaPlan } from "../model/kinds.ts";
 import { readSql, sortPrivilegeKinds } from "./sql.ts";
@@ -207,7 +207,7 @@ function decodeManagedRows(v: JsonValue | undefined): ManagedRows[] | undefined 
   });
 }
 
-/** Engine names the operator canonicalises to one engine (operator-api §2.0). */
+/** Engine names the operator canonicalises to one engine. */
 function canonicalEngine(d: string): string {
   const l = d.trim().toLowerCase();
   if (l === "postgres" || l === "postgresql" || l === "pgx") return "postgresql";
@@ -220,7 +220,7 @@ function sameDialect(a: string, b: string): boolean {
 }
 
 /**
- * Cross-checks a decoded document against its plan object (operator-api §5.3); every field
+ * Cross-checks a decoded document against its plan object; every field
  * compared is bound by the plan fingerprint, so a difference means one of them was altered.
  */
 export function crossCheckDocument(doc: PlanDocument, spec: PtahSchemaPlan["spec"]): string[] {

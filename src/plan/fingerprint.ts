@@ -1,4 +1,4 @@
-// The schema plan fingerprint (operator-api §5.2): the approval identity computed from the
+// The schema plan fingerprint: the approval identity computed from the
 // published plan spec alone, with the operator's validation before hashing. Pure.
 import { VerificationError } from "../errors.ts";
 import type { PtahSchemaPlan } from "../model/kinds.ts";
@@ -10,14 +10,14 @@ export const CURRENT_PLAN_CONTRACT_VERSION = 1;
 
 /**
  * Contract versions this plugin reads and verifies. An earlier operator generation wrote 3 with
- * the same field set (operator-api §0, open question 7); we accept it so that older installs can
+ * the same field set (the contract leaves that generation's key set open); we accept it so that older installs can
  * still be read, and the recomputed fingerprint must still match, so nothing is trusted blindly.
  */
 export const SUPPORTED_PLAN_CONTRACT_VERSIONS: readonly number[] = [1, 3];
 
 export const EXECUTION_BINDING_ID = /^v1-[0-9a-f]{32}$/;
 
-/** Every input of the fingerprint, in the operator's order (operator-api §5.2). */
+/** Every input of the fingerprint, in the operator's order. */
 export interface SchemaPlanBinding {
   readonly contractVersion: number;
   readonly schemaUID: string;

@@ -1,6 +1,6 @@
-// Loads one selected plan and verifies it before anything may be printed (go-client §2):
+// Loads one selected plan and verifies it before anything may be printed:
 // get PtahSchema → get PtahSchemaPlan → get each chunk, in index order. No list, except for an
-// older applied record without planRef (go-client §0), and ConfigMap chunks on older installs.
+// older applied record without planRef, and ConfigMap chunks on older installs.
 import { ModelError, NotFoundError, PtahError, ReadError, VerificationError } from "../errors.ts";
 import type { PtahSchema, PtahSchemaPlan } from "../model/kinds.ts";
 import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
@@ -12,7 +12,7 @@ import { CheckLog, SCHEMA_LABEL, verifyFingerprint, verifyPlanBinding, verifyPla
 
 /**
  * The reads the loader makes: a GET and a namespaced, label-selected LIST. Commands pass their
- * ClusterReader; plan/ states only what it needs, so it knows nothing of kube/ (§8.4).
+ * ClusterReader; plan/ states only what it needs, so it knows nothing of kube/.
  */
 export interface PlanReader {
   get<K extends KindName>(kind: K, namespace: string, name: string): Promise<Parsed<ObjectOf<K>>>;
@@ -41,7 +41,7 @@ export interface LoadPlanOptions {
   readonly schema?: Parsed<PtahSchema>;
 }
 
-/** The role rule a Forbidden read is missing (go-client §7), appended to the reader's message. */
+/** The role rule a Forbidden read is missing, appended to the reader's message. */
 const RULES: Partial<Record<KindName, string>> = {
   PtahSchema: "ptahschemas",
   PtahSchemaPlan: "ptahschemaplans",
@@ -71,7 +71,7 @@ function rewrap(err: unknown, message: string): Error {
   return new ReadError(message);
 }
 
-/** The schema every plan of it is checked against (the first read of go-client §2). */
+/** The schema every plan of it is checked against (the first read of every plan command). */
 export async function loadPlanSchema(reader: PlanReader, namespace: string, schemaName: string, log: CheckLog = new CheckLog()): Promise<Parsed<PtahSchema>> {
   try {
     const schema = await reader.get("PtahSchema", namespace, schemaName);
@@ -231,7 +231,7 @@ async function verifyStoredPlan(reader: PlanReader, schema: Parsed<PtahSchema>, 
   const slots = verifyChunkManifest(log, p);
 
   // Each chunk's verified bytes go straight into the document (the manifest's sizes, checked
-  // against the limit above): the chunks are not held beside it (issue 30).
+  // against the limit above): the chunks are not held beside it.
   const documentBytes = Buffer.alloc(slots.reduce((sum, slot) => sum + slot.size, 0));
   let total = 0;
   for (const slot of slots) {

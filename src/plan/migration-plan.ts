@@ -1,5 +1,5 @@
-// Binding checks of a migration plan against the migration that names it (operator-api §2.6,
-// §4.1): same object (UID), owned by this migration, a sha256 fingerprint, the current history
+// Binding checks of a migration plan against the migration that names it: same
+// object (UID), owned by this migration, a sha256 fingerprint, the current history
 // reading, a non-empty sequence. Migration plans hold no SQL; their fingerprint is compared,
 // not recomputed (its newest key set is an open question of the contract).
 import { VerificationError } from "../errors.ts";

@@ -1,4 +1,4 @@
-// What pins a stored plan (contract upstream-2026-12 "Plan retention"): every field of a live
+// What pins a stored plan (the operator deletes none; a person may delete one nothing names): every field of a live
 // object that names it. A plan nothing names may be deleted by a person; one that anything names
 // must stay. Pure: the caller lists the objects, this only reads them.
 import type { PtahMigration, PtahMigrationApproval, PtahMigrationPlan, PtahSchema, PtahSchemaApproval, PtahSchemaPlan } from "../model/kinds.ts";

@@ -1,4 +1,4 @@
-// The binding copies in a schema's record (operator-api §0, §2.1): in the newest CRD,
+// The binding copies in a schema's record: in the newest CRD,
 // status.plan and status.applied repeat the plan's bindings, and each copy equals the same field
 // of the plan's spec for a consistent record. Where the record carries a copy, it must equal the
 // plan's; a mismatch is refused like a fingerprint mismatch. Pure.
@@ -18,7 +18,7 @@ export interface RecordCopies {
   readonly values: Readonly<Partial<Record<keyof Spec, CopyValue>>>;
 }
 
-/** Both records repeat these (operator-api §2.1). */
+/** Both records repeat these. */
 export const APPLIED_COPY_FIELDS = [
   "artifactDigest",
   "coordinationDigest",

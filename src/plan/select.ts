@@ -1,4 +1,4 @@
-// Which stored plan a selection means (go-client §2.1): `current` is the schema's status.plan,
+// Which stored plan a selection means: `current` is the schema's status.plan,
 // `applied` is status.applied. Never "the newest plan object". Pure.
 import { NotFoundError } from "../errors.ts";
 import type { PtahSchema } from "../model/kinds.ts";
@@ -22,7 +22,7 @@ export interface PlanRecord {
   /** `status.applied.completedAt` (applied only). */
   readonly completedAt: string | undefined;
   /**
-   * An older applied record without `planRef` (go-client §0): the plan is found by listing
+   * An older applied record without `planRef`: the plan is found by listing
    * plans labelled with the schema and matching the fingerprint.
    */
   readonly needsFingerprintLookup: boolean;

@@ -1,4 +1,4 @@
-// How a stored statement is written as SQL (go-client §1.3 `-o sql`): trimmed as Go trims, one
+// How a stored statement is written as SQL: trimmed as Go trims, one
 // trailing `;` dropped, never re-split. `plan -o sql` writes it followed by `;`, and `diff`
 // matches statements by it. Pure.
 import { trimSpace } from "./trim-space.ts";

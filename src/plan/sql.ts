@@ -1,5 +1,5 @@
 // What a plan's SQL does to privileges, credentials and data, read with a lexer that knows
-// quotes, comments and dollar quoting (go-client §2.4), so that words inside a string literal,
+// quotes, comments and dollar quoting, so that words inside a string literal,
 // a comment or a function body never count. Best effort by design: it can only add to what the
 // operator recorded (raise), never clear it. Pure.
 

@@ -1,4 +1,4 @@
-// Go's strings.TrimSpace, the one trim the operator's rules use (issue 27): the fingerprint's
+// Go's strings.TrimSpace, the one trim the operator's rules use: the fingerprint's
 // privilege list, its validation ("all string fields non-blank") and a statement's SQL text all
 // trim with it. unicode.IsSpace is Unicode White_Space: unlike String#trim it strips U+0085 and
 // keeps U+FEFF, so a field holding only "\ufeff" is not blank, to the operator or to us. Pure.

@@ -1,4 +1,4 @@
-// The chunk checks of go-client §2.3 (steps 3–9) and §2.4: the manifest against the committed
+// The chunk checks of a stored plan (verify.ts runs the record and store checks first): the manifest against the committed
 // status, each chunk object, its bytes, the reassembled document. Pure, like verify.ts, whose
 // CheckLog records every check.
 import { VerificationError } from "../errors.ts";
@@ -15,11 +15,11 @@ export interface ChunkSlot {
   readonly uid: string;
   readonly size: number;
   readonly digest: string;
-  /** Older installs: the ConfigMap binaryData key holding the bytes (go-client §0). */
+  /** Older installs: the ConfigMap binaryData key holding the bytes. */
   readonly configMapKey: string | undefined;
 }
 
-/** Steps 3–4 of §2.3 and the size limits, before any chunk is read. */
+/** The manifest against the committed status, and the size limits, before any chunk is read. */
 export function verifyChunkManifest(log: CheckLog, plan: PtahSchemaPlan): ChunkSlot[] {
   const name = plan.metadata.name;
   const manifest: readonly ChunkManifestEntry[] = plan.spec.chunks ?? [];
@@ -70,7 +70,7 @@ export interface ChunkObjectMeta {
   }[];
 }
 
-/** Steps 5–6 of §2.3: the chunk object is the committed one, owned by and labelled for the plan. */
+/** The chunk object is the committed one, owned by and labelled for the plan. */
 export function verifyChunkObject(log: CheckLog, plan: PtahSchemaPlan, slot: ChunkSlot, chunk: ChunkObjectMeta): void {
   const planName = plan.metadata.name;
   const check = `chunk ${slot.index}`;
@@ -110,7 +110,7 @@ export function decodeChunkData(data: string | undefined): Uint8Array | undefine
   return Buffer.from(data, "base64");
 }
 
-/** Step 7 of §2.3: the bytes are the manifest's, then step 8: the running total stays bounded. */
+/** The bytes are the manifest's, then the running total stays bounded. */
 export function verifyChunkBytes(log: CheckLog, plan: PtahSchemaPlan, slot: ChunkSlot, bytes: Uint8Array | undefined, totalBefore: number): void {
   const planName = plan.metadata.name;
   const check = `chunk ${slot.index}`;
@@ -123,7 +123,7 @@ export function verifyChunkBytes(log: CheckLog, plan: PtahSchemaPlan, slot: Chun
   log.pass(check, `the committed object, owned by the plan, ${bytes.length} bytes matching ${slot.digest}`);
 }
 
-/** Step 9 of §2.3: the whole document is the one the plan binds. */
+/** The whole document is the one the plan binds. */
 export function verifyContent(log: CheckLog, plan: PtahSchemaPlan, bytes: Uint8Array): void {
   const digest = digestBytes(bytes);
   if (bytes.length !== plan.spec.size || digest !== plan.spec.contentDigest) {
@@ -132,7 +132,7 @@ export function verifyContent(log: CheckLog, plan: PtahSchemaPlan, bytes: Uint8A
   log.pass("content", `${bytes.length} bytes matching ${digest}`);
 }
 
-/** §2.4 and operator-api §5.3: strict decode, then the document against its plan object. */
+/** Strict decode, then the document against its plan object (document.ts). */
 export function verifyDocument(log: CheckLog, plan: PtahSchemaPlan, bytes: Uint8Array): PlanDocument {
   const name = plan.metadata.name;
   const doc = log.run("document", () => decodePlanDocument(bytes, name, plan.spec.dialect ?? ""));

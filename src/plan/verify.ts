@@ -1,14 +1,14 @@
-// Every check between reading a plan and printing it (go-client §2.2–2.4, operator-api §5.3),
-// with upstream's messages and exit statuses, plus the recomputed fingerprint (§5.2). Each check
+// Every check between reading a plan and printing it,
+// with upstream's messages and exit statuses, plus the recomputed fingerprint. Each check
 // is also recorded as data in a CheckLog, so `plan --verify` can report what held. Pure. The
-// chunk checks (§2.3 steps 3–9, §2.4) are in verify-chunks.ts.
+// chunk checks are in verify-chunks.ts.
 import { NotFoundError, PtahError, VerificationError } from "../errors.ts";
 import type { PtahSchema, PtahSchemaPlan } from "../model/kinds.ts";
 import { bindingOfPlanSpec, digestSchemaPlanBinding, EXECUTION_BINDING_ID, SUPPORTED_PLAN_CONTRACT_VERSIONS, validateSchemaPlanBinding } from "./fingerprint.ts";
 import { trimSpace } from "./trim-space.ts";
 import type { PlanRecord } from "./select.ts";
 
-/** Storage limits (operator-api §5.3). */
+/** Storage limits. */
 export const CHUNK_SIZE = 524288;
 export const MAX_CHUNKS = 16;
 export const MAX_PLAN_BYTES = 8388608;
@@ -54,9 +54,9 @@ export function storeError(planName: string, what: string): VerificationError {
   return new VerificationError(`read the stored plan ${planName}: ${what}`);
 }
 
-// ------------------------------------------------------------------ §2.2 binding to the record
+// ------------------------------------------------------------------ binding to the record
 
-/** Steps 1–2 of §2.2: the record must name a plan, with a UID. Returns the plan name. */
+/** The record must name a plan, with a UID. Returns the plan name. */
 export function verifyRecordNamesPlan(log: CheckLog, record: PlanRecord): string {
   if (!record.planName) {
     return log.fail("selection", new NotFoundError("no such plan: the record names no stored plan"));
@@ -68,7 +68,7 @@ export function verifyRecordNamesPlan(log: CheckLog, record: PlanRecord): string
   return record.planName;
 }
 
-/** Steps 4–6 of §2.2: same object, same fingerprint, same schema. */
+/** Same object, same fingerprint, same schema. */
 export function verifyPlanBinding(log: CheckLog, record: PlanRecord, schema: PtahSchema, plan: PtahSchemaPlan): void {
   const name = plan.metadata.name;
   const uid = plan.metadata.uid ?? "";
@@ -91,7 +91,7 @@ export function verifyPlanBinding(log: CheckLog, record: PlanRecord, schema: Pta
   log.pass("plan object", `${name} has the recorded UID and fingerprint and belongs to this schema`);
 }
 
-// ------------------------------------------------------------------ §2.3 the store
+// ------------------------------------------------------------------ the store
 
 const PINNED_IMAGE = /^[^\s@]+@sha256:[0-9a-f]{64}$/;
 
@@ -102,7 +102,7 @@ function isValidRevision(rev: string | undefined): boolean {
   return !/[\u0000-\u001f\u007f]/.test(rev);
 }
 
-/** Step 1 of §2.3: the plan contract. */
+/** The plan contract. */
 export function verifyPlanContract(log: CheckLog, plan: PtahSchemaPlan): void {
   const name = plan.metadata.name;
   const s = plan.spec;
@@ -124,7 +124,7 @@ export function verifyPlanContract(log: CheckLog, plan: PtahSchemaPlan): void {
 }
 
 /**
- * Beyond upstream: recompute the fingerprint from the plan spec (operator-api §5.2) and compare
+ * Beyond upstream: recompute the fingerprint from the plan spec and compare
  * it with spec.fingerprint, which verifyPlanBinding already compared with the record.
  */
 export function verifyFingerprint(log: CheckLog, record: PlanRecord, plan: PtahSchemaPlan): string {
@@ -151,7 +151,7 @@ export function verifyFingerprint(log: CheckLog, record: PlanRecord, plan: PtahS
 
 const PUBLISHED_MESSAGE = /^Verified (\d+) immutable plan chunks?$/;
 
-/** Step 2 of §2.3: publication (manifest → chunks → Ready) has completed at this generation. */
+/** Publication (manifest → chunks → Ready) has completed at this generation. */
 export function verifyStorageCommitted(log: CheckLog, plan: PtahSchemaPlan): void {
   const name = plan.metadata.name;
   const generation = plan.metadata.generation;

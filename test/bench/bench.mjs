@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: kubectl ptah measured against its floor and kubectl on the lab (issues 9, 20).
+// `npm run bench`: kubectl ptah measured against its floor and kubectl on the lab.
 //
 //   node test/bench/bench.mjs [--quick] [--runs N] [--sizes 100,1000,5000] [--keep-lab] [--record]
 //

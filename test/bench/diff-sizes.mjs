@@ -1,4 +1,4 @@
-// Diff at the operator's largest plan size (issue 28 item 4), in-process: two plans of 160,000
+// Diff at the operator's largest plan size, in-process: two plans of 160,000
 // statements (≈8 MiB of SQL each) that share 99 %, 50 % or 0 % of their statements, aligned and
 // cut into hunks; beside the same process writing one plan's SQL as `plan -o sql` does
 // (statementText per statement, joined). Each row runs in its own node process (its peak RSS is

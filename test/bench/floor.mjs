@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The floor of a Node plugin (issue 20): the requests a command sends, sent by raw node:https and
+// The floor of a Node plugin: the requests a command sends, sent by raw node:https and
 // nothing else (no library, no model, no rendering), reading $KUBECONFIG the way the plugin does
 // (current context → its cluster's server and CA, its user's client certificate and key; the
 // lab's kubeconfigs carry them inline as *-data). Every body is read and JSON-parsed, as any

@@ -1,4 +1,4 @@
-// Credentials that stay fresh (issue 14 part 4), over the REAL connection code against a local
+// Credentials that stay fresh, over the REAL connection code against a local
 // HTTPS server that rejects expired tokens: an exec plugin whose tokens live 3 s is re-run before
 // each expirationTimestamp through a `wait` of several lifetimes (and a watch's reconnects), and
 // once after a 401; a tokenFile is re-read once it is a minute old (fake clock).

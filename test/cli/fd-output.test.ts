@@ -1,4 +1,4 @@
-// The answer written straight to stdout's descriptor (src/cli/fd-output.ts, issue 30): every byte
+// The answer written straight to stdout's descriptor (src/cli/fd-output.ts): every byte
 // in order however the OS takes them, the stream taking over from the first byte a synchronous
 // write could not place (and everything after it), and a closed reader ending quietly.
 import { PassThrough } from "node:stream";

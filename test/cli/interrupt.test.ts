@@ -1,4 +1,4 @@
-// Ctrl-C on a watch exits 130 (128 + SIGINT), as kubectl get -w does under a shell (issue 14):
+// Ctrl-C on a watch exits 130 (128 + SIGINT), as kubectl get -w does under a shell:
 // the real bin in a child process, watching a local TLS server that holds the watch open.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";

@@ -38,7 +38,7 @@ export function parseOptions(text: string): KubectlFlag[] {
 
 const text = kubectlOptions();
 const kubectlFlags = text ? parseOptions(text) : [];
-/** Why the table below is empty: said as a skip, never passed by iterating nothing (issue 27). */
+/** Why the table below is empty: said as a skip, never passed by iterating nothing. */
 const noKubectl = text ? undefined : "no kubectl on this machine answers `kubectl options`";
 
 describe("kubectl options", () => {

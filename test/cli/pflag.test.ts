@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.ts";
-import type { FlagSpec } from "../../src/commands/types.ts";
+import type { FlagSpec } from "../../src/commands/command-types.ts";
 import { findCommandWord, parseFlags } from "../../src/cli/pflag.ts";
 import { runs } from "../properties/runs.ts";
 import { awaitingSchema } from "../support/builders.ts";

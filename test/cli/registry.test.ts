@@ -1,12 +1,11 @@
 // Adding a command is one declaration plus one registry entry: a throwaway command, registered
-// through the same Registry type as commands/index.ts, is listed and explained by help, refused
+// through the same Registry type as commands/all-commands.ts, is listed and explained by help, refused
 // with pflag's usage errors, and completed, with no edit anywhere else.
 import { describe, expect, it } from "vitest";
-import { words } from "../../src/commands/options/candidates.ts";
-import { COMMANDS } from "../../src/commands/index.ts";
-import { COMMAND_HEADERS } from "../../src/commands/headers.ts";
-import { LAZY_COMMANDS } from "../../src/commands/lazy.ts";
-import type { Command, Registry } from "../../src/commands/types.ts";
+import { words } from "../../src/commands/shared/candidates.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
+import { COMMAND_HEADERS, LAZY_COMMANDS } from "../../src/commands/registry.ts";
+import type { Command, Registry } from "../../src/commands/command-types.ts";
 import { UsageError } from "../../src/errors.ts";
 import { runCliWith } from "../support/cli.ts";
 
@@ -33,7 +32,7 @@ const greet: Command<{ name: string; shout: boolean; tone: string }> = {
   },
 };
 
-const commands: Registry = [...COMMANDS, greet];
+const commands: Registry = [...ALL_COMMANDS, greet];
 const run = (argv: readonly string[]) => runCliWith(argv, undefined, { commands });
 const completed = async (...args: string[]) => (await run(["__complete", ...args])).stdout.trimEnd().split("\n");
 
@@ -81,7 +80,7 @@ describe("a command added to the registry, and nowhere else", () => {
   });
 });
 
-describe.each(COMMANDS.map((c) => [c.name, c] as const))("the declaration of %s", (_name, c) => {
+describe.each(ALL_COMMANDS.map((c) => [c.name, c] as const))("the declaration of %s", (_name, c) => {
   it("states its -o formats once: a usage line that shows -o shows exactly the declared ones", () => {
     const shown = /[[\s]-o ([^\]\s]+)/u.exec(c.usage)?.[1];
     if (shown !== undefined) expect(shown.split("|")).toEqual(c.outputs);
@@ -96,12 +95,12 @@ describe.each(COMMANDS.map((c) => [c.name, c] as const))("the declaration of %s"
 
 describe("the shell's lazy registry and the eager list", () => {
   it("name the same commands, in the same order, with the same declarations", async () => {
-    const names = COMMANDS.map((c) => c.name);
+    const names = ALL_COMMANDS.map((c) => c.name);
     expect(COMMAND_HEADERS.map((h) => h.name)).toEqual(names);
     const lazy = await LAZY_COMMANDS.all();
     expect(lazy.map((c) => c.name)).toEqual(names);
     // Functions differ (explain's live diagnosis is loaded on use): the declarations' data agree.
-    expect(JSON.parse(JSON.stringify(lazy))).toEqual(JSON.parse(JSON.stringify(COMMANDS)));
+    expect(JSON.parse(JSON.stringify(lazy))).toEqual(JSON.parse(JSON.stringify(ALL_COMMANDS)));
     for (const [i, c] of lazy.entries()) expect(c.summary).toBe(COMMAND_HEADERS[i]!.summary);
   });
 

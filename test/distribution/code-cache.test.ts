@@ -1,4 +1,4 @@
-// The npm bin's V8 code cache (src/cli/code-cache.ts, issue 30): the first run compiles and
+// The npm bin's V8 code cache (src/cli/code-cache.ts): the first run compiles and
 // writes one entry per file it loaded, the second run is served from them, and a changed bundle
 // (even by a change of the same length, which V8's own check does not see: each entry holds its
 // source's bytes) or another Node is never served from an old entry. Each run is the real bin on a private copy of the build.

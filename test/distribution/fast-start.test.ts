@@ -61,7 +61,7 @@ function loaded(args: readonly string[], env: NodeJS.ProcessEnv = {}): { files: 
 describe("the npm bundle's split", () => {
   it("holds zod only where `mcp` alone loads it (the MCP SDK's own): the models' validators are generated at build time", () => {
     // Every chunk holding zod is one the MCP server's chunk imports, which only `mcp` loads.
-    const server = holding((i) => i === "src/commands/mcp/server.ts");
+    const server = holding((i) => i === "src/commands/mcp/mcp-server.ts");
     expect(server).toHaveLength(1);
     const reached = new Set<string>();
     const walk = (out: string): void => {
@@ -130,12 +130,13 @@ describe("commands that need no cluster load neither the connection code, client
   });
 });
 
-// A command's declaration and code load when the line names it (commands/lazy.ts, issue 30):
+// A command's declaration and code load when the line names it (commands/registry.ts):
 // chunks holding another command's file, or a library only other commands use, stay unread.
-const COMMAND_FILE = /^src\/commands\/(?!index|lazy|headers|types)[a-z-]+\.ts$/u;
-const commandChunks = (name: string): string[] => holding((i) => i === `src/commands/${name}.ts`);
+const COMMAND_FILE = /^src\/commands\/([a-z]+)\/\1-command\.ts$/u;
+const declaration = (name: string): string => `src/commands/${name}/${name}-command.ts`;
+const commandChunks = (name: string): string[] => holding((i) => i === declaration(name));
 const otherCommandChunks = (name: string): string[] =>
-  [...chunks].filter(([, inputs]) => inputs.some((i) => COMMAND_FILE.test(i)) && !inputs.includes(`src/commands/${name}.ts`)).map(([file]) => file);
+  [...chunks].filter(([, inputs]) => inputs.some((i) => COMMAND_FILE.test(i)) && !inputs.includes(declaration(name))).map(([file]) => file);
 const libraryChunks = (lib: string): string[] => holding((i) => i.includes(`node_modules/${lib}/`));
 
 describe("a start loads only the running command's code", () => {

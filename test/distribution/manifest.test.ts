@@ -16,7 +16,7 @@ import { renderManifest, renderManifestFile, TEMPLATE, TEMPLATE_REPOSITORY } fro
 import { createTarGz, readTarGz } from "../../krew/tar.mjs";
 // @ts-expect-error -- plain .mjs release tooling, no type declarations
 import { coveredPairs, validateArchive, validateManifest } from "../../krew/validate-manifest.mjs";
-import { KUBECTL_COMPLETE_SCRIPT } from "../../src/commands/completion.ts";
+import { KUBECTL_COMPLETE_SCRIPT } from "../../src/commands/completion/completion-command.ts";
 import { needTool } from "../support/machine-tools.ts";
 
 interface Platform {

@@ -1,4 +1,4 @@
-// What an offline start of the npm bin asks of Node itself (issue 30): with stdout a pipe, it
+// What an offline start of the npm bin asks of Node itself: with stdout a pipe, it
 // loads none of Node's stream, net, tty, crypto, os or ES-module-loader code (stdout is written
 // with fs.writeSync, isatty is asked only of a character device, the code cache compares bytes,
 // built-ins come from process.getBuiltinModule). Each is tens of internal modules compiled at

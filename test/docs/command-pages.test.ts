@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../../src/commands/index.ts";
+import { ALL_COMMANDS as COMMANDS } from "../../src/commands/all-commands.ts";
 import { toolsRequired } from "../support/machine-tools.ts";
 import { blockOf, referenceBlock, withBlock } from "./command-page.ts";
 

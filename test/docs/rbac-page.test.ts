@@ -1,16 +1,16 @@
-// docs/rbac.md's RBAC table is the commands' permission declarations (views/permissions.ts), row for
+// docs/rbac.md's RBAC table is the commands' permission declarations (commands/shared/permissions.ts), row for
 // row: the table between <!-- rbac:start --> and <!-- rbac:end --> must be exactly what rbacTable
 // writes from the registry. A form added, a rule changed, and this fails with the table to paste.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "../../src/commands/index.ts";
-import { OFFLINE, describeRules } from "../../src/views/permissions.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
+import { OFFLINE, describeRules } from "../../src/commands/shared/permissions.ts";
 
 const PAGE = path.resolve(import.meta.dirname, "..", "..", "docs", "rbac.md");
 
 export function rbacTable(): string {
-  const rows = COMMANDS.flatMap((c) =>
+  const rows = ALL_COMMANDS.flatMap((c) =>
     c.permissions.map((f) => {
       const needs = f.rules.length === 0 && f.note === OFFLINE ? "nothing (no cluster)" : [describeRules(f.rules), f.note].filter(Boolean).join("; ");
       return `| \`${f.form.replace(/\|/gu, "\\|")}\` | ${needs} |`;

@@ -16,8 +16,8 @@ import { ptah, schemaManifest } from "../support/plugin.ts";
 import { PrivateLab, type PrivateLabState } from "../support/private-lab.ts";
 import { ADMIN_CONTEXT, labKubectl } from "../../lab/config.ts";
 import { createScenarioNamespace } from "../scenarios/process.ts";
-import { COMMANDS } from "../../src/commands/index.ts";
-import { EVERY_USER, OFFLINE, RECOMMENDED_ROLES, describeRules, grants } from "../../src/views/permissions.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
+import { EVERY_USER, OFFLINE, RECOMMENDED_ROLES, describeRules, grants } from "../../src/commands/shared/permissions.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 
@@ -60,7 +60,7 @@ describe.skipIf(skip)("doctor on the lab, as each identity", { timeout: 180_000 
   it("viewer: approve --dry-run=server named as not permitted, ptah-approver named as the fix, exit 1", () => {
     const r = ptah(["doctor", "-n", "default"], "viewer");
     expect(r.status, r.stdout).toBe(1);
-    const forms = COMMANDS.flatMap((c) => c.permissions);
+    const forms = ALL_COMMANDS.flatMap((c) => c.permissions);
     expect(lines(r.stdout, "problem").map((l) => l.trim())).toEqual([`problem  commands            4 of ${forms.length} command forms are not permitted`]);
     // A row for every form of every command (the declarations), each verdict what ptah-viewer grants.
     const section = r.stdout.slice(r.stdout.indexOf("Permissions ("));
@@ -96,7 +96,7 @@ describe.skipIf(skip)("doctor on the lab, as each identity", { timeout: 180_000 
     const commands = doc.checks.find((c) => c.name === "commands")!;
     expect(commands.status).toBe("problem");
     expect(commands.details.filter((d) => / permitted$/u.test(d)).map((d) => d.replace(/ +permitted$/u, ""))).toEqual(["version"]);
-    // doctor itself runs, but its spec-writer check (issue 29) lists schemas and migrations, which nobody may.
+    // doctor itself runs, but its spec-writer check lists schemas and migrations, which nobody may.
     expect(commands.details).toContainEqual(expect.stringMatching(/^doctor +missing list ptahschemas, ptahmigrations$/u));
     expect(commands.fix).toMatch(
       /^bind the ClusterRole ptah-approver \(rbac\/ptah-approver\.yaml; ptah-viewer alone fixes every command but the creates\): kubectl create rolebinding <user>-ptah-approver -n default/u,

@@ -1,4 +1,4 @@
-// `inbox`, `status` and `ledger` with `--all-contexts` on two real control planes (issue 31 part 3): the shared lab (with the
+// `inbox`, `status` and `ledger` with `--all-contexts` on two real control planes: the shared lab (with the
 // operator simulator) and a second, private lab started here (its own etcd, kube-apiserver, PKI,
 // CRDs and audit log under .cache/e2e-fleet-lab; no simulator: its schema's status is written by
 // hand, and one approval of it). One kubeconfig names lab-viewer of each as contexts `one` and `two`. Both answer: one table

@@ -1,4 +1,4 @@
-// Four-eyes on the real lab through the real kubectl (issue 29): test/scenarios/four-eyes.yaml,
+// Four-eyes on the real lab through the real kubectl: test/scenarios/four-eyes.yaml,
 // recorded as the demo records it. lab-approver changes the spec; the plugin refuses its approve
 // (exit 1, one line), admission refuses its --allow-self approval (the lab's distinct-approver
 // label is on), and lab-admin, a second identity, approves the same plan, which is applied. Its

@@ -35,7 +35,7 @@ function proofRegistered(project: TestProject): boolean {
 
 /**
  * `kubectl-ptah` on PTAH_BIN_DIR: the plugin under test, always with the lab's plugin certificates
- * (lab/config.ts PLUGIN_GROUP, issue 27). A kubeconfig of the lab, in KUBECONFIG or --kubeconfig,
+ * (lab/config.ts PLUGIN_GROUP). A kubeconfig of the lab, in KUBECONFIG or --kubeconfig,
  * is swapped for its plugin twin (same contexts and user names, the twin certificates), so the
  * tier's kubectl acts as the person and `kubectl ptah` in the same shell as the plugin's own
  * identity, which the read-only proof judges whatever the user agent. Any other kubeconfig (a

@@ -1,4 +1,4 @@
-// The k9s plugin file (plugin-manifest/k9s/plugins.yaml, issue 31 part 1) in the real k9s, built
+// The k9s plugin file (plugin-manifest/k9s/plugins.yaml) in the real k9s, built
 // from the Go module proxy (plugin-manifest/k9s/k9s-tool.mjs), run in tmux against the lab as
 // lab-viewer and driven as a person would: `:ptahschemas`, the schema selected, its shortcut. The
 // status shortcut shows the detail view's `Next:` line; the approve shortcut shows the manifest and

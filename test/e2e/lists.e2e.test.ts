@@ -1,4 +1,4 @@
-// Issue 14 on the lab, through the real kubectl: a list with one object that fits the CRD but not
+// Lists that tolerate misfits, and the printing flags, on the lab through the real kubectl: a list with one object that fits the CRD but not
 // the model shows the others; `status SCHEMA` as an identity that may get schemas but not list
 // approvals prints the schema and names the gap; the printing flags print what `kubectl get` prints.
 import { beforeAll, describe, expect, it } from "vitest";

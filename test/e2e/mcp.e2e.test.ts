@@ -12,9 +12,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMMANDS } from "../../src/commands/index.ts";
-import { serveMcp } from "../../src/commands/mcp/server.ts";
-import type { AnyCommand } from "../../src/commands/types.ts";
+import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
+import { serveMcp } from "../../src/commands/mcp/mcp-server.ts";
+import type { AnyCommand } from "../../src/commands/command-types.ts";
 import { isPluginIdentity, readOnlyVerdict, SENTINEL_USER, verdictFailures, type AuditEvent } from "../support/audit.ts";
 import { REAL_CONNECTION } from "../support/cli.ts";
 import { GOLDEN_DIR } from "../support/golden.ts";
@@ -102,7 +102,7 @@ describe.skipIf(skip)("kubectl ptah mcp against the lab, with the SDK's client",
       await client.connect(transport);
       try {
         const { tools } = await client.listTools();
-        // The unit tier's golden (test/cli/mcp.test.ts writes and compares it; this tier keeps none).
+        // The unit tier's golden (test/commands/mcp/mcp.test.ts writes and compares it; this tier keeps none).
         expect(tools).toEqual(JSON.parse(fs.readFileSync(path.join(GOLDEN_DIR, "mcp", "tools.json"), "utf8")));
         for (const [tool, args, argv] of CASES) {
           const r = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
@@ -192,7 +192,9 @@ current-context: lab
         return { content: [{ type: "text", text: `HTTP ${status}` }] };
       },
     };
-    const registry = COMMANDS.map((c): AnyCommand => (c.name === "mcp" ? { ...c, run: async (_o, ctx) => (await serveMcp(ctx, [writes]), { kind: "printed", stdout: "" }) } : c));
+    const registry = ALL_COMMANDS.map((c): AnyCommand =>
+      c.name === "mcp" ? { ...c, run: async (_o, ctx) => (await serveMcp(ctx, [writes]), { kind: "printed", stdout: "" }) } : c,
+    );
     const mark = auditMark();
     const session = await mcpSession(REAL_CONNECTION, [], { env: { KUBECONFIG: kubeconfig, NO_COLOR: "1" }, commands: registry, now: new Date() });
     for (const [tool, args] of CASES.slice(0, 4)) expect(((await session.client.callTool({ name: tool, arguments: args })) as CallToolResult).isError ?? false).toBe(false);

@@ -1,4 +1,4 @@
-// Issue 29 on the lab, through the real kubectl: after the stale-approval story (and one more
+// Plan retention, the ledger and export on the lab, through the real kubectl: after the stale-approval story (and one more
 // desired change, so that a plan is left that nothing names), `plans --unpinned` lists exactly the
 // plans nothing references, checked against pins computed here from raw `kubectl get -o json`;
 // an exported plan verifies offline and a changed byte in it is refused; `ledger` shows the

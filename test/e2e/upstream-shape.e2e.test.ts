@@ -1,7 +1,7 @@
-// The lab's CRDs in upstream's newest shape (operator-api §0, §2.1): the generation annotations,
+// The lab's CRDs in upstream's newest shape: the generation annotations,
 // plan contract 1, and a PtahSchema status whose plan and applied records must repeat the plan's
 // bindings — the apiserver's own CRD validation refuses a record without them. Then a few of
-// upstream's pinned command lines (go-client §10.1) and outputs through the real kubectl.
+// upstream's pinned command lines and outputs through the real kubectl.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createNamespace, createObject, kubectl, kubectlJson, resourceOf, setStatus, type KubeObject } from "../support/lab.ts";
 import { labCurrentPlanStatus, publishPlanInLab, type LabPlan } from "../support/lab-publish.ts";

@@ -1,5 +1,5 @@
-// `kubectl ptah wait --for=approval=consumed` against the lab and its operator simulator (issue 31
-// part 4): a new desired schema makes the simulator discard the waiting plan and publish another,
+// `kubectl ptah wait --for=approval=consumed` against the lab and its operator simulator: a
+// new desired schema makes the simulator discard the waiting plan and publish another,
 // and the running wait ends at once with exit 1 and one line naming both plans (before, it waited
 // out its timeout). Then, with --for given twice, a wait holds only once the approval was consumed
 // and the schema is InSync (the simulator clears status.plan by then: the wait remembers the

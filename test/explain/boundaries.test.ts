@@ -1,5 +1,5 @@
-// `explain` works with no cluster and never loads the Kubernetes client (issue 7): the
-// knowledge base may import only itself, src/model and src/errors (architecture §8.4), and
+// `explain` works with no cluster and never loads the Kubernetes client: the
+// knowledge base may import only itself, src/model and src/errors, and
 // nothing `explain` runs reaches src/kube or an npm package. Also checks purity.
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -34,7 +34,7 @@ function reachable(entry: string): Set<string> {
   return seen;
 }
 
-const EXPLAIN_FILES = [...filesUnder(join(SRC, "explain")), join(SRC, "views/explain.ts"), join(SRC, "commands/explain.ts")];
+const EXPLAIN_FILES = [...filesUnder(join(SRC, "explain")), join(SRC, "commands/explain/explain-view.ts"), join(SRC, "commands/explain/explain-command.ts")];
 
 describe("explain boundaries", () => {
   it("keeps src/explain within src/explain, src/model and src/errors.ts", () => {
@@ -49,9 +49,9 @@ describe("explain boundaries", () => {
   });
 
   it("never reaches src/kube or any package from the explain command", () => {
-    const loaded = [...reachable(join(SRC, "commands/explain.ts"))].map((f) => (f.startsWith("package:") ? f : relative(SRC, f)));
+    const loaded = [...reachable(join(SRC, "commands/explain/explain-command.ts"))].map((f) => (f.startsWith("package:") ? f : relative(SRC, f)));
     expect(loaded).toContain("explain/knowledge.ts");
-    expect(loaded).toContain("views/explain.ts");
+    expect(loaded).toContain("commands/explain/explain-view.ts");
     expect(loaded.filter((f) => f.startsWith("package:") || f.startsWith("kube/") || f.startsWith("cli/"))).toEqual([]);
   });
 

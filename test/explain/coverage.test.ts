@@ -1,5 +1,5 @@
 // The knowledge base covers the whole contract vocabulary. The expected words below are this
-// test's own copy, transcribed from ../shared/contract/operator-api.md (§3.1–§3.5, §6), so the
+// test's own copy, transcribed from the operator's API contract, so the
 // test fails when the knowledge base or its vocabulary lacks a word the contract names.
 import { describe, expect, it } from "vitest";
 import {
@@ -19,7 +19,7 @@ import {
 import { normalizeWord } from "../../src/explain/lookup.ts";
 import { EVENT_REASONS, MIGRATION_PHASES, PTAH_KINDS, REASONS, SCHEMA_PHASES } from "../../src/explain/vocabulary.ts";
 
-// §3.1
+// PtahSchema condition types.
 const SCHEMA_CONDITION_TYPES = [
   "EngineSupported",
   "ArtifactResolved",
@@ -34,7 +34,7 @@ const SCHEMA_CONDITION_TYPES = [
   "Suspended",
   "ReconciliationFailed",
 ];
-// §3.2, §3.3
+// The other kinds' condition types.
 const OTHER_CONDITION_TYPES: readonly [string, readonly string[]][] = [
   ["PtahSchemaApproval", ["Accepted", "Consumed", "Stale"]],
   ["PtahSchemaPlan", ["Ready"]],
@@ -44,7 +44,7 @@ const OTHER_CONDITION_TYPES: readonly [string, readonly string[]][] = [
   ["PtahMigrationPlan", ["Current", "Executed"]],
 ];
 
-// §3.5, in the table's order.
+// Condition reasons, in the contract's table order.
 const TABLE_REASONS = [
   "Active",
   "ApplyDisabled",
@@ -119,7 +119,7 @@ const TABLE_REASONS = [
   "VerifyingConvergence",
   "Waiting",
 ];
-// Reasons named in §3.1–§3.3 (condition tables and message pairs), checked separately so that a
+// Reasons named in the condition tables (condition tables and message pairs), checked separately so that a
 // reason the prose names but the table forgets is still required.
 const PROSE_REASONS = [
   "SupportedEngine",
@@ -191,7 +191,7 @@ const PROSE_REASONS = [
   "RunNotUnresolved",
 ];
 
-// §3.4
+// Phases.
 const CONTRACT_SCHEMA_PHASES = [
   "Pending",
   "Resolving",
@@ -221,10 +221,10 @@ const CONTRACT_MIGRATION_PHASES = [
   "Suspended",
   "Failed",
 ];
-// §2.5 / §3.4 run outcomes; issue 6's derived approval states.
+// Run outcomes; the derived approval states of `approvals`.
 const OUTCOMES = ["UpToDate", "Applied", "Failed", "Partial", "Unknown"];
 const APPROVAL_STATES = ["Pending", "Reserved", "Consumed", "Stale", "Superseded"];
-// §6
+// Event reasons.
 const EVENTS = [
   "AdmissionSnapshotRefreshed",
   "ApplyOutcomeUnknown",

@@ -1,4 +1,4 @@
-// `explain four-eyes`, and admission's two four-eyes refusals found by their words (issue 29).
+// `explain four-eyes`, and admission's two four-eyes refusals found by their words.
 import { describe, expect, it } from "vitest";
 import { runCliWith } from "../support/cli.ts";
 import { expectGolden } from "../support/golden.ts";

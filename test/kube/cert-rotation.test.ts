@@ -1,4 +1,4 @@
-// A client certificate that rotates while a request is in flight (issue 28 item 3): the next
+// A client certificate that rotates while a request is in flight: the next
 // request gets a connection with the new certificate, and the one in flight on the old
 // certificate still completes (the old agent was destroyed, resetting it).
 import { execFileSync } from "node:child_process";

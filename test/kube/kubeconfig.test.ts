@@ -1,4 +1,4 @@
-// kubectl's kubeconfig rules (kubectl-conventions §2.3, §4.2): --kubeconfig loads one file;
+// kubectl's kubeconfig rules (as kubectl applies them): --kubeconfig loads one file;
 // KUBECONFIG is a deduplicated path list merged so that the first file to set a name (or
 // current-context) wins, missing files are skipped and duplicate names never fail; relative
 // paths are resolved against the file that holds them; namespace is -n, else the context's,

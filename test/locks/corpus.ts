@@ -36,7 +36,8 @@ export type Fixture =
   | "ledger"
   | "archive"
   | "checkNotValid"
-  | "validated";
+  | "validated"
+  | "unlogged";
 
 const ROWS = 3000;
 

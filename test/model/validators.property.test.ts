@@ -1,5 +1,5 @@
 // The generated validators (src/model/codegen.ts, what the bundle runs) against zod (what the
-// sources and the models are), issue 30: for every kind, ≥ 10,000 generated objects — valid
+// sources and the models are): for every kind, ≥ 10,000 generated objects — valid
 // ones as a server could serve them, each with one field off (a wrong type, a required field
 // gone), and hostile ones (any JSON value in place of the object or of a part of it) — both
 // accept or both refuse, return the same value, and name the same first problem (path and
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateValidators } from "../../src/model/codegen.ts";
 import { MODELS } from "../../src/model/kinds.ts";
 import { fromZodResult, type Validator } from "../../src/model/validators.ts";
-import { ALL_KINDS, breakObject, objectOf, paths, poolsArbitrary } from "../properties/hostile-arbitraries.ts";
+import { ALL_KINDS, breakObject, objectOf, paths, poolsArbitrary } from "../promises/hostile/hostile-arbitraries.ts";
 
 const PER_FORM = 3_400; // × 3 forms = 10,200 objects per kind
 let dir = "";

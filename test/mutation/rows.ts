@@ -17,7 +17,7 @@ export interface Row {
 }
 
 const EXPORT_CHECKS = ["test/plan/export-checks.test.ts"];
-const TOLERANCE = ["test/cli/tolerance-every-list.test.ts"];
+const TOLERANCE = ["test/promises/tolerance-every-list.test.ts"];
 const TAMPERING = ["test/plan/tampering.test.ts"];
 
 export const ROWS: readonly Row[] = [
@@ -56,7 +56,7 @@ export const ROWS: readonly Row[] = [
   },
   {
     name: "export: every approval of the namespace written, not only those naming the plan",
-    mutant: { file: "src/commands/reads/plan-export.ts", from: "a.object.spec.planRef?.name === plan.plan.object.metadata.name && a.object.spec.planRef.uid === uid", to: "true" },
+    mutant: { file: "src/commands/plan/plan-export.ts", from: "a.object.spec.planRef?.name === plan.plan.object.metadata.name && a.object.spec.planRef.uid === uid", to: "true" },
     tests: EXPORT_CHECKS,
     red: "holds only the approvals naming this plan by name and UID",
   },
@@ -64,7 +64,7 @@ export const ROWS: readonly Row[] = [
   {
     name: "ledger: misfit warnings of the migration kinds dropped",
     mutant: {
-      file: "src/commands/ledger.ts",
+      file: "src/commands/ledger/ledger-command.ts",
       from: "  warnings.push(rejectedWarnings([listed]));",
       to: '  if (!kind.startsWith("PtahMigration")) warnings.push(rejectedWarnings([listed]));',
     },
@@ -73,13 +73,13 @@ export const ROWS: readonly Row[] = [
   },
   {
     name: "inbox: misfit warnings of migrations dropped",
-    mutant: { file: "src/commands/inbox.ts", from: "warnings: rejectedWarnings([schemas, migrations])", to: "warnings: rejectedWarnings([schemas])" },
+    mutant: { file: "src/commands/inbox/inbox-command.ts", from: "warnings: rejectedWarnings([schemas, migrations])", to: "warnings: rejectedWarnings([schemas])" },
     tests: TOLERANCE,
     red: "inbox (a migration)",
   },
   {
     name: "status -w on a terminal: misfit warnings not written after a redraw",
-    mutant: { file: "src/commands/reads/status-watch.ts", from: "    for (const m of misfits.values()) ctx.log?.(m.line);\n", to: "" },
+    mutant: { file: "src/commands/status/status-watch.ts", from: "    for (const m of misfits.values()) ctx.log?.(m.line);\n", to: "" },
     tests: TOLERANCE,
     red: "after every redraw, one warning line per object that does not fit",
   },
@@ -122,11 +122,11 @@ export const ROWS: readonly Row[] = [
   },
   {
     name: "diff --from approval: the approval's schema UID not compared",
-    mutant: { file: "src/commands/diff.ts", from: " || ref.uid !== schema.metadata.uid", to: "" },
-    tests: ["test/cli/diff.test.ts"],
+    mutant: { file: "src/commands/diff/diff-command.ts", from: " || ref.uid !== schema.metadata.uid", to: "" },
+    tests: ["test/commands/diff/diff.test.ts"],
     red: "an approval that binds another schema, naming the side",
   },
-  // approve: the approval bound to the plan verified (src/approval/manifest.ts, commands/reads/approval.ts).
+  // approve: the approval bound to the plan verified (src/approval/manifest.ts, commands/shared/approval-reads.ts).
   {
     name: "approve: the schema approval's planRef without the plan's UID",
     mutant: {
@@ -134,7 +134,7 @@ export const ROWS: readonly Row[] = [
       from: "uid: schema.uid }, planRef: { name: plan.name, uid: plan.uid }",
       to: 'uid: schema.uid }, planRef: { name: plan.name, uid: "" }',
     },
-    tests: ["test/cli/approve.test.ts"],
+    tests: ["test/commands/approve/approve.test.ts"],
     red: "prints a manifest bound to schema, plan and the verified fingerprint",
   },
   {
@@ -144,7 +144,7 @@ export const ROWS: readonly Row[] = [
       from: "uid: schema.uid }, planRef: { name: plan.name, uid: plan.uid }, planFingerprint: fingerprint",
       to: 'uid: schema.uid }, planRef: { name: plan.name, uid: plan.uid }, planFingerprint: ""',
     },
-    tests: ["test/cli/approve.test.ts"],
+    tests: ["test/commands/approve/approve.test.ts"],
     red: "prints a manifest bound to schema, plan and the verified fingerprint",
   },
   {
@@ -154,31 +154,31 @@ export const ROWS: readonly Row[] = [
       from: "uid: migration.uid }, planRef: { name: plan.name, uid: plan.uid }",
       to: 'uid: migration.uid }, planRef: { name: plan.name, uid: "" }',
     },
-    tests: ["test/cli/approve.test.ts"],
+    tests: ["test/commands/approve/approve.test.ts"],
     red: "prints a migration approval bound to the plan",
   },
   {
     name: "approve: the last schema read's plan UID not compared with the plan verified",
-    mutant: { file: "src/commands/reads/approval.ts", from: "now?.uid !== plan.metadata.uid || ", to: "" },
-    tests: ["test/cli/approve-binding.test.ts"],
+    mutant: { file: "src/commands/shared/approval-reads.ts", from: "now?.uid !== plan.metadata.uid || ", to: "" },
+    tests: ["test/commands/approve/approve-binding.test.ts"],
     red: "the plan recreated under the same name (another UID)",
   },
   {
     name: "approve: the last schema read's fingerprint not compared with the one verified",
-    mutant: { file: "src/commands/reads/approval.ts", from: "now?.fingerprint !== verified.fingerprint || ", to: "" },
-    tests: ["test/cli/approve-binding.test.ts"],
+    mutant: { file: "src/commands/shared/approval-reads.ts", from: "now?.fingerprint !== verified.fingerprint || ", to: "" },
+    tests: ["test/commands/approve/approve-binding.test.ts"],
     red: "another fingerprint recorded for the same plan",
   },
   {
     name: "approve migration: the migration plan's UID not compared with the one the migration names",
     mutant: { file: "src/plan/migration-plan.ts", from: "  if (plan.metadata.uid !== ref?.uid) {", to: "  if (false) {" },
-    tests: ["test/cli/approve-migration-binding.test.ts"],
+    tests: ["test/commands/approve/approve-migration-binding.test.ts"],
     red: "a plan with another UID than the migration names",
   },
   {
     name: "approve migration: the last migration read's plan UID not compared with the first's",
-    mutant: { file: "src/commands/approve.ts", from: "last.status.plan?.uid !== first.status.plan?.uid || ", to: "" },
-    tests: ["test/cli/approve-migration-binding.test.ts"],
+    mutant: { file: "src/commands/approve/approve-command.ts", from: "last.status.plan?.uid !== first.status.plan?.uid || ", to: "" },
+    tests: ["test/commands/approve/approve-migration-binding.test.ts"],
     red: "a migration that names another plan (UID) on its last read",
   },
   // The lock analyser (src/locks/): SET NOT NULL skips its scan only when the plan proves the column not null.

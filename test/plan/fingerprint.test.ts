@@ -12,7 +12,7 @@ import { publishCurrent } from "./fixtures.ts";
 import { statementText } from "../../src/plan/sql-text.ts";
 import { trimSpace } from "../../src/plan/trim-space.ts";
 
-/** operator-api §5.2, from upstream's fingerprint_test.go. */
+/** The operator's fingerprint vectors, from upstream's fingerprint_test.go. */
 const VECTOR: SchemaPlanBinding = {
   contractVersion: 1,
   schemaUID: "schema-uid",
@@ -78,7 +78,7 @@ describe("computeSchemaPlanFingerprint", () => {
   });
 });
 
-describe("one TrimSpace, Go's (issue 27)", () => {
+describe("one TrimSpace, Go's", () => {
   // unicode.IsSpace: U+0085 and U+00A0 are space, U+FEFF and U+200B are not.
   it.each([
     ["\ufeff", "\ufeff"],
@@ -98,7 +98,7 @@ describe("one TrimSpace, Go's (issue 27)", () => {
   });
 });
 
-describe("integers hash as Go's int64 (issue 27)", () => {
+describe("integers hash as Go's int64", () => {
   it("-0 in an integer field hashes as 0, as Go decodes it (found by the Go oracle)", () => {
     expect(digestSchemaPlanBinding({ ...VECTOR, controllerStateVersion: -0 })).toBe(digestSchemaPlanBinding({ ...VECTOR, controllerStateVersion: 0 }));
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NotFoundError, PtahError, ReadError } from "../../src/errors.ts";
 import { loadVerifiedPlan } from "../../src/plan/load.ts";
 import { CHUNK_SIZE, CheckLog } from "../../src/plan/verify.ts";
-import { renderPlanSql } from "../../src/views/plan.ts";
+import { renderPlanSql } from "../../src/commands/shared/plan-view.ts";
 import { FakeReader } from "../support/fake-reader.ts";
 import { appliedStatus, fakeObjectsOf, publishSchemaPlan, type StatementInput } from "../support/publish-plan.ts";
 import { clusterState, NS, publishApplied, publishCurrent, SCHEMA, SCHEMA_REF } from "./fixtures.ts";

@@ -1,4 +1,4 @@
-// The record's binding copies (operator-api §2.1, newest CRD): every copy status.plan or
+// The record's binding copies (newest CRD): every copy status.plan or
 // status.applied carries must equal the plan's spec, in plan, approve and plan --verify alike;
 // an older record without copies is still read; status SCHEMA names what the record pins.
 import { describe, expect, it } from "vitest";

@@ -152,7 +152,7 @@ describe("buildHunks", () => {
   });
 });
 
-describe("diff at every size the operator allows (issue 28 item 4)", () => {
+describe("diff at every size the operator allows", () => {
   const plan = fc.array(fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h"), { maxLength: 30 });
   const uniquePlan = fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 30 }).map((xs) => xs.map((x) => `s${x}`));
 

@@ -1,4 +1,4 @@
-// The tampering cases of issue 5, shared by `plan` and `diff`: each one tampers with a published
+// The tampering cases, shared by `plan` and `diff`: each one tampers with a published
 // plan (or builds a whole state) and names the message the refusal must carry.
 import { createHash } from "node:crypto";
 import { expect } from "vitest";

@@ -1,4 +1,4 @@
-// The tampering table of issue 5: every case must refuse with its message, exit 1, and print
+// The tampering table (tampering-cases.ts): every case must refuse with its message, exit 1, and print
 // nothing on stdout, whatever the output format.
 import { afterAll, describe, expect, it } from "vitest";
 import { runCliWith } from "../support/cli.ts";

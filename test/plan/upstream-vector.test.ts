@@ -1,5 +1,5 @@
-// An anchor outside the plugin: a plan fingerprint recorded by a live upstream run (the contract's
-// upstream-2026-12-03.md, section 10; restated in ./vectors/upstream-churn-plan-2026-12-03.json).
+// An anchor outside the plugin: a plan fingerprint recorded by a live upstream run (restated,
+// with its source, in ./vectors/upstream-churn-plan-2026-12-03.json).
 // The plugin's path (the model reading the served spec, the binding, the canonical bytes) and the
 // Go oracle (test/oracle/fingerprint: encoding/json, stdlib only) must both recompute the record.
 import fs from "node:fs";

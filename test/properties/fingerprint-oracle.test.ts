@@ -1,6 +1,6 @@
 // Property: the plugin reads, validates and hashes a plan spec as the operator does. The Go oracle
-// (test/oracle/fingerprint, written from operator-api §5.1–5.2, stdlib only) decodes each spec's
-// JSON text as client-go decodes a typed object, validates it as §5.2 says and hashes it with
+// (test/oracle/fingerprint, written from the contract's canonical JSON and fingerprint rules, stdlib only) decodes each spec's
+// JSON text as client-go decodes a typed object, validates it as the contract says and hashes it with
 // encoding/json; the plugin's side is its own path from the same text: JSON.parse, the model
 // (src/model/parse.ts), bindingOfPlanSpec, validateSchemaPlanBinding and the canonical bytes. Both
 // sides get the same lines, generated from one seed, in one batch through one process. Specs

@@ -1,4 +1,4 @@
-// kubectl's -o jsonpath template dialect (kubectl-conventions §2.3): text outside braces is
+// kubectl's -o jsonpath template dialect (as kubectl 1.33 prints it): text outside braces is
 // literal, `$` is optional, {range}{end} iterates, arrays print space-separated, filters work,
 // missing keys print nothing, objects print as JSON, bad templates are usage errors.
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // renderTable draws printable-ASCII tables itself, in linear time (cli-table3's layout is
-// quadratic in the number of rows: issue 9's benchmark measured 27 s for `approvals -A` at 15,000
+// quadratic in the number of rows: the benchmark (test/bench/) measured 27 s for `approvals -A` at 15,000
 // approvals). The lines must be exactly cli-table3's, with or without colour, headers and indent;
 // anything else (wide characters, line breaks, ragged rows) still goes through cli-table3.
 import Table from "cli-table3";

@@ -4,7 +4,7 @@
 // about live objects. Claims on objects are read out of band (kubectl get -o json as lab-admin)
 // as condition type + status + reason (never message text), optionally with observedGeneration
 // equal to metadata.generation. The first failed step ends the scenario, as the recorder does
-// (operator-api go-client.md §5). A step may read only the variables its scenario declares.
+// (after upstream's recorder). A step may read only the variables its scenario declares.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// What a scenario file is (test/scenarios/*.yaml, after upstream's recorder, go-client.md §5):
+// What a scenario file is (test/scenarios/*.yaml, after upstream's recorder):
 // the types, loading with validation (a step may read only the variables its scenario
 // declares), durations.
 import fs from "node:fs";

@@ -1,6 +1,6 @@
 // The simulator's admission answers, against an in-memory API: the stamp (identity from the
 // request, groups sorted and de-duplicated, mutationRequestUID = the review UID), and the
-// contract's refusal messages in the contract's order (operator-api §4.2).
+// contract's refusal messages in the contract's order.
 import { describe, expect, it } from "vitest";
 import { checkSchemaApproval, mutate, validate, type AdmissionRequest } from "./admission.ts";
 import { coordinationDigest } from "./binding.ts";

@@ -1,4 +1,4 @@
-// The operator's approval admission (operator-api §4.2), served for real: a mutating pass that
+// The operator's approval admission, served for real: a mutating pass that
 // stamps the authenticated identity (approver/acknowledgedBy {username, uid, groups sorted and
 // de-duplicated}, approvedAt/acknowledgedAt, mutationRequestUID = the AdmissionReview UID) and
 // then validates the binding, and a validating pass that re-checks the stamp against the
@@ -86,7 +86,7 @@ async function readRef(kube: Kube, what: string, plural: string, ns: string, nam
 
 const isRefusal = (x: unknown): x is Refusal => typeof x === "object" && x !== null && "code" in x && "message" in x && !("metadata" in x);
 
-/** §4.2 schema approval binding checks, in the contract's order. */
+/** Admission's schema approval binding checks, in the contract's order. */
 export async function checkSchemaApproval(kube: Kube, ns: string, spec: any, managerEpoch: string): Promise<Refusal | undefined> {
   if (!spec?.schemaRef?.name || !spec?.schemaRef?.uid) return refuse("approval must explicitly identify the schema name and UID");
   if (!spec?.planRef?.name || !spec?.planRef?.uid) return refuse("approval must explicitly identify the plan name and UID");
@@ -126,7 +126,7 @@ export async function checkSchemaApproval(kube: Kube, ns: string, spec: any, man
   return undefined;
 }
 
-/** §4.2 migration approval checks (kind word `migration`). */
+/** Admission's migration approval checks (kind word `migration`). */
 export async function checkMigrationApproval(kube: Kube, ns: string, spec: any, managerEpoch: string): Promise<Refusal | undefined> {
   if (!spec?.migrationRef?.name || !spec?.migrationRef?.uid) return refuse("approval must explicitly identify the migration name and UID");
   if (!spec?.planRef?.name || !spec?.planRef?.uid) return refuse("approval must explicitly identify the plan name and UID");
@@ -163,7 +163,7 @@ export async function checkMigrationApproval(kube: Kube, ns: string, spec: any, 
   return distinct ? refuse(distinct) : undefined;
 }
 
-/** §4.2 run acknowledgment checks. */
+/** Admission's run acknowledgment checks. */
 export async function checkAcknowledgment(kube: Kube, ns: string, spec: any): Promise<Refusal | undefined> {
   if (!spec?.migrationRef?.name || !spec?.migrationRef?.uid) return refuse("acknowledgment must explicitly identify the migration name and UID");
   if (!spec?.operationID) return refuse("acknowledgment must name the operationID of the unresolved run");

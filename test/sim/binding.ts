@@ -1,4 +1,4 @@
-// The bindings a plan records and admission re-checks (operator-api §4.1, §5.4): engine
+// The bindings a plan records and admission re-checks: engine
 // canonicalisation, coordination digest, target identity, policy fingerprint, and the live
 // verification policy ConfigMap (UID + digest of the named key). Shared by the controllers and
 // the admission webhook so both decide from the same values.
@@ -16,7 +16,7 @@ export function canonicalEngine(engine: string | undefined): "postgresql" | "mys
 
 export const engineDisplay = (e: "postgresql" | "mysql"): string => (e === "postgresql" ? "PostgreSQL" : "MySQL");
 
-/** §5.4: namespace key or realm digest. */
+/** The namespace key or the realm digest. */
 export function coordinationDigest(obj: Obj): string | { error: string } {
   const target = obj.spec?.target ?? {};
   const engine = canonicalEngine(target.engine);

@@ -13,7 +13,7 @@ import { sha256 } from "./catalog.ts";
 export const MANAGED_LABEL = "lab.ptah.run/operator-simulator";
 export const MANAGED_VALUE = "enabled";
 
-/** The manager's execution binding (operator-api §2.0): one fixed epoch for the lab. */
+/** The manager's execution binding: one fixed epoch for the lab. */
 export const MANAGER = {
   executionBindingID: `v1-${sha256("ptah-lab simulator execution binding").slice(7, 39)}`,
   controllerImage: `registry.lab/ptah-operator@${sha256("ptah-lab controller image")}`,
@@ -133,7 +133,7 @@ export async function emitEvent(kube: Kube, obj: Obj, type: "Normal" | "Warning"
   }
 }
 
-/** The manager's ApprovalIdentity normalisation (operator-api §2.0). */
+/** The manager's ApprovalIdentity normalisation. */
 export function normalizeGroups(groups: readonly string[] | undefined): string[] {
   return [...new Set((groups ?? []).map((g) => g.trim()).filter((g) => g !== ""))].sort().slice(0, 64);
 }

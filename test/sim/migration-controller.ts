@@ -1,4 +1,4 @@
-// The PtahMigration side of the operator (operator-api §2.5–2.8, §3.3, §4.4): Pending →
+// The PtahMigration side of the operator: Pending →
 // Resolving → Verifying → Reading (history from the revision table) → Planning (a
 // PtahMigrationPlan: versions and checksums, no SQL) → AwaitingApproval → the oldest valid
 // PtahMigrationApproval is claimed (activeOperation.approvalRef; approval Consumed=True

@@ -1,6 +1,6 @@
 // A migration's history as the operator reads it: the artifact's versions against the rows of the
 // revision table (database.ts), the pending sequence, modified and ahead versions, and the
-// §5.4-style history fingerprint.
+// A history fingerprint in the operator's style.
 import { sha256, type MigrationArtifact } from "./catalog.ts";
 import { digestOf } from "./common.ts";
 import type { RevisionRow } from "./database.ts";

@@ -100,7 +100,7 @@ export abstract class MigrationRuns extends KindController {
         recordedAt: finishedAt,
         dispatchedBy: DISPATCHED_BY,
       };
-      // The annotation copy is written before the status record (§6).
+      // The annotation copy is written before the status record.
       await this.kube.mergePatch(this.path(ns, m.metadata.name), { metadata: { annotations: { [UNRESOLVED_RUN_ANNOTATION]: JSON.stringify(unresolvedRun) } } });
       const reported = ran.slice(0, -1);
       c.set("Blocked", "True", "ApplyOutcomeUnknown", "A Partial run nobody accounted for is recorded against this database; establish what it did before another Apply");

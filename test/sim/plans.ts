@@ -1,4 +1,4 @@
-// Publishing plans the operator's way (operator-api §2.2, §2.3, §2.6, §5): the PtahSchemaPlan
+// Publishing plans the operator's way: the PtahSchemaPlan
 // spec (chunk manifest, content digest, fingerprint) is created first, then the chunk objects
 // owned by the plan's real UID, then the plan status Ready=Published with the chunks' real UIDs
 // and observedGeneration == generation. Reading a published plan back (for the "Apply Job")
@@ -121,7 +121,7 @@ export async function readPlanStatements(kube: Kube, namespace: string, planName
 }
 
 // ---------------------------------------------------------------------------------------------
-// migration plans (§2.6, §5.4)
+// migration plans
 
 export interface MigrationStep {
   version: number;
@@ -149,7 +149,7 @@ export interface MigrationPlanInputs {
 
 export async function publishLiveMigrationPlan(kube: Kube, migration: Obj, steps: MigrationStep[], inputs: MigrationPlanInputs): Promise<Obj> {
   const ns = migration.metadata.namespace!;
-  // The fingerprint key set of the variant the contract pins (§5.4), sorted as a Go map.
+  // The fingerprint key set of the variant the contract pins, sorted as a Go map.
   const fingerprint = digestOf({
     contract_version: 1,
     migration_uid: migration.metadata.uid!,

@@ -1,4 +1,4 @@
-// The PtahSchema side of the operator (operator-api §3.1, §3.2, §3.4, §4.3), one phase per
+// The PtahSchema side of the operator, one phase per
 // reconcile, paced by the queue: Pending → Resolving → Verifying → Observing → Planning →
 // AwaitingApproval (or Blocked / ReadyToApply / InSync) → reserve a matching approval
 // (status.plan.approval + Event ApprovalAccepted) → dispatch it (approval Accepted/Stale/

@@ -1,4 +1,4 @@
-// Four-eyes, simulated the operator's way (upstream-2026-12 "Four-eyes approvals"): the simulator's
+// Four-eyes, simulated the operator's way (src/model/spec-writer.ts reads what it stamps): the simulator's
 // real mutating webhook (webhook-server.ts registers it for CREATE/UPDATE of ptahschemas and
 // ptahmigrations) stamps who created the object or last changed its spec, from the AdmissionReview's
 // userInfo — the identity the API server authenticated, not a guess from the audit log or

@@ -66,7 +66,7 @@ describe("readOnlyViolation", () => {
     ["create", `${P}/ptahmigrationapprovals?dryRun=All`, ptah("ptahmigrationapprovals")],
     ["create", `${P}/ptahmigrationrunacknowledgments?dryRun=All&fieldManager=x`, ptah("ptahmigrationrunacknowledgments")],
     ["create", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", { apiGroup: "authorization.k8s.io", apiVersion: "v1", resource: "selfsubjectaccessreviews" }],
-    // issue 29: who am I (four-eyes)
+    // Who am I (four-eyes)
     ["create", "/apis/authentication.k8s.io/v1/selfsubjectreviews", { apiGroup: "authentication.k8s.io", apiVersion: "v1", resource: "selfsubjectreviews" }],
   ])("passes %s %s", (verb, uri, ref) => {
     expect(readOnlyViolation(ev(verb, uri, ref))).toBeUndefined();
@@ -185,7 +185,7 @@ describe("the allowlist (test/support/wire-allowlist.ts)", () => {
     }
     expect(calls.sort()).toEqual(
       [
-        "commands/doctor.ts discoverGroup PTAH_API_VERSION", // NON_RESOURCE_PATHS /apis/operator.ptah.run/v1alpha1
+        "commands/doctor/doctor-command.ts discoverGroup PTAH_API_VERSION", // NON_RESOURCE_PATHS /apis/operator.ptah.run/v1alpha1
         'kube/inspect.ts get "/version"', // NON_RESOURCE_PATHS
         "kube/inspect.ts get `/apis/${groupVersion}`", // discoverGroup's argument, above
         "kube/inspect.ts get `${CRD_PATH}/${encodeURIComponent(name)}`", // ALLOWED_READS get (CRD_PATH: kube/request-guard.ts)

@@ -7,7 +7,7 @@
 // to send — an allowlist (test/support/wire-allowlist.ts): a get, list or watch of a resource the
 // plugin reads, with no subresource, or a GET of /version or the Ptah group's discovery; a
 // `dryRun=All` create of one of the three approval kinds; a create of a SelfSubjectAccessReview or
-// a SelfSubjectReview (who am I; issue 29): the API server stores neither. Anything else is named.
+// a SelfSubjectReview (who am I; four-eyes): the API server stores neither. Anything else is named.
 import fs from "node:fs";
 import { nonResourceViolation, readViolation } from "./wire-allowlist.ts";
 
@@ -152,7 +152,7 @@ export const DRY_RUN_CREATE_RESOURCES: ReadonlySet<string> = new Set(["ptahschem
  */
 export const REVIEW_RESOURCES: ReadonlySet<string> = new Set([
   "authorization.k8s.io/selfsubjectaccessreviews", // inbox, doctor
-  "authentication.k8s.io/selfsubjectreviews", // approve, inbox: who am I (issue 29, four-eyes)
+  "authentication.k8s.io/selfsubjectreviews", // approve, inbox: who am I (four-eyes)
 ]);
 
 /** A create of one of REVIEW_RESOURCES. */

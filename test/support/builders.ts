@@ -1,4 +1,4 @@
-// Contract-shaped fixture objects (operator-api §2–3). Each builder parses its output with
+// Contract-shaped fixture objects. Each builder parses its output with
 // the model, so fixtures cannot drift from it.
 import { parseObject, PTAH_API_VERSION, type KindName } from "../../src/model/parse.ts";
 
@@ -79,7 +79,7 @@ export function aSchema(f: SchemaFixture): Raw {
 
 const digestOf = (c: string): string => `sha256:${c.repeat(64)}`;
 
-/** The manager bindings both records repeat in the newest CRD (operator-api §2.1). */
+/** The manager bindings both records repeat in the newest CRD. */
 export const MANAGER_COPIES: Raw = {
   artifactDigest: digestOf("1"),
   coordinationDigest: digestOf("6"),

@@ -4,7 +4,7 @@
 // namespace resolves as kubectl's does: -n over the connection's (the kubeconfig context's) —
 // or the real connection code (`real`), or none at all (undefined: connecting fails).
 import { runCli, type RunResult } from "../../src/cli/run.ts";
-import type { GlobalOptions, LocalFacts, Registry } from "../../src/commands/types.ts";
+import type { GlobalOptions, LocalFacts, Registry } from "../../src/commands/command-types.ts";
 import type { ClusterInspector, ClusterReader, KubeconfigOrigin } from "../../src/kube/types.ts";
 
 export const FIXED_NOW = new Date("2026-11-30T12:00:00Z");
@@ -30,7 +30,7 @@ export interface CliOptions {
   readonly connectError?: Error;
   /** A fleet (--contexts): the reader of each kubeconfig context by name, or the error connecting to it throws. */
   readonly readers?: Readonly<Record<string, ClusterReader | Error>>;
-  /** The registry to run with instead of commands/index.ts (a test's own command). */
+  /** The registry to run with instead of commands/registry.ts (a test's own command). */
   readonly commands?: Registry;
   /** Standard input (mcp). */
   readonly input?: AsyncIterable<Uint8Array>;

@@ -9,7 +9,7 @@ export const ALL_PTAH_KINDS: readonly string[] = Object.values(KINDS)
   .filter((k) => k.group)
   .map((k) => k.kind);
 
-/** The newest generation's annotations (operator-api §0). */
+/** The newest generation's annotations. */
 export const NEWEST_GENERATION = {
   "operator.ptah.run/crd-schema-version": "1",
   "operator.ptah.run/controller-state-version": "1",

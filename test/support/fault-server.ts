@@ -1,4 +1,4 @@
-// A local fault-injecting HTTPS API server for the fault matrix (issue 10 item 2): node:https
+// A local fault-injecting HTTPS API server for the fault matrix: node:https
 // on 127.0.0.1:0 with a throwaway PKI made by `openssl` in a temp dir, a generated kubeconfig
 // pointing at it, and a runner for the REAL CLI in-process (kubeconfig loading, TLS, exec
 // plugins, transport, reader, error mapping: no fake reader anywhere).

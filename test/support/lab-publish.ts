@@ -47,7 +47,7 @@ export function labCurrentPlanStatus(p: LabPlan): Record<string, unknown> {
   return planRecordOf(p.plan as unknown as Raw);
 }
 
-/** A schema status waiting for an approval of this plan, as the operator writes it (§3.1). */
+/** A schema status waiting for an approval of this plan, as the operator writes it. */
 export function labAwaitingStatus(p: LabPlan): Record<string, unknown> {
   return {
     observedGeneration: 1,

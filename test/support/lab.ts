@@ -21,7 +21,7 @@ export { API_VERSION, GROUP };
 // ---------------------------------------------------------------------------------------------
 // kinds and objects
 
-/** The operator's kinds as the lab CRDs declare them (operator-api.md §1). */
+/** The operator's kinds as the lab CRDs declare them . */
 export const LAB_KINDS = {
   PtahSchema: { plural: "ptahschemas", shortName: "ptahs", namespaced: true, status: true },
   PtahSchemaPlan: { plural: "ptahschemaplans", shortName: "ptahplan", namespaced: true, status: true },

@@ -1,4 +1,4 @@
-// The plan document and the binding fields as the operator writes them (operator-api §2.2):
+// The plan document and the binding fields as the operator writes them:
 // Go's compact JSON of the document, deterministic fake UIDs and digests, and a realistic default
 // for every binding field. test/support/publish-plan.ts builds the published objects from them.
 import { canonicalJSON, struct, type CanonicalValue } from "../../src/plan/canonical.ts";

@@ -1,4 +1,4 @@
-// Publishes a schema plan the way the operator does (operator-api §2.2, §2.3, §5): the document
+// Publishes a schema plan the way the operator does: the document
 // bytes, 512 KiB chunks with digests, the manifest, committed chunk UIDs, Ready=Published and the
 // fingerprint of the binding. Deterministic (UIDs derive from names and a seed). For fixtures,
 // the operator simulator and benchmarks; tamper with the returned raw objects to test refusals.

@@ -1,11 +1,11 @@
-// The read-only proof on the TypeScript checker's types (issue 27): which members the seam and
+// The read-only proof on the TypeScript checker's types: which members the seam and
 // the transport offer, read from their declared types (not from the syntax of one class), and
 // every place in src/ where a Transport — the class or a value of its type — is used. A value of
 // type Transport may only be the receiver of one of its public members, named (never `t["x"]`,
 // never destructured), or flow into a place whose type is Transport (a parameter, a variable, a
 // property, a return); the class may only be constructed and named in types (never extended,
 // never `Transport.prototype`). `create` may only be called, and only where readOnlyProof expects.
-// test/read-only.test.ts runs it on src/; test/read-only-static.test.ts on copies with bypasses.
+// test/promises/read-only.test.ts runs it on src/; test/promises/read-only-static.test.ts on copies with bypasses.
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -184,7 +184,7 @@ export const REVIEW_KINDS = ["SelfSubjectAccessReview", "SelfSubjectReview"];
 export const EXPECTED_CREATES = [
   { call: "kube/reader.ts:dryRunCreate", kinds: DRY_RUN_KINDS },
   { call: "kube/reader.ts:reviewOne", kinds: ["SelfSubjectAccessReview"] },
-  // issue 29, four-eyes: who the caller is (the server answers with the request's user).
+  // Four-eyes: who the caller is (the server answers with the request's user).
   { call: "kube/reader.ts:whoAmI", kinds: ["SelfSubjectReview"] },
 ];
 

@@ -1,7 +1,7 @@
-// Knowledge-base text: the concepts behind the operator's words (operator-api §2, §4, §5).
-import type { KindedTopicText } from "../types.ts";
+// Knowledge-base text: the concepts behind the operator's words.
+import type { KindedTopicText } from "../knowledge-types.ts";
 import type { Concept } from "../vocabulary.ts";
-import { FOUR_EYES_TOPICS } from "./four-eyes.ts";
+import { FOUR_EYES_TOPICS } from "./four-eyes-topics.ts";
 
 export const CONCEPT_TOPICS = {
   condition: {

@@ -1,6 +1,6 @@
 // Knowledge-base text: condition types of approvals, plans, migrations and run
-// acknowledgments (operator-api §3.2, §3.3).
-import type { TopicText } from "../types.ts";
+// acknowledgments.
+import type { TopicText } from "../knowledge-types.ts";
 import type { ConditionKey } from "../vocabulary.ts";
 
 type OtherConditionKey = Exclude<ConditionKey, `schema/${string}`>;

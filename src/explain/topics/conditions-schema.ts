@@ -1,5 +1,5 @@
-// Knowledge-base text: PtahSchema condition types (operator-api §3.1).
-import type { TopicText } from "../types.ts";
+// Knowledge-base text: PtahSchema condition types.
+import type { TopicText } from "../knowledge-types.ts";
 import type { SCHEMA_CONDITION_TYPES } from "../vocabulary.ts";
 
 type SchemaConditionType = (typeof SCHEMA_CONDITION_TYPES)[number];

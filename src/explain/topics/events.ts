@@ -1,6 +1,6 @@
-// Knowledge-base text: the Events the operator records (operator-api §6). Events are
+// Knowledge-base text: the Events the operator records. Events are
 // diagnostic: decisions are made on conditions, so each entry points at the condition side.
-import type { KindedTopicText } from "../types.ts";
+import type { KindedTopicText } from "../knowledge-types.ts";
 import type { EventReason } from "../vocabulary.ts";
 
 const HISTORY_SCHEMA = { command: "kubectl ptah history <schema>", purpose: "see the event among the condition changes" } as const;

@@ -1,5 +1,5 @@
-// Knowledge-base text: the phases of PtahSchema and PtahMigration (operator-api §3.4).
-import type { TopicText } from "../types.ts";
+// Knowledge-base text: the phases of PtahSchema and PtahMigration.
+import type { TopicText } from "../knowledge-types.ts";
 import type { MigrationPhase, SchemaPhase } from "../vocabulary.ts";
 
 const STATUS_SCHEMA = { command: "kubectl ptah status <schema>", purpose: "see the conditions behind the phase" } as const;

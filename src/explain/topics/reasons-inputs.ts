@@ -1,6 +1,6 @@
 // Knowledge-base text: reasons about inputs and operations — suspension, engine, artifact
-// resolution and verification, observation, realms, failures (operator-api §3.1, §3.3, §3.5).
-import type { KindedTopicText } from "../types.ts";
+// resolution and verification, observation, realms, failures.
+import type { KindedTopicText } from "../knowledge-types.ts";
 import type { Reason } from "../vocabulary.ts";
 
 const STATUS_SCHEMA = { command: "kubectl ptah status <schema>", purpose: "see the conditions and their messages" } as const;

@@ -1,6 +1,6 @@
 // Knowledge-base text: reasons specific to migrations — history verdicts and run
-// acknowledgments (operator-api §3.3, §3.5).
-import type { KindedTopicText } from "../types.ts";
+// acknowledgments.
+import type { KindedTopicText } from "../knowledge-types.ts";
 import type { Reason } from "../vocabulary.ts";
 
 const SHOW_MIGRATION = { command: "kubectl ptah migration <migration>", purpose: "see the history, plan and conditions" } as const;

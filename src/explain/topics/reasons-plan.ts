@@ -1,6 +1,5 @@
-// Knowledge-base text: reasons about planning, approval, apply and convergence
-// (operator-api §3.1–§3.3, §3.5, §4).
-import type { KindedTopicText } from "../types.ts";
+// Knowledge-base text: reasons about planning, approval, apply and convergence.
+import type { KindedTopicText } from "../knowledge-types.ts";
 import type { Reason } from "../vocabulary.ts";
 
 const STATUS_SCHEMA = { command: "kubectl ptah status <schema>", purpose: "see the conditions and their messages" } as const;

@@ -1,6 +1,6 @@
-// Knowledge-base text: derived approval states (issue 6, operator-api §3.2, §4.3) and
-// migration run outcomes (§2.5, §3.4).
-import type { KindedTopicText } from "../types.ts";
+// Knowledge-base text: derived approval states and
+// migration run outcomes.
+import type { KindedTopicText } from "../knowledge-types.ts";
 import type { ApprovalState, RunOutcome } from "../vocabulary.ts";
 
 export const APPROVAL_STATE_TOPICS = {

@@ -1,5 +1,5 @@
 // An oracle for Go durations: Go's own time.ParseDuration, so that the TypeScript restatement
-// (src/commands/options/duration.ts) is checked against the parser kubectl and pflag use rather
+// (src/commands/shared/duration.ts) is checked against the parser kubectl and pflag use rather
 // than against itself. Standard library only.
 //
 // Input: one JSON string per line. Output: one line per input, {"ns":"<int64 nanoseconds>"} or

@@ -1,4 +1,4 @@
-// An independent oracle for the schema plan fingerprint (operator-api §5.1, §5.2), written from
+// An independent oracle for the schema plan fingerprint, written from
 // the contract with Go's own encoding/json, so that the TypeScript side (src/plan/canonical.ts,
 // src/plan/fingerprint.ts, and the model that reads a plan spec) is checked against the decoder,
 // the validation and the encoder the operator uses rather than against itself. Standard library
@@ -14,7 +14,7 @@
 //	{"decoded":true,"canonical":"<base64>","digest":"sha256:<hex>","problems":["…"]}
 //
 // canonical and digest are the hash of the binding as decoded (whether or not it is valid);
-// problems are the operator's validation before hashing (§5.2), empty when it would hash it.
+// problems are the operator's validation before hashing, empty when it would hash it.
 // A line that does not decode is {"decoded":false,"error":"…"}. Each answer is written (flushed)
 // before the next line is read, so one process can serve a caller line by line.
 //
@@ -61,7 +61,7 @@ type planSpec struct {
 	StatementCount           int64
 }
 
-// binding is the hashed object: a struct, so encoding/json keeps this field order (§5.2).
+// binding is the hashed object: a struct, so encoding/json keeps this field order.
 type binding struct {
 	ContractVersion          int64    `json:"contract_version"`
 	SchemaUID                string   `json:"schema_uid"`
@@ -206,7 +206,7 @@ func bindingOf(s planSpec) binding {
 
 var epoch = regexp.MustCompile(`^v1-[0-9a-f]{32}$`)
 
-// validate is §5.2's "validation before hashing", in the contract's words.
+// validate is the contract's "validation before hashing", in its words.
 func validate(b binding, versions map[int64]bool) []string {
 	problems := []string{}
 	if !versions[b.ContractVersion] {

@@ -1,0 +1,159 @@
+// `kubectl ptah explain [TOPIC]`: what a condition type, reason, phase, approval state, run
+// outcome, event or concept means and what to do next, from the knowledge base alone —
+// no cluster, no kubeconfig, no Kubernetes client. Words that name no topic may be handed to
+// an optional live diagnosis of objects (`explain <schema>`, `explain approval <name>`).
+import { NotFoundError, ReadError, UsageError } from "../../errors.ts";
+import { KNOWLEDGE, type KnowledgeEntry } from "../../explain/knowledge.ts";
+import { lookupTopic } from "../../explain/lookup.ts";
+import { isDnsSubdomain } from "../../model/names.ts";
+import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "./explain-view.ts";
+import { namesOf } from "../shared/candidates.ts";
+import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "../command-types.ts";
+import { OFFLINE, events, ptah } from "../shared/permissions.ts";
+
+export type ExplainOutput = "text" | "json" | "name";
+
+export interface ExplainOptions {
+  /** The topic as typed, one word per argument; empty lists every topic. */
+  readonly words: readonly string[];
+  readonly output: ExplainOutput;
+}
+
+/**
+ * Live diagnosis hook. Called with the typed words only when they match no topic and could
+ * be Kubernetes object names (see `couldNameObjects`). It returns the explanation of the
+ * objects, or undefined when the words name no object — including when no cluster is
+ * configured — so that the user gets the topic suggestions instead. It may throw a
+ * PtahError (for example ReadError when the cluster cannot be read).
+ */
+export type Diagnose = (words: readonly string[], ctx: RunContext) => Promise<Printed | undefined>;
+
+const NAME = "explain";
+
+/*
+ * Decisions (what a user would expect):
+ * - A topic that matches exactly is printed, exit 0. When the name is shared (Stale names an
+ *   approval state, a condition type and a reason), aliases choose the entry a newcomer most
+ *   likely means and the others are listed at the end.
+ * - Several equally good matches (Ready, InSync, history): the candidates with their ids go to
+ *   stdout, exit 0 — the lookup succeeded; the user picks one.
+ * - No match: the diagnosis hook, if any and if the words could be object names; otherwise
+ *   `error: no topic "x"; did you mean …?` on stderr with exit 3 (nothing there), like every
+ *   other command that finds nothing to show.
+ * - Topics always win over object names: a schema named like a topic word is explained as the
+ *   topic. Wire words are CamelCase and object names are lowercase, so this rarely collides.
+ */
+export function makeExplainCommand(diagnose?: Diagnose): CommandBody<ExplainOptions> {
+  return {
+    positionals: [{ name: "TOPIC", variadic: true, complete: topicWords }],
+    outputs: ["json", "name"],
+    examples: [
+      { comment: "List every topic, grouped by kind", command: "kubectl ptah explain" },
+      { comment: "What a stale approval is and what to do about it", command: "kubectl ptah explain stale" },
+      { comment: "Explain a condition reason exactly as the operator writes it", command: "kubectl ptah explain PlanNoLongerCurrent" },
+      { comment: "Narrow a name shared by several topics", command: "kubectl ptah explain migration phase Blocked" },
+      { comment: "Print one topic as JSON", command: "kubectl ptah explain destructive -o json" },
+    ],
+    flags: [],
+    hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+    permissions: [
+      { form: "explain TOPIC", argv: ["explain", "stale"], rules: [], note: OFFLINE },
+      {
+        form: "explain SCHEMA",
+        argv: ["explain", "storefront"],
+        rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")],
+      },
+      { form: "explain approval NAME", argv: ["explain", "approval", "storefront-old"], rules: [...ptah("get", "ptahschemaapprovals", "ptahschemas"), ...events("list")] },
+      { form: "explain migration MIGRATION", argv: ["explain", "migration", "billing"], rules: [...ptah("get", "ptahmigrations"), ...ptah("list", "ptahmigrationapprovals")] },
+    ],
+    toOptions: parseExplainArgs,
+    run: (options, ctx) => runExplain(options, ctx, diagnose),
+  };
+}
+
+/**
+ * Topic words in any case (explain matches them so), each once, with its summary. After
+ * `approval` or `migration`, which also name an object to diagnose, that kind's names come
+ * first, then the topics that apply to it.
+ */
+const topicWords: CompletionSource = async (q) => {
+  const first = q.before[0];
+  if (q.before.length !== 1 || (first !== "approval" && first !== "migration")) return topicCandidates(q.toComplete);
+  const names = await namesOf(first === "approval" ? "PtahSchemaApproval" : "PtahMigration")(q);
+  return [...names, ...topicCandidates(q.toComplete, first === "approval" ? ["PtahSchemaApproval", "PtahMigrationApproval"] : ["PtahMigration"])];
+};
+
+function topicCandidates(toComplete: string, appliesTo?: readonly string[]): Candidate[] {
+  const seen = new Map<string, Candidate>();
+  const lower = toComplete.toLowerCase();
+  for (const e of KNOWLEDGE) {
+    if (appliesTo && !e.appliesTo.some((k) => appliesTo.includes(k))) continue;
+    const word = /\s/u.test(e.title) ? e.id : e.title;
+    if (seen.has(word) || !word.toLowerCase().startsWith(lower)) continue;
+    seen.set(word, { value: word, description: e.summary });
+  }
+  return [...seen.values()];
+}
+
+export function parseExplainArgs(args: ParsedArgs): ExplainOptions {
+  const words = args.positionals.map((w) => w.trim()).filter((w) => w !== "");
+  return { words, output: parseOutput(args.global.output) };
+}
+
+function parseOutput(value: string | undefined): ExplainOutput {
+  if (value === undefined || value === "") return "text";
+  if (value === "json" || value === "name") return value;
+  throw new UsageError(`unable to match a printer suitable for the output format "${value}", allowed formats are: json,name`, NAME);
+}
+
+async function runExplain(options: ExplainOptions, ctx: RunContext, diagnose: Diagnose | undefined): Promise<Printed> {
+  if (options.words.length === 0) return print(KNOWLEDGE, options.output, renderTopicList);
+
+  const query = options.words.join(" ");
+  const result = lookupTopic(query);
+  switch (result.kind) {
+    case "found":
+      return print(result.entry, options.output, (entry) => renderTopic(entry, result.others));
+    case "ambiguous":
+      return print(result.candidates, options.output, (candidates) => renderCandidates(query, candidates));
+    case "unknown": {
+      if (diagnose && couldNameObjects(options.words)) {
+        let diagnosis: Printed | undefined;
+        try {
+          diagnosis = await diagnose(options.words, ctx);
+        } catch (err) {
+          // The cluster failed (unreachable, timeout, forbidden): that is the answer, not "no
+          // topic"; the topic lookup's result follows in the same line.
+          // (`approval NAME` and the like name an object explicitly: the error alone.)
+          if (err instanceof ReadError && options.words.length === 1) {
+            throw new ReadError(`${err.message}; and ${formatUnknownTopic(query, result.suggestions)}`, err.httpStatus);
+          }
+          throw err;
+        }
+        if (diagnosis) return diagnosis;
+      }
+      throw new NotFoundError(formatUnknownTopic(query, result.suggestions));
+    }
+  }
+}
+
+function print<T extends KnowledgeEntry | readonly KnowledgeEntry[]>(value: T, output: ExplainOutput, renderText: (value: T) => string): Printed {
+  switch (output) {
+    case "json":
+      return { kind: "printed", stdout: `${JSON.stringify(value, null, 2)}\n` };
+    case "name": {
+      const entries: readonly KnowledgeEntry[] = Array.isArray(value) ? value : [value as KnowledgeEntry];
+      return { kind: "printed", stdout: entries.map((e) => `${e.id}\n`).join("") };
+    }
+    case "text":
+      return { kind: "printed", stdout: renderText(value) };
+  }
+}
+
+/**
+ * Object names are lowercase DNS subdomains, so CamelCase wire words with a typo
+ * (`PlanNoLongerCurent`) never reach the cluster: they get their suggestion offline.
+ */
+export function couldNameObjects(words: readonly string[]): boolean {
+  return words.every(isDnsSubdomain);
+}

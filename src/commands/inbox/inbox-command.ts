@@ -1,0 +1,257 @@
+// `kubectl ptah inbox [-n NAMESPACE | -A | --namespaces A,B]`: what waits for a person, oldest
+// first, and what the caller may do about it. Reads: one LIST of schemas and one of migrations
+// (per namespace with --namespaces; with -A, across all namespaces, or — when the caller may not
+// list across all namespaces — in the context's namespace or those --namespaces names), then
+// SelfSubjectAccessReviews for create of the approval kinds the waiting items need. With -A, one
+// cluster-wide review per kind first: a caller allowed everywhere (a ClusterRoleBinding) is done.
+// Otherwise one review per (namespace, kind) among the waiting items — deduplicated and at most
+// REVIEW_CONCURRENCY at a time, so `inbox -A` over 1,000 namespaces asks only about the
+// namespaces where something waits. Four-eyes: when an item you may approve records a
+// last spec writer, one SelfSubjectReview says who you are; where you are that writer, YOU CAN
+// says "approve (not you: you last changed its spec)". Without an answer (an older server, 403) it
+// stays "approve": admission decides.
+import { ReadError, UsageError } from "../../errors.ts";
+import type { KindName } from "../../model/parse.ts";
+import { formatJson, formatYaml } from "../../render/formats.ts";
+import { sanitize } from "../../render/sanitize.ts";
+import { inboxItems, inboxRow, renderInbox, type InboxItem, type InboxRow } from "./inbox-text.ts";
+import type { ClusterReader, Identity, ListResult } from "../../kube/types.ts";
+import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
+import { isDnsSubdomain } from "../../model/names.ts";
+import { isSpecWriter } from "../../model/spec-writer.ts";
+import { rejectedWarnings } from "../shared/tolerance.ts";
+import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
+import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
+import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../shared/permissions.ts";
+
+export interface InboxOptions {
+  readonly output: "table" | "json" | "yaml";
+  readonly absoluteTime: boolean;
+  /** --namespaces: read these (alone), or fall back to them from -A. */
+  readonly namespaces: readonly string[] | undefined;
+  /** --contexts / --all-contexts (shared/fleet.ts); undefined: the one current context. */
+  readonly fleet?: FleetChoice;
+}
+
+interface Listed {
+  readonly schemas: PtahSchema[];
+  readonly migrations: PtahMigration[];
+  /** Warning lines: objects that do not fit, what could not be listed. */
+  readonly warnings: string;
+}
+
+function isForbidden(err: unknown): err is ReadError {
+  return err instanceof ReadError && err.httpStatus === 403;
+}
+
+/** Schemas and migrations of one namespace (undefined: all namespaces). */
+async function listIn(c: Connection, namespace: string | undefined): Promise<Listed> {
+  const [schemas, migrations] = (await Promise.all([
+    c.reader.list("PtahSchema", { namespace, keepRaw: false }),
+    c.reader.list("PtahMigration", { namespace, keepRaw: false }),
+  ])) as [ListResult<PtahSchema>, ListResult<PtahMigration>];
+  return { schemas: schemas.items.map((s) => s.object), migrations: migrations.items.map((m) => m.object), warnings: rejectedWarnings([schemas, migrations]) };
+}
+
+/**
+ * Each namespace in turn; one the caller may not list is one warning line naming it and the
+ * server's refusal, the others are shown. Every one of them forbidden: the first refusal.
+ */
+async function listEach(c: Connection, namespaces: readonly string[]): Promise<Listed> {
+  const out: Listed = { schemas: [], migrations: [], warnings: "" };
+  let refused: ReadError | undefined;
+  let listed = 0;
+  let warnings = "";
+  for (const ns of namespaces) {
+    try {
+      const l = await listIn(c, ns);
+      out.schemas.push(...l.schemas);
+      out.migrations.push(...l.migrations);
+      warnings += l.warnings;
+      listed++;
+    } catch (err) {
+      if (!isForbidden(err)) throw err;
+      refused ??= err;
+      warnings += `Warning: namespace ${sanitize(ns)} not shown: ${err.message}\n`;
+    }
+  }
+  if (listed === 0 && refused) throw refused;
+  return { ...out, warnings };
+}
+
+/**
+ * -A: one list across all namespaces. A caller who may not list there (only namespaced
+ * RoleBindings) gets what it may read: the context's namespace, or those --namespaces names,
+ * and one warning line saying what could not be listed.
+ */
+async function listEverywhere(c: Connection, fallback: readonly string[]): Promise<{ listed: Listed; allNamespaces: boolean }> {
+  try {
+    return { listed: await listIn(c, undefined), allNamespaces: true };
+  } catch (err) {
+    if (!isForbidden(err)) throw err;
+    const listed = await listEach(c, fallback);
+    const where = fallback.length === 1 ? `namespace ${sanitize(fallback[0]!)}` : `namespaces ${fallback.map(sanitize).join(", ")}`;
+    return { listed: { ...listed, warnings: `Warning: could not list across all namespaces, showing ${where} only: ${err.message}\n` + listed.warnings }, allNamespaces: false };
+  }
+}
+
+/** --namespaces a,b: names, comma-separated, each a namespace name. */
+function parseNamespaces(raw: unknown): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const names = String(raw as string)
+    .split(",")
+    .map((n) => n.trim());
+  const bad = names.find((n) => !isDnsSubdomain(n) || n.includes("."));
+  if (bad !== undefined) throw new UsageError(`--namespaces takes namespace names separated by commas, not ${JSON.stringify(bad)}`, "inbox");
+  return [...new Set(names)];
+}
+
+/** SelfSubjectAccessReviews in flight at once. */
+export const REVIEW_CONCURRENCY = 8;
+
+function accessKey(namespace: string, kind: KindName): string {
+  return `${namespace}\u0000${kind}`;
+}
+
+/** Runs the tasks, at most REVIEW_CONCURRENCY at a time. */
+async function bounded(tasks: readonly (() => Promise<void>)[]): Promise<void> {
+  const queue = [...tasks];
+  const worker = async (): Promise<void> => {
+    for (let next = queue.shift(); next; next = queue.shift()) await next();
+  };
+  await Promise.all(Array.from({ length: Math.min(REVIEW_CONCURRENCY, queue.length) }, worker));
+}
+
+/** One access review through the seam: may the caller create `kind` in `namespace` ("" = every namespace)? */
+async function mayCreate(reader: ClusterReader, kind: KindName, namespace: string): Promise<boolean> {
+  // Loaded here, not at the top: a static import would bring zod into every start (--help too).
+  const info = (await import("../../model/parse.ts")).KINDS[kind];
+  const [answer] = await reader.reviewAccess([{ verb: "create", group: info.group, resource: info.plural, namespace }]);
+  return answer?.allowed === true;
+}
+
+/** May the caller create each needed kind in each namespace? Keys: accessKey(namespace, kind). */
+async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], allNamespaces: boolean): Promise<(namespace: string, kind: KindName) => boolean> {
+  const kinds = [...new Set(items.flatMap((i) => (i.approvalKind ? [i.approvalKind] : [])))];
+  // With -A, namespace "" asks about every namespace at once.
+  const everywhere = new Set<KindName>();
+  if (allNamespaces) {
+    await bounded(
+      kinds.map((kind) => async () => {
+        if (await mayCreate(reader, kind, "")) everywhere.add(kind);
+      }),
+    );
+  }
+  const pairs = new Map<string, { namespace: string; kind: KindName }>();
+  for (const i of items) if (i.approvalKind && !everywhere.has(i.approvalKind)) pairs.set(accessKey(i.namespace, i.approvalKind), { namespace: i.namespace, kind: i.approvalKind });
+  const answers = new Map<string, boolean>();
+  await bounded(
+    [...pairs.entries()].map(([key, p]) => async () => {
+      answers.set(key, await mayCreate(reader, p.kind, p.namespace));
+    }),
+  );
+  return (namespace, kind) => everywhere.has(kind) || answers.get(accessKey(namespace, kind)) === true;
+}
+
+/** Who you are, asked only when an item you may approve records its last spec writer. */
+async function whoAmIIfNeeded(reader: ClusterReader, items: readonly InboxItem[], may: (i: InboxItem) => boolean): Promise<Identity | undefined> {
+  if (!items.some((i) => i.writer && may(i))) return undefined;
+  try {
+    return await reader.whoAmI();
+  } catch {
+    return undefined;
+  }
+}
+
+export const inboxCommand: CommandBody<InboxOptions> = {
+  positionals: [],
+  outputs: ["json", "yaml"],
+  examples: [
+    { comment: "What waits in the namespace, oldest first, and whether you may approve it", command: "kubectl ptah inbox -n app" },
+    {
+      comment:
+        "Everything waiting in every namespace; if you may not list across all namespaces, in your context's namespace only (or those --namespaces names), with one warning line saying so",
+      command: "kubectl ptah inbox -A",
+    },
+    { comment: "What waits in the namespaces your RoleBindings let you read", command: "kubectl ptah inbox --namespaces app,billing" },
+    { comment: "Everything waiting in every cluster of the kubeconfig, one CONTEXT column", command: "kubectl ptah inbox -A --all-contexts" },
+  ],
+  flags: [
+    { name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" },
+    {
+      name: "namespaces",
+      type: "string",
+      value: "NS,NS",
+      describe: "Read these namespaces (comma-separated); with -A, the ones read instead when you may not list across all namespaces (default: the context's namespace)",
+    },
+    ...FLEET_FLAGS,
+  ],
+  hiddenGlobals: ["selector"],
+  permissions: [
+    {
+      form: "inbox",
+      argv: ["inbox"],
+      rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW],
+      note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}`,
+    },
+  ],
+  toOptions(args) {
+    if (args.positionals.length > 0) throw new UsageError("inbox takes no names; narrow it with -n NAMESPACE", "inbox");
+    const o = args.global.output;
+    if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml") throw new UsageError(`unknown output format "${o}"; it is one of [json yaml]`, "inbox");
+    const namespaces = parseNamespaces(args.flags.namespaces);
+    if (namespaces && args.global.namespace !== undefined) throw new UsageError("-n and --namespaces both name the namespaces to read; give one of them", "inbox");
+    const fleet = parseFleet(args.flags, args.global, "inbox");
+    return { output: o === "json" || o === "yaml" ? o : "table", absoluteTime: args.flags["absolute-time"] === true, namespaces, ...(fleet ? { fleet } : {}) };
+  },
+  async run(options, ctx) {
+    if (options.fleet) return runFleet(options, options.fleet, ctx);
+    const { rows, where, warnings } = await readInbox(ctx, options.namespaces);
+    const warned = warnings ? { stderr: warnings } : {};
+    if (options.output !== "table") {
+      const doc = { apiVersion: "v1", kind: "List", items: rows };
+      return { kind: "printed", stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc), ...warned };
+    }
+    if (rows.length === 0) {
+      return { kind: "printed", stdout: "", stderr: `${warnings}Nothing is waiting for approval in ${where}.\n` };
+    }
+    return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }), ...warned };
+  },
+};
+
+/** One context's inbox: the rows, where it looked (for "Nothing is waiting … in <where>") and its warning lines. */
+async function readInbox(ctx: RunContext, only: readonly string[] | undefined): Promise<{ rows: InboxRow[]; where: string; warnings: string }> {
+  const c = await ctx.connect();
+  const read = ctx.global.allNamespaces
+    ? await listEverywhere(c, only ?? [c.namespace])
+    : { listed: await (only ? listEach(c, only) : listIn(c, c.namespace)), allNamespaces: false };
+  const { schemas, migrations, warnings } = read.listed;
+  const items = inboxItems(schemas, migrations);
+  const mayCreate = await reviewAll(c.reader, items, read.allNamespaces);
+  const may = (i: InboxItem): boolean => (i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : false);
+  const me = await whoAmIIfNeeded(c.reader, items, may);
+  const rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
+  const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
+  const where =
+    namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
+  return { rows, where, warnings };
+}
+
+/** --contexts / --all-contexts: every context's rows, a CONTEXT column first, each NEXT aimed at its context. */
+async function runFleet(options: InboxOptions, choice: Exclude<FleetChoice, undefined>, ctx: RunContext): Promise<Printed> {
+  const result = await readFleet(ctx, choice, (c) => readInbox(c, options.namespaces));
+  const rows = result.answers.flatMap((a) => a.value.rows.map((r) => ({ ...r, context: a.context, next: aimAt(r.next, a.context) })));
+  // Each context's warning lines, naming the context.
+  const warnings = contextWarnings(result.answers, (v) => v.warnings);
+  if (options.output !== "table") {
+    const doc = { apiVersion: "v1", kind: "List", items: rows };
+    return fleetPrinted(result, options.output === "json" ? formatJson(doc) : formatYaml(doc), warnings);
+  }
+  const note =
+    rows.length === 0 && result.answers.length > 0
+      ? `Nothing is waiting for approval in the ${result.answers.length === 1 ? "context" : `${result.answers.length} contexts`} read.\n`
+      : "";
+  const text =
+    rows.length === 0 ? "" : renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders, contexts: rows.map((r) => r.context) });
+  return fleetPrinted(result, text, warnings + note);
+}

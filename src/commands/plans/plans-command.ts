@@ -1,0 +1,104 @@
+// `kubectl ptah plans [SCHEMA | migration MIGRATION] [-A] [--unpinned] [-o json|yaml|name]`: every
+// stored PtahSchemaPlan and PtahMigrationPlan, and every reference that pins it (the operator
+// deletes no plan; src/plan/pins.ts). It deletes nothing: `-o name` is for a person's own
+// `kubectl delete`. Reads: LIST both plan kinds, both owner kinds and both approval kinds.
+import { NotFoundError, ReadError } from "../../errors.ts";
+import { storedPlans, type StoredPlan } from "../../plan/pins.ts";
+import { formatJson, formatYaml } from "../../render/formats.ts";
+import { plansDocument, renderPlanNames, renderPlansTable } from "./plans-text.ts";
+import { parseOptionalTarget, type OptionalTarget } from "../shared/arguments.ts";
+import { noResources, parseFixedOutput } from "../shared/output.ts";
+import { readAll } from "../shared/read.ts";
+import { rejectedWarnings } from "../shared/tolerance.ts";
+import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import type { CommandBody, Connection } from "../command-types.ts";
+import type { KindName, ObjectOf } from "../../model/parse.ts";
+import type { ListResult } from "../../kube/types.ts";
+import { ptah } from "../shared/permissions.ts";
+
+export interface PlansOptions {
+  readonly target: OptionalTarget;
+  readonly output: "table" | "json" | "yaml" | "name";
+  readonly unpinned: boolean;
+}
+
+/**
+ * What pins a plan is read strictly: an object that does not fit the model fails the command
+ * (exit 1) rather than being left out, because a reference left out would offer a pinned plan
+ * as deletable. Only the plans themselves are listed tolerantly.
+ */
+async function pinSources(c: Connection, namespace: string | undefined) {
+  // Every list is tolerant (it hands over what does not fit beside what does): a pin source
+  // that does not fit refuses here, naming the object.
+  const strict = <K extends KindName>(kind: K): Promise<ObjectOf<K>[]> =>
+    c.reader.list(kind, { namespace, keepRaw: false }).then((l) => {
+      const misfit = l.rejected[0];
+      if (misfit) throw new ReadError(misfit.problem);
+      return l.items.map((i) => i.object);
+    });
+  const [schemas, migrations, schemaApprovals, migrationApprovals] = await readAll([
+    strict("PtahSchema"),
+    strict("PtahMigration"),
+    strict("PtahSchemaApproval"),
+    strict("PtahMigrationApproval"),
+  ]);
+  return { schemas, migrations, schemaApprovals, migrationApprovals };
+}
+
+function inTarget(t: OptionalTarget): (p: StoredPlan) => boolean {
+  if (t.kind === "schema") return (p) => p.kind === "PtahSchemaPlan" && p.owner === t.name;
+  if (t.kind === "migration") return (p) => p.kind === "PtahMigrationPlan" && p.owner === t.name;
+  return () => true;
+}
+
+export const plansCommand: CommandBody<PlansOptions> = {
+  positionals: SCHEMA_OR_MIGRATION,
+  outputs: ["json", "yaml", "name"],
+  examples: [
+    { comment: "Every stored plan in the namespace, and what pins each one", command: "kubectl ptah plans -n app" },
+    { comment: "The plans of one schema", command: "kubectl ptah plans storefront -n app" },
+    { comment: "Plans nothing references, everywhere", command: "kubectl ptah plans -A --unpinned" },
+    {
+      comment: "Export, then delete, what nothing pins (the plugin deletes nothing; its chunks go with it)",
+      command: "kubectl ptah plans storefront -n app --unpinned -o name | xargs -r kubectl delete -n app",
+    },
+  ],
+  flags: [{ name: "unpinned", type: "boolean", describe: "Only the plans no schema, migration or approval references" }],
+  permissions: [
+    {
+      form: "plans",
+      argv: ["plans"],
+      rules: ptah("list", "ptahschemaplans", "ptahmigrationplans", "ptahschemas", "ptahmigrations", "ptahschemaapprovals", "ptahmigrationapprovals"),
+    },
+  ],
+  toOptions(args) {
+    const output = parseFixedOutput(args.global.output, ["json", "yaml", "name"] as const, "plans");
+    return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "plans"), output, unpinned: args.flags.unpinned === true };
+  },
+  async run(options, ctx) {
+    const c = await ctx.connect();
+    const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
+    const t = options.target;
+    const [schemaPlans, migrationPlans, sources]: [ListResult<ObjectOf<"PtahSchemaPlan">>, ListResult<ObjectOf<"PtahMigrationPlan">>, Awaited<ReturnType<typeof pinSources>>] =
+      await Promise.all([
+        c.reader.list("PtahSchemaPlan", { namespace, keepRaw: false }),
+        c.reader.list("PtahMigrationPlan", { namespace, keepRaw: false }),
+        pinSources(c, namespace),
+      ]);
+    if (t.kind === "schema" && !sources.schemas.some((s) => s.metadata.name === t.name)) throw new NotFoundError(`no such schema: ${c.namespace}/${t.name}`);
+    if (t.kind === "migration" && !sources.migrations.some((m) => m.metadata.name === t.name)) throw new NotFoundError(`no PtahMigration by that name: ${c.namespace}/${t.name}`);
+    const all = storedPlans(
+      schemaPlans.items.map((i) => i.object),
+      migrationPlans.items.map((i) => i.object),
+      sources,
+    );
+    const plans = all.filter(inTarget(t)).filter((p) => !options.unpinned || p.pinnedBy.length === 0);
+    const warnings = rejectedWarnings([schemaPlans, migrationPlans]);
+    const withWarnings = (stdout: string, stderr = "") => ({ kind: "printed" as const, stdout, ...(warnings + stderr ? { stderr: warnings + stderr } : {}) });
+    if (options.output === "json") return withWarnings(formatJson(plansDocument(plans)));
+    if (options.output === "yaml") return withWarnings(formatYaml(plansDocument(plans)));
+    if (plans.length === 0) return withWarnings("", noResources(namespace));
+    if (options.output === "name") return withWarnings(renderPlanNames(plans));
+    return withWarnings(renderPlansTable(plans, { noHeaders: ctx.global.noHeaders, allNamespaces: ctx.global.allNamespaces }));
+  },
+};

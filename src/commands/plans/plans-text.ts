@@ -1,0 +1,51 @@
+// `plans`' views: the table (one row per stored plan, every reference that pins it named) and
+// the rows as data for -o json|yaml. Which object pins a plan, and through which field, is what
+// a person reads before deleting anything, so the PINNED BY cell is never cut.
+import type { PlanPin, StoredPlan } from "../../plan/pins.ts";
+import { formatTimestamp } from "../../render/age.ts";
+import { sanitize } from "../../errors.ts";
+import { renderTable } from "../../render/table.ts";
+import { shortFingerprint } from "../shared/ledger-text.ts";
+
+export interface PlansRenderOptions {
+  readonly noHeaders: boolean;
+  readonly allNamespaces: boolean;
+}
+
+/** `ptahschemaapproval/storefront-v1 spec.planRef`. */
+export function pinCell(pin: PlanPin): string {
+  return `${pin.kind.toLowerCase()}/${pin.name} ${pin.field}`;
+}
+
+function ownerCell(p: StoredPlan): string {
+  return p.kind === "PtahMigrationPlan" ? `migration/${p.owner}` : p.owner;
+}
+
+export function renderPlansTable(plans: readonly StoredPlan[], o: PlansRenderOptions): string {
+  const mixed = new Set(plans.map((p) => p.kind)).size > 1;
+  const headers = [...(o.allNamespaces ? ["NAMESPACE"] : []), "NAME", "SCHEMA", "FINGERPRINT", "STATEMENTS", "CREATED", "PINNED BY"];
+  const rows = plans.map((p) => [
+    ...(o.allNamespaces ? [sanitize(p.namespace)] : []),
+    (mixed ? `${p.kind.toLowerCase()}/` : "") + sanitize(p.name),
+    sanitize(ownerCell(p) || "-"),
+    sanitize(shortFingerprint(p.fingerprint) || "-"),
+    p.statements === undefined ? "-" : String(p.statements),
+    p.createdAt ? formatTimestamp(p.createdAt) : "-",
+    p.pinnedBy.length === 0 ? "-" : sanitize(p.pinnedBy.map(pinCell).join(", ")),
+  ]);
+  return renderTable(headers, rows, { noHeaders: o.noHeaders });
+}
+
+/** -o json|yaml: the rows as data, in a kubectl-style List (they are views, not the served objects). */
+export function plansDocument(plans: readonly StoredPlan[]): Record<string, unknown> {
+  return {
+    apiVersion: "v1",
+    kind: "List",
+    items: plans.map((p) => ({ ...p, pinned: p.pinnedBy.length > 0, pinnedBy: p.pinnedBy.map((pin) => ({ ...pin })) })),
+  };
+}
+
+/** -o name: `ptahschemaplan.operator.ptah.run/NAME`, as kubectl get -o name writes it (for kubectl delete). */
+export function renderPlanNames(plans: readonly StoredPlan[]): string {
+  return plans.map((p) => `${sanitize(`${p.kind.toLowerCase()}.operator.ptah.run/${p.name}`)}\n`).join("");
+}

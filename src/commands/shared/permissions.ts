@@ -1,0 +1,84 @@
+// What a command may need of the authorizer, as data: each command declares, per form of its
+// command line, every namespaced request it sends (verb and resource). doctor's permission
+// check, the README's RBAC table (test/readme-rbac.test.ts) and the RBAC tests (one-shell:
+// test/commands/shared/permissions.test.ts runs each form and compares what it sent; e2e: the lab's
+// identities) all read these declarations, and nothing else says what a command needs.
+import { PTAH_GROUP } from "../../model/api.ts";
+
+export type Verb = "get" | "list" | "watch" | "create";
+
+export interface Rule {
+  readonly verb: Verb;
+  /** "" for the core group. */
+  readonly group: string;
+  readonly resource: string;
+}
+
+/** One form of a command line and what it needs. */
+export interface PermissionForm {
+  /** As the README's RBAC table and doctor name it: "status SCHEMA", "approve migration MIGRATION --dry-run=server". */
+  readonly form: string;
+  /**
+   * A command line of this form (after "kubectl ptah"; SCHEMA storefront, MIGRATION billing),
+   * which the one-shell test runs to prove `rules` exact. Absent: the form is not the plugin's
+   * alone (`approve … | kubectl create -f -`: kubectl sends the create).
+   */
+  readonly argv?: readonly string[];
+  /** Every namespaced request the form may send; [] for a form that needs no cluster. */
+  readonly rules: readonly Rule[];
+  /** What else it reads, where no namespaced rule can say it (cluster scope, older installs). */
+  readonly note?: string;
+}
+
+export const ptah = (verb: Verb, ...resources: string[]): Rule[] => resources.map((resource) => ({ verb, group: PTAH_GROUP, resource }));
+export const events = (...verbs: Verb[]): Rule[] => verbs.map((verb) => ({ verb, group: "", resource: "events" }));
+/** SelfSubjectAccessReview: Kubernetes' default system:basic-user grants it to every authenticated user. */
+export const ACCESS_REVIEW: Rule = { verb: "create", group: "authorization.k8s.io", resource: "selfsubjectaccessreviews" };
+/** Four-eyes: one SelfSubjectReview, sent only when the object records a last spec writer. */
+export const WHO_AM_I =
+  "create `selfsubjectreviews.authentication.k8s.io` (who you are) when the object records a last spec writer; every authenticated user may, by `system:basic-user`";
+/** A form without the cluster. */
+export const OFFLINE = "no cluster";
+
+const READS: readonly Verb[] = ["get", "list", "watch"];
+const KINDS = [
+  "ptahschemas",
+  "ptahschemaplans",
+  "ptahschemaplanchunks",
+  "ptahschemaapprovals",
+  "ptahmigrations",
+  "ptahmigrationplans",
+  "ptahmigrationapprovals",
+  "ptahmigrationrunacknowledgments",
+  "ptahrealms",
+];
+const VIEWER: readonly Rule[] = [...READS.flatMap((v) => ptah(v, ...KINDS)), ...events(...READS), ...READS.map((verb) => ({ verb, group: "events.k8s.io", resource: "events" }))];
+
+/** The recommended ClusterRoles of rbac/ as rules (test/commands/doctor/doctor-checks.test.ts compares them with the YAML). */
+export const RECOMMENDED_ROLES: Readonly<Record<"ptah-viewer" | "ptah-approver", readonly Rule[]>> = {
+  "ptah-viewer": VIEWER,
+  "ptah-approver": [...VIEWER, ...ptah("create", "ptahschemaapprovals", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments")],
+};
+
+/** What every authenticated user may do by Kubernetes' defaults (system:basic-user). */
+export const EVERY_USER: readonly Rule[] = [ACCESS_REVIEW];
+
+export function ruleKey(r: Rule): string {
+  return `${r.verb} ${r.group === "" ? "" : `${r.group}/`}${r.resource}`;
+}
+
+export function grants(role: readonly Rule[], rule: Rule): boolean {
+  return role.some((r) => ruleKey(r) === ruleKey(rule));
+}
+
+/** Rules by verb, in first-seen order, each with its resources: "get `a`, `b`; list `c`" (quote "`") or plain. */
+export function describeRules(rules: readonly Rule[], quote = "`"): string {
+  const byVerb = new Map<string, string[]>();
+  for (const r of rules) {
+    const name = `${quote}${r.resource}${r.group === "" || r.group === PTAH_GROUP ? "" : `.${r.group}`}${quote}`;
+    const list = byVerb.get(r.verb) ?? [];
+    if (!list.includes(name)) list.push(name);
+    byVerb.set(r.verb, list);
+  }
+  return [...byVerb].map(([verb, names]) => `${verb} ${names.join(", ")}`).join("; ");
+}

@@ -1,0 +1,62 @@
+// `kubectl ptah version`: the plugin's version and, when a cluster answers, the server's
+// version and which Ptah kinds it serves.
+import { UsageError, exitStatusOf, formatError } from "../../errors.ts";
+import { PTAH_GROUP, PTAH_KIND_NAMES, PTAH_VERSION } from "../../model/api.ts";
+import { formatJson, formatYaml } from "../../render/formats.ts";
+import type { CommandBody } from "../command-types.ts";
+
+export interface VersionOptions {
+  readonly output: "text" | "json" | "yaml";
+  readonly clientOnly: boolean;
+}
+
+const PTAH_KINDS: readonly string[] = PTAH_KIND_NAMES;
+
+export const versionCommand: CommandBody<VersionOptions> = {
+  positionals: [],
+  outputs: ["json", "yaml"],
+  examples: [
+    { comment: "Plugin, server and operator API versions", command: "kubectl ptah version" },
+    { comment: "Only the plugin's version, without contacting the cluster", command: "kubectl ptah version --client" },
+  ],
+  flags: [{ name: "client", type: "boolean", describe: "Print only the plugin's version (no cluster needed)" }],
+  hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
+  permissions: [
+    { form: "version", argv: ["version"], rules: [], note: "get `/version` and discovery of `operator.ptah.run` (every authenticated user, by Kubernetes' system:discovery)" },
+  ],
+  toOptions(args) {
+    if (args.positionals.length > 0) throw new UsageError("version takes no arguments", "version");
+    const o = args.global.output ?? "text";
+    if (o !== "text" && o !== "json" && o !== "yaml") throw new UsageError(`unknown output format "${o}"; it is one of [text json yaml]`, "version");
+    return { output: o, clientOnly: args.flags.client === true };
+  },
+  async run(options, ctx) {
+    const client = ctx.version;
+    if (options.clientOnly) {
+      return { kind: "printed", stdout: options.output === "text" ? `Client Version: ${client}\n` : render(options.output, { clientVersion: client }) };
+    }
+    let info;
+    try {
+      info = await (await ctx.connect()).reader.serverInfo();
+    } catch (err) {
+      // kubectl prints the client's version before the connection error, exit 1.
+      const known = options.output === "text" ? `Client Version: ${client}\n` : render(options.output, { clientVersion: client });
+      return { kind: "printed", stdout: known, stderr: formatError(err), exitStatus: exitStatusOf(err) };
+    }
+    const missing = PTAH_KINDS.filter((k) => !info.ptahKinds.includes(k));
+    const data = {
+      clientVersion: client,
+      serverVersion: info.gitVersion,
+      ptahAPI: { groupVersion: `${PTAH_GROUP}/${PTAH_VERSION}`, served: info.ptahKinds, missing },
+    };
+    if (options.output !== "text") return { kind: "printed", stdout: render(options.output, data) };
+    const served = info.ptahKinds.length === 0 ? "none (is the Ptah operator installed?)" : info.ptahKinds.join(", ");
+    const lines = [`Client Version: ${client}`, `Server Version: ${info.gitVersion}`, `Ptah API: ${data.ptahAPI.groupVersion}`, `Served kinds: ${served}`];
+    if (missing.length > 0 && info.ptahKinds.length > 0) lines.push(`Not served: ${missing.join(", ")}`);
+    return { kind: "printed", stdout: lines.join("\n") + "\n" };
+  },
+};
+
+function render(output: "json" | "yaml", data: unknown): string {
+  return output === "json" ? formatJson(data, 2) : formatYaml(data);
+}
