@@ -7,7 +7,7 @@ import { alterType } from "./column-type.ts";
 import { finding } from "./findings.ts";
 import type { Known } from "./known.ts";
 import type { Node } from "./parser.ts";
-import { longer, stronger, type Finding, type Holds, type LockMode, type RelationLock } from "./types.ts";
+import { longer, stronger, type Finding, type Holds, type LockMode, type RelationLock } from "./lock-types.ts";
 
 export interface Verdict {
   locks: RelationLock[];

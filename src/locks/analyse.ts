@@ -20,7 +20,7 @@ import {
   type RelationLock,
   type StatementLocks,
   type TransactionMode,
-} from "./types.ts";
+} from "./lock-types.ts";
 
 /** The plan dialects the analyser reads (the operator writes `postgres`; `postgresql` is its alias). */
 const POSTGRES = new Set(["postgres", "postgresql", "pg"]);

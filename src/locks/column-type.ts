@@ -6,7 +6,7 @@ import { columnRef, typeRef, unwrap, type TypeRef } from "./ast.ts";
 import { finding } from "./findings.ts";
 import type { Known } from "./known.ts";
 import type { Node } from "./parser.ts";
-import type { Finding, Holds, LockMode } from "./types.ts";
+import type { Finding, Holds, LockMode } from "./lock-types.ts";
 
 interface Part {
   mode: LockMode;

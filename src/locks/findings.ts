@@ -1,6 +1,6 @@
 // The findings: a stable code and one sentence a person acts on. docs/locks.md lists each code
 // with what it means and what to do; `explain` will carry the same text.
-import type { Finding, LockMode } from "./types.ts";
+import type { Finding, LockMode } from "./lock-types.ts";
 
 export const FINDING_CODES = [
   "index-not-concurrent",

@@ -20,4 +20,4 @@ export {
   type TransactionMode,
   type TransactionSpan,
   type TransactionView,
-} from "./types.ts";
+} from "./lock-types.ts";

@@ -6,7 +6,7 @@ import { isNode } from "./parser.ts";
 import { finding } from "./findings.ts";
 import type { Known } from "./known.ts";
 import type { Node } from "./parser.ts";
-import { LOCK_MODES, type LockMode, type RelationLock, type TransactionMode } from "./types.ts";
+import { LOCK_MODES, type LockMode, type RelationLock, type TransactionMode } from "./lock-types.ts";
 
 const AE: LockMode = "ACCESS EXCLUSIVE";
 const SUE: LockMode = "SHARE UPDATE EXCLUSIVE";

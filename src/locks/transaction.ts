@@ -8,7 +8,7 @@
 // Beside it, lockTimeout: a statement waiting for its lock queues every later request on that
 // table behind it (readers too, behind an ACCESS EXCLUSIVE request) for up to that long.
 import { finding } from "./findings.ts";
-import { blocksOf, HOLDS_ORDER, longer, reduceLocks, type Holds, type StatementLocks, type TransactionMode, type TransactionSpan, type TransactionView } from "./types.ts";
+import { blocksOf, HOLDS_ORDER, longer, reduceLocks, type Holds, type StatementLocks, type TransactionMode, type TransactionSpan, type TransactionView } from "./lock-types.ts";
 
 /** The operator's default when spec.policy names no lockTimeout. */
 export const DEFAULT_LOCK_TIMEOUT = "30s";

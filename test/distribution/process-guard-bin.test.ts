@@ -35,7 +35,7 @@ function plantedBin(name: string, code: string): string {
   const root = path.join(dir, name);
   for (const part of ["bin", "dist"]) fs.cpSync(path.join(REPO, part), path.join(root, part), { recursive: true });
   const chunks = path.join(root, "dist", "npm", "chunks");
-  const explain = fs.readdirSync(chunks).find((f) => /^explain-[A-Z0-9]+\.cjs$/u.test(f));
+  const explain = fs.readdirSync(chunks).find((f) => /^explain-command-[A-Z0-9]+\.cjs$/u.test(f));
   expect(explain, "the explain command's chunk").toBeDefined();
   const file = path.join(chunks, explain!);
   fs.writeFileSync(file, `${code}\n${fs.readFileSync(file, "utf8")}`);

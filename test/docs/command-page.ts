@@ -15,13 +15,13 @@ export const END = "<!-- end of reference -->";
  * decided in each command's run(), not declared, so they are listed here, and each one's test is named.
  */
 const OWN_STATUSES: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
-  diff: [["4", "`--exit-code` only: printed, and the two plans differ (`test/cli/diff.test.ts`)"]],
-  doctor: [["1", "also when the report has a problem: the report is printed either way (`test/cli/doctor.test.ts`)"]],
-  plan: [["1", "`--verify`: a check failed; the report of the checks made is printed on stdout (`test/plan/plan-command.test.ts`)"]],
+  diff: [["4", "`--exit-code` only: printed, and the two plans differ (`test/commands/diff/diff.test.ts`)"]],
+  doctor: [["1", "also when the report has a problem: the report is printed either way (`test/commands/doctor/doctor.test.ts`)"]],
+  plan: [["1", "`--verify`: a check failed; the report of the checks made is printed on stdout (`test/commands/plan/plan-command.test.ts`)"]],
   status: [["130", "`--watch` ended by Ctrl-C (`test/cli/interrupt.test.ts`)"]],
   history: [["130", "`--watch` ended by Ctrl-C (`test/cli/interrupt.test.ts`)"]],
   wait: [
-    ["1", "also on timeout, naming the conditions that did not hold, or when the awaited plan was superseded or its approval went stale (`test/cli/wait-ends.test.ts`)"],
+    ["1", "also on timeout, naming the conditions that did not hold, or when the awaited plan was superseded or its approval went stale (`test/commands/wait/wait-ends.test.ts`)"],
     ["130", "ended by Ctrl-C (`test/cli/interrupt.test.ts`)"],
   ],
   version: [["1", "the server could not be read: the plugin's version is printed first, then the error, as kubectl does (`test/cli/flags.test.ts`)"]],
