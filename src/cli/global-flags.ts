@@ -9,7 +9,7 @@ export { parseDuration };
 
 /**
  * Every flag `kubectl options` lists, plus kubectl get's printing flags the views share. One line
- * per flag; `ignored` says why a flag is accepted without effect (README "Global flags").
+ * per flag; `ignored` says why a flag is accepted without effect (docs/flags.md).
  */
 export const GLOBAL_FLAGS = [
   { name: "kubeconfig", type: "string", value: "PATH", describe: "Path to the kubeconfig file to use (no merging)", complete: () => "files" },

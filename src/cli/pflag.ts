@@ -110,7 +110,7 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
  * (`-L app status` finds status; `--watch status` finds none, as `kubectl --watch get pods`
  * does); `--name` or `-x` whose value would be the last word leaves no command (cobra's `-n get`).
  * A shorthand group ending in a value flag (`-An shop status`) is walked as parseFlags reads it,
- * where cobra would take `shop` for the command (README "Decisions").
+ * where cobra would take `shop` for the command (docs/decisions.md).
  */
 export function findCommandWord(argv: readonly string[], specs: readonly FlagSpec[]): { word: string | undefined; index: number } {
   const t = table(specs);

@@ -226,7 +226,7 @@ export interface Command<O = unknown> {
   readonly hiddenGlobals?: readonly string[];
   /**
    * What each form of the command line sends the cluster (commands/shared/permissions.ts): doctor, the
-   * README's RBAC table and the RBAC tests come from this and nothing else.
+   * docs/rbac.md and the RBAC tests come from this and nothing else.
    */
   readonly permissions: readonly PermissionForm[];
   /** `--timeout` is this command's own deadline (wait), not upstream's name for --request-timeout. */

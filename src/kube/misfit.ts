@@ -1,4 +1,4 @@
-// A list's served items as the model reads them, and those the caller is not shown (README
+// A list's served items as the model reads them, and those the caller is not shown (docs/output.md,
 // "Tolerance") as RejectedItems: one that does not fit the model, or one that is not an object.
 import { TooDeepError, type ModelError } from "../errors.ts";
 import { KINDS, parseListItem, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";

@@ -32,7 +32,7 @@ export interface ListOptions {
 
 /**
  * A served object that does not fit the model. Every list and watch returns these beside the
- * objects that fit (README "Tolerance"): the caller shows the others and warns once per object.
+ * objects that fit (docs/output.md, "Tolerance"): the caller shows the others and warns once per object.
  */
 export interface RejectedItem {
   /** The object as served (for -o json/yaml, which print every served object). */
@@ -63,7 +63,7 @@ export interface WatchOptions extends ListOptions {
   /** Called after every initial list and relist with the complete current set (and what did not fit). */
   readonly onList: (items: readonly Parsed<unknown>[], rejected: readonly RejectedItem[]) => void;
   readonly onEvent: (type: WatchEventType, item: Parsed<unknown>) => void;
-  /** An event whose object does not fit the model: the watch goes on (README "Tolerance"). */
+  /** An event whose object does not fit the model: the watch goes on (docs/output.md, "Tolerance"). */
   readonly onRejected: (type: WatchEventType, item: RejectedItem) => void;
   readonly signal: AbortSignal;
 }

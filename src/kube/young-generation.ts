@@ -4,7 +4,7 @@
 // committed for the rest of the run: at 5,000 schemas `status -A` held 84 MiB of heap for 52 MiB
 // of objects, and peaked at 150 MB RSS. With the growth factor at 1 the young generation stays at
 // its first size, the survivors move to the old generation as they would anyway, and the same
-// command peaks at 110 MB, in the same time (README, "Where the time goes now").
+// command peaks at 110 MB, in the same time (docs/performance.md, "Where the time goes now").
 //
 // V8 reads this flag each time the young generation would grow, so setting it during the run
 // takes effect (node:v8 says flags set after start may not; this one was measured to). It is set

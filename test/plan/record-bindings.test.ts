@@ -83,7 +83,7 @@ describe("the binding copies of the record", () => {
       const r = await runCliWith([...argv, "-n", NS], cluster);
       expect(r.status).toBe(1);
       if ((argv as readonly string[]).includes("--verify")) {
-        // --verify's report goes to stdout (README "Decisions"): the failed check marked, no SQL.
+        // --verify's report goes to stdout (docs/decisions.md): the failed check marked, no SQL.
         expect(r.stdout).toMatch(new RegExp(`^record bindings\\s+FAILED\\s+the stored plan ${current.name} carries ${field} `, "mu"));
         expect(r.stdout).not.toMatch(/CREATE|ALTER|INSERT/u);
       } else {

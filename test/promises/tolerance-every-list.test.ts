@@ -1,4 +1,4 @@
-// One rule for every command that reads a list or a watch (README "Tolerance"):
+// One rule for every command that reads a list or a watch (docs/output.md, "Tolerance"):
 // with one object that does not fit the model among good ones, each command writes one warning
 // line naming that object and what did not fit, shows the rest, and exits 0. Watches (status -w,
 // history -w) are also handed a misfit by an event after their first list; on a terminal, status -w

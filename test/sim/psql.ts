@@ -3,7 +3,7 @@
 // the path of postgres.json, else PGHOST/PGPORT/PGUSER). Every call is `psql -X -w -q -v
 // ON_ERROR_STOP=1` (no psqlrc, never a password prompt, stop at the first error); scripts go on
 // stdin, so psql's variables (`:'name'`, `:"name"`) quote values and identifiers. Why psql and
-// not a driver package: README "Decisions".
+// not a driver package: docs/decisions.md.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -1,6 +1,6 @@
 // Headless Chromium (Debian's `chromium`) driven over the DevTools protocol on a pipe
 // (--remote-debugging-pipe: JSON messages ending in NUL on file descriptors 3 and 4), so no
-// WebSocket, no port and no npm dependency is needed (README "Decisions"). One browser per test
+// WebSocket, no port and no npm dependency is needed (docs/decisions.md). One browser per test
 // file; `page()` opens a tab attached in flat mode; console errors and uncaught exceptions are
 // collected per tab.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";

@@ -19,7 +19,7 @@ function onPath(name: string): string | undefined {
 
 /**
  * Whether `file` is a program this user can run: a regular file with execute permission. Existing
- * is not enough: a tool hidden by binding /dev/null over it (the README's newcomer run) still exists.
+ * is not enough: a tool hidden by binding /dev/null over it (a newcomer's run with the optional tools hidden) still exists.
  */
 function runnable(file: string): boolean {
   try {

@@ -18,7 +18,7 @@ export interface AllowedRead {
   /** "" for the core group. */
   readonly group: string;
   readonly resource: string;
-  /** Who sends it (for the failure message and the README). */
+  /** Who sends it (for the failure message and docs/testing.md). */
   readonly by: string;
 }
 

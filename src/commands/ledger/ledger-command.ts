@@ -89,7 +89,7 @@ export const ledgerCommand: CommandBody<LedgerOptions> = {
   async run(options, ctx) {
     if (options.fleet) return runFleet(options, options.fleet, ctx);
     const { entries, warnings: stderr, namespace } = await readLedger(options.target, ctx);
-    // Objects that do not fit the model: one warning each, the ledger of the others (README "Tolerance").
+    // Objects that do not fit the model: one warning each, the ledger of the others (docs/output.md, "Tolerance").
     const warned = stderr ? { stderr } : {};
     if (options.output === "json") return { kind: "printed", stdout: formatJson(ledgerDocument(entries)), ...warned };
     if (options.output === "yaml") return { kind: "printed", stdout: formatYaml(ledgerDocument(entries)), ...warned };

@@ -1,6 +1,6 @@
 // What a command may need of the authorizer, as data: each command declares, per form of its
 // command line, every namespaced request it sends (verb and resource). doctor's permission
-// check, the README's RBAC table (test/readme-rbac.test.ts) and the RBAC tests (one-shell:
+// check, docs/rbac.md's table (test/docs/rbac-page.test.ts) and the RBAC tests (one-shell:
 // test/commands/shared/permissions.test.ts runs each form and compares what it sent; e2e: the lab's
 // identities) all read these declarations, and nothing else says what a command needs.
 import { PTAH_GROUP } from "../../model/api.ts";
@@ -16,7 +16,7 @@ export interface Rule {
 
 /** One form of a command line and what it needs. */
 export interface PermissionForm {
-  /** As the README's RBAC table and doctor name it: "status SCHEMA", "approve migration MIGRATION --dry-run=server". */
+  /** As docs/rbac.md and doctor name it: "status SCHEMA", "approve migration MIGRATION --dry-run=server". */
   readonly form: string;
   /**
    * A command line of this form (after "kubectl ptah"; SCHEMA storefront, MIGRATION billing),

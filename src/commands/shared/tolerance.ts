@@ -1,4 +1,4 @@
-// Tolerance, one rule for every list and watch (README "Tolerance"): an object that does not fit
+// Tolerance, one rule for every list and watch (docs/output.md, "Tolerance"): an object that does not fit
 // the model is left out with one warning line naming it and the field, the rest is shown, exit 0;
 // machine output of the served objects still prints every one; a secondary read the caller may
 // not make becomes a named gap instead of failing the command.
