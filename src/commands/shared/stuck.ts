@@ -111,8 +111,8 @@ export function countStuck(schemas: readonly PtahSchema[], migrations: readonly 
   return schemas.filter((s) => schemaStuck(s, now).length > 0).length + migrations.filter((m) => migrationStuck(m, now).length > 0).length;
 }
 
-/** inbox's footer line, or "" when nothing is stuck. */
-export function stuckFooter(count: number, allNamespaces: boolean): string {
+/** inbox's footer line, or "" when nothing is stuck; `scope` is ` -A` or ` -n NAMESPACE`. */
+export function stuckFooter(count: number, scope: string): string {
   if (count === 0) return "";
-  return `${count} ${count === 1 ? "object has" : "objects have"} stopped converging: kubectl ptah status${allNamespaces ? " -A" : ""} --stuck\n`;
+  return `${count} ${count === 1 ? "object has" : "objects have"} stopped converging: kubectl ptah status${scope} --stuck\n`;
 }
