@@ -237,7 +237,12 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined): 
   const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
   const where =
     namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
-  return { rows, where, warnings, stuck: stuckFooter(countStuck(schemas, migrations, ctx.now), namespaces === undefined || namespaces.length > 1 ? " -A" : ` -n ${sanitize(namespaces[0]!)}`) };
+  return {
+    rows,
+    where,
+    warnings,
+    stuck: stuckFooter(countStuck(schemas, migrations, ctx.now), namespaces === undefined || namespaces.length > 1 ? " -A" : ` -n ${sanitize(namespaces[0]!)}`),
+  };
 }
 
 /** --contexts / --all-contexts: every context's rows, a CONTEXT column first, each NEXT aimed at its context. */

@@ -130,7 +130,8 @@ async function runList(options: StatusOptions, output: ResolvedOutput, ctx: RunC
     // --stuck prints only what fits the model (it is judged on its fields): the rest are warning lines.
     const unprinted = options.stuck ? rejectedWarnings([schemas, migrations]) : unprintedWarnings([schemas, migrations]);
     if (options.print.sortBy !== undefined) served = sortByField(served, (o) => o, options.print.sortBy);
-    if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: unprinted + (options.stuck ? nothingStuck(namespace) : noResources(namespace)) };
+    if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml")
+      return { kind: "printed", stdout: "", stderr: unprinted + (options.stuck ? nothingStuck(namespace) : noResources(namespace)) };
     return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }), ...(unprinted ? { stderr: unprinted } : {}) };
   }
   if (schemas.items.length === 0 && migrations.items.length === 0) return { kind: "printed", stdout: "", stderr: warnings + noResources(namespace) };
@@ -192,14 +193,18 @@ export const statusCommand: CommandBody<StatusOptions> = {
       command: "kubectl ptah status --sort-by=.metadata.creationTimestamp -o custom-columns=NAME:.metadata.name,PHASE:.status.phase",
     },
     { comment: "Every schema and migration in every cluster of the kubeconfig, one CONTEXT column", command: "kubectl ptah status -A --all-contexts" },
-    { comment: "Only what stopped converging (overdue, stalled, lock release owed, unresolved run, outcome unknown), each with why and the next command", command: "kubectl ptah status -A --stuck" },
+    {
+      comment: "Only what stopped converging (overdue, stalled, lock release owed, unresolved run, outcome unknown), each with why and the next command",
+      command: "kubectl ptah status -A --stuck",
+    },
   ],
   flags: [
     { name: "watch", alias: "w", type: "boolean", describe: "Keep watching: redraw on a terminal, one record per change otherwise" },
     {
       name: "stuck",
       type: "boolean",
-      describe: "Only the schemas and migrations that stopped converging (overdue, stalled, lock release owed, unresolved run, outcome unknown), with a STUCK column and each one's next command",
+      describe:
+        "Only the schemas and migrations that stopped converging (overdue, stalled, lock release owed, unresolved run, outcome unknown), with a STUCK column and each one's next command",
     },
     ...PRINT_FLAGS,
     ...FLEET_FLAGS,

@@ -181,7 +181,11 @@ export function renderMigrationRows(input: StatusListInput, prefix: string): str
 
 /** --stuck: only the objects with a finding. */
 export function onlyStuck<T extends Pick<StatusListInput, "schemas" | "migrations" | "now">>(input: T): T {
-  return { ...input, schemas: input.schemas.filter((s) => schemaStuck(s, input.now).length > 0), migrations: input.migrations.filter((m) => migrationStuck(m, input.now).length > 0) };
+  return {
+    ...input,
+    schemas: input.schemas.filter((s) => schemaStuck(s, input.now).length > 0),
+    migrations: input.migrations.filter((m) => migrationStuck(m, input.now).length > 0),
+  };
 }
 
 /** --stuck's `Next:` block: one line per stuck object, in the tables' order. */
