@@ -216,9 +216,10 @@ export const inboxCommand: CommandBody<InboxOptions> = {
     if (rows.length === 0) {
       return { kind: "printed", stdout: "", stderr: `${warnings}Nothing is waiting for approval in ${where}.\n${stuck}` };
     }
-    // The footer: what stopped converging waits for nobody's approval, but for someone to look.
-    const footer = stuck && !ctx.global.noHeaders ? `\n${stuck}` : "";
-    return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }) + footer, ...warned };
+    // The footer: what stopped converging waits for nobody's approval, but for someone to look. It
+    // goes to stderr, beside the warnings, so stdout stays the table a script reads.
+    const footer = warnings + stuck;
+    return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }), ...(footer ? { stderr: footer } : {}) };
   },
 };
 
