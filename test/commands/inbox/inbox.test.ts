@@ -135,7 +135,9 @@ describe("inbox", () => {
     reader.faults.set("list PtahSchema *", new ReadError(message, 403));
     const r = await runCliWith(["inbox", "-A"], reader, { namespace: "app" });
     expect(r.status).toBe(0);
-    expect(r.stderr).toBe(`Warning: could not list across all namespaces, showing namespace app only: ${message}\n1 object has stopped converging: kubectl ptah status -n app --stuck\n`);
+    expect(r.stderr).toBe(
+      `Warning: could not list across all namespaces, showing namespace app only: ${message}\n1 object has stopped converging: kubectl ptah status -n app --stuck\n`,
+    );
     expect(r.stdout).toContain("ptahschema/storefront");
     expect(r.stdout).toContain("ptahmigration/backfill");
     expect(r.stdout).not.toContain("billing"); // in ops
