@@ -45,6 +45,13 @@ async function pinSources(c: Connection, namespace: string | undefined) {
   return { schemas, migrations, schemaApprovals, migrationApprovals };
 }
 
+/** The one `error:` line: how many, and with -o name (nothing else shows them) each one. */
+function danglingError(dangling: readonly DanglingPin[], spellOut: boolean): string {
+  const n = dangling.length;
+  const head = `error: ${n} dangling pin${n === 1 ? "" : "s"}: a reference names a plan that is missing, replaced or being deleted`;
+  return spellOut ? `${head}: ${danglingLines(dangling).join("; ")}\n` : `${head} (listed under "Dangling pins")\n`;
+}
+
 function danglingInTarget(t: OptionalTarget): (d: DanglingPin) => boolean {
   if (t.kind === "schema") return (d) => d.family === "PtahSchemaPlan" && d.pin.owner === t.name;
   if (t.kind === "migration") return (d) => d.family === "PtahMigrationPlan" && d.pin.owner === t.name;
@@ -105,19 +112,21 @@ export const plansCommand: CommandBody<PlansOptions> = {
       sources,
     ).filter(danglingInTarget(t));
     const warnings = rejectedWarnings([schemaPlans, migrationPlans]);
-    // A dangling pin is a finding, as a failed check is: the output is printed, the exit status is 1.
-    const failed = dangling.length > 0 ? { exitStatus: 1 } : {};
-    const withWarnings = (stdout: string, stderr = "") => ({ kind: "printed" as const, stdout, ...(warnings + stderr ? { stderr: warnings + stderr } : {}), ...failed });
-    if (options.output === "json") return withWarnings(formatJson(plansDocument(plans, dangling)));
-    if (options.output === "yaml") return withWarnings(formatYaml(plansDocument(plans, dangling)));
-    // -o name feeds a delete: its stdout stays names only, the findings go to stderr.
-    const note = danglingLines(dangling)
-      .map((l) => `Warning: dangling pin: ${l}\n`)
-      .join("");
-    if (plans.length === 0)
-      return dangling.length > 0 && options.output !== "name" ? withWarnings(renderDangling(dangling), noResources(namespace)) : withWarnings("", note + noResources(namespace));
-    if (options.output === "name") return withWarnings(renderPlanNames(plans), note);
-    const table = renderPlansTable(plans, { noHeaders: ctx.global.noHeaders, allNamespaces: ctx.global.allNamespaces });
-    return withWarnings(dangling.length > 0 ? `${table}\n${renderDangling(dangling)}` : table);
+    // A dangling pin is a finding, as a failed --verify check is: the view is printed, then one
+    // `error:` line on stderr, alone as every refusal's is, and exit status 1.
+    const failed = dangling.length > 0 ? { exitStatus: 1, stderr: danglingError(dangling, options.output === "name") } : { stderr: warnings };
+    const printed = (stdout: string) => ({
+      kind: "printed" as const,
+      stdout,
+      ...(failed.stderr ? { stderr: failed.stderr } : {}),
+      ...("exitStatus" in failed ? { exitStatus: 1 } : {}),
+    });
+    if (options.output === "json") return printed(formatJson(plansDocument(plans, dangling)));
+    if (options.output === "yaml") return printed(formatYaml(plansDocument(plans, dangling)));
+    if (plans.length === 0 && dangling.length === 0) return { kind: "printed", stdout: "", stderr: warnings + noResources(namespace) };
+    // -o name feeds a delete: its stdout stays names only; the error line names the findings.
+    if (options.output === "name") return printed(renderPlanNames(plans));
+    const table = plans.length > 0 ? renderPlansTable(plans, { noHeaders: ctx.global.noHeaders, allNamespaces: ctx.global.allNamespaces }) : "";
+    return printed(dangling.length > 0 ? `${table}${table ? "\n" : ""}${renderDangling(dangling)}` : table);
   },
 };

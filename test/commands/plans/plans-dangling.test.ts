@@ -75,7 +75,7 @@ describe("plans: dangling pins and the annotation pin", () => {
   it("reports each pin that reaches no live plan below the table, and exits 1", async () => {
     const r = await plans([]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toBe('error: 3 dangling pins: a reference names a plan that is missing, replaced or being deleted (listed under "Dangling pins")\n');
     await expectGolden(r.stdout, "plans/dangling.txt");
     expect(r.stdout).toContain("app/ptahschema/storefront status.plan names a plan that does not exist: ptahschemaplan/plan-pruned");
     expect(r.stdout).toContain("app/ptahschema/storefront status.applied.planRef names a plan that was replaced (same name, another UID): ptahschemaplan/plan-b");
@@ -85,10 +85,10 @@ describe("plans: dangling pins and the annotation pin", () => {
   it("counts the unresolved-run annotation's plan as a pin, so --unpinned never offers it", async () => {
     const r = await plans(["--unpinned", "-o", "name"]);
     expect(r.stdout).toBe("ptahschemaplan.operator.ptah.run/plan-free\n");
-    // -o name feeds a delete: the findings are warning lines on stderr, the exit status still 1.
+    // -o name feeds a delete: stdout stays names, the one error line spells out each finding, exit 1.
     expect(r.status).toBe(1);
-    expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(3);
-    expect(r.stderr).toMatch(/^Warning: dangling pin: app\/ptahschema\/storefront status\.plan names a plan that does not exist/mu);
+    expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: 3 dangling pins: .*app\/ptahschema\/storefront status\.plan names a plan that does not exist: ptahschemaplan\/plan-pruned/u);
     const table = await plans(["migration", "ledger"]);
     expect(table.stdout).toMatch(/mplan-9 .*ptahmigration\/ledger metadata\.annotations\[operator\.ptah\.run\/unresolved-run\]\.planRef/u);
     expect(table.status).toBe(0);
