@@ -219,7 +219,11 @@ export const inboxCommand: CommandBody<InboxOptions> = {
     // The footer: what stopped converging waits for nobody's approval, but for someone to look. It
     // goes to stderr, beside the warnings, so stdout stays the table a script reads.
     const footer = warnings + stuck;
-    return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }), ...(footer ? { stderr: footer } : {}) };
+    return {
+      kind: "printed",
+      stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }),
+      ...(footer ? { stderr: footer } : {}),
+    };
   },
 };
 
