@@ -106,6 +106,8 @@ export const ledgerCommand: CommandBody<LedgerOptions> = {
     const warned = stderr ? { stderr } : {};
     if (options.output === "json") return { kind: "printed", stdout: formatJson(ledgerDocument(entries)), ...warned };
     if (options.output === "yaml") return { kind: "printed", stdout: formatYaml(ledgerDocument(entries)), ...warned };
+    // A run settled by a history read leaves no row, but it is still the record.
+    if (entries.length === 0 && settled.length > 0 && options.output === "table") return { kind: "printed", stdout: settled.join(""), ...warned };
     if (entries.length === 0) return { kind: "printed", stdout: "", stderr: stderr + noResources(namespace) };
     if (options.output === "csv") return { kind: "printed", stdout: renderLedgerCsv(entries), ...warned };
     const g = ctx.global;
