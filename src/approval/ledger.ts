@@ -35,6 +35,10 @@ export interface LedgerEntry {
    * migration's unresolvedRun). Undefined when no durable record names the dispatch.
    */
   readonly dispatchedBy?: ManagerRecord | undefined;
+  /** The dispatched Job's UID where a durable record names it (a migration's lastRun or unresolvedRun). */
+  readonly jobUID?: string | undefined;
+  /** An acknowledgment that settled a run: status.resolvedRun.resolution, as written. */
+  readonly resolution?: string | undefined;
   /** Stale=True: its reason (SupersededApproval for a superseded one) and lastTransitionTime. */
   readonly staleReason: string | undefined;
   readonly staleAt: string | undefined;
@@ -97,13 +101,35 @@ export function schemaLedger(approvals: readonly PtahSchemaApproval[], schemas: 
   });
 }
 
+/**
+ * The approval whose dispatch started each migration's last run: nothing durable names it, so it
+ * is the one consumed last before status.lastRun.startedAt (a run starts only after its approval
+ * is consumed, and a migration runs one at a time).
+ */
+function lastRunApprovals(rows: readonly ApprovalRow<PtahMigrationApproval, PtahMigration>[]): Map<PtahMigration, ApprovalRow<PtahMigrationApproval, PtahMigration>> {
+  const out = new Map<PtahMigration, { row: ApprovalRow<PtahMigrationApproval, PtahMigration>; at: number }>();
+  for (const row of rows) {
+    const m = row.bound;
+    const started = Date.parse(m?.status.lastRun?.startedAt ?? "");
+    const consumed = Date.parse(trueSince(row.approval.status.conditions, "Consumed") ?? "");
+    if (!m || Number.isNaN(started) || Number.isNaN(consumed) || consumed > started) continue;
+    const best = out.get(m);
+    if (!best || consumed > best.at) out.set(m, { row, at: consumed });
+  }
+  return new Map([...out].map(([m, v]) => [m, v.row]));
+}
+
 export function migrationLedger(approvals: readonly PtahMigrationApproval[], acks: readonly PtahMigrationRunAcknowledgment[], migrations: readonly PtahMigration[]): LedgerEntry[] {
-  const fromApprovals: LedgerEntry[] = migrationApprovalRows(approvals, migrations).map((row) => ({
+  const rows = migrationApprovalRows(approvals, migrations);
+  const ranLast = lastRunApprovals(rows);
+  const fromApprovals: LedgerEntry[] = rows.map((row) => ({
     ...common(row),
-    // An unresolved run records its dispatcher; a run that finished keeps none.
-    dispatchedBy: sameRef(row.bound?.status.unresolvedRun?.planRef, row.approval.spec.planRef?.name ?? "", row.approval.spec.planRef?.uid)
-      ? row.bound?.status.unresolvedRun?.dispatchedBy
-      : undefined,
+    // An unresolved run records its dispatcher; otherwise the last run does, for the approval that started it.
+    ...(sameRef(row.bound?.status.unresolvedRun?.planRef, row.approval.spec.planRef?.name ?? "", row.approval.spec.planRef?.uid)
+      ? { dispatchedBy: row.bound?.status.unresolvedRun?.dispatchedBy, jobUID: row.bound?.status.unresolvedRun?.jobUID }
+      : row.bound && ranLast.get(row.bound) === row
+        ? { dispatchedBy: row.bound.status.lastRun?.dispatchedBy, jobUID: row.bound.status.lastRun?.jobUID }
+        : { dispatchedBy: undefined }),
     kind: "PtahMigrationApproval",
     ownerKind: "PtahMigration",
     reserved: sameRef(row.bound?.status.activeOperation?.approvalRef, row.name, row.approval.metadata.uid),
@@ -130,6 +156,7 @@ export function migrationLedger(approvals: readonly PtahMigrationApproval[], ack
       reserved: false,
       consumedAt: trueSince(k.status.conditions, "Consumed"),
       appliedAt: sameRef(resolved?.acknowledgmentRef, k.metadata.name, k.metadata.uid) ? resolved?.resolvedAt : undefined,
+      ...(sameRef(resolved?.acknowledgmentRef, k.metadata.name, k.metadata.uid) && resolved?.resolution ? { resolution: resolved.resolution } : {}),
       ...stale(k.status.conditions),
       state: state.state,
       alsoStale: state.alsoStale,

@@ -8,6 +8,7 @@ export const UnresolvedRun = z.object({
   outcome: str,
   operationID: str,
   jobName: str,
+  jobUID: str,
   planRef: ObjectRef.optional(),
   recordedAt: str,
   dispatchedBy: ManagerRecord.optional(),
@@ -19,6 +20,7 @@ export const PtahMigration = z.object({
   spec: optionalSpec({
     artifact: z.object({ ociRef: str }).optional(),
     policy: z.object({ apply: str, lockTimeout: str, transactionMode: str }).optional(),
+    execution: z.object({ activeDeadlineSeconds: int }).optional(),
     suspend: bool,
   }),
   status: z
@@ -46,10 +48,12 @@ export const PtahMigration = z.object({
         .object({
           outcome: str,
           jobName: str,
+          jobUID: str,
           startedAt: str,
           finishedAt: str,
           appliedVersions: z.array(z.number().int()).optional(),
           message: str,
+          dispatchedBy: ManagerRecord.optional(),
         })
         .optional(),
       unresolvedRun: UnresolvedRun.optional(),
@@ -64,6 +68,7 @@ export const PtahMigration = z.object({
           resolvedAt: str,
         })
         .optional(),
+      nextReconciliationTime: str,
       conditions: Conditions,
     })
     .default(() => ({ conditions: [] })),

@@ -68,6 +68,9 @@ export const ActiveOperation = z.object({
   attempt: int,
   approvalRef: ObjectRef.optional(),
   planRef: ObjectRef.optional(),
+  jobUID: str,
+  // A declared retry delay: before it, an operation past its deadline is waiting, not stalled.
+  retryNotBefore: str,
 });
 export type ActiveOperation = z.infer<typeof ActiveOperation>;
 
@@ -93,6 +96,7 @@ export const PtahSchema = z.object({
       })
       .optional(),
     interval: str,
+    execution: z.object({ activeDeadlineSeconds: int }).optional(),
     suspend: bool,
   }),
   status: z

@@ -88,6 +88,19 @@ const CASES: readonly Case[] = [
   { name: "status", argv: ["status", "-n", "app"], shown: ["storefront", "orders"], warned: [ODD_SCHEMA, BROKEN_APPROVAL] },
   { name: "status -A", argv: ["status", "-A"], shown: ["storefront", "orders"], warned: [ODD_SCHEMA, BROKEN_APPROVAL] },
   {
+    name: "status -A --stuck (a stuck field that does not fit)",
+    argv: ["status", "-A", "--stuck"],
+    cluster: () => {
+      const overdue = inSyncSchema({ name: "overdue", uid: "schema-uid-overdue" });
+      (overdue.status as Record<string, unknown>).nextReconciliationTime = T0;
+      const misfit = inSyncSchema({ name: "misfit", uid: "schema-uid-misfit" });
+      (misfit.status as Record<string, unknown>).nextReconciliationTime = 1764500000;
+      return new FakeReader([...objects(), { kind: "PtahSchema", raw: overdue }, { kind: "PtahSchema", raw: misfit }]);
+    },
+    shown: ["ptahschema/overdue"],
+    warned: [ODD_SCHEMA, BROKEN_APPROVAL, /^Warning: not shown: ptahschema app\/misfit does not fit the PtahSchema model: status\.nextReconciliationTime: .+$/u],
+  },
+  {
     name: "status -w (first list and an event)",
     argv: ["status", "-w", "-n", "app"],
     shown: ["ADDED ptahschema/app/storefront", "ADDED ptahschema/app/orders"],

@@ -122,6 +122,7 @@ export abstract class MigrationRuns extends KindController {
             finishedAt,
             appliedVersions: reported,
             message: "The Job ended before it reported every migration; some statements may have committed",
+            dispatchedBy: DISPATCHED_BY,
           },
         },
         c,
@@ -137,7 +138,16 @@ export abstract class MigrationRuns extends KindController {
       {
         phase: "VerifyingHistory",
         activeOperation: null,
-        lastRun: { outcome, jobName: op.jobName, jobUID: op.jobUID, startedAt, finishedAt, appliedVersions: ran, message: failure ?? `Applied ${ran.length} migrations` },
+        lastRun: {
+          outcome,
+          jobName: op.jobName,
+          jobUID: op.jobUID,
+          startedAt,
+          finishedAt,
+          appliedVersions: ran,
+          message: failure ?? `Applied ${ran.length} migrations`,
+          dispatchedBy: DISPATCHED_BY,
+        },
       },
       c,
     );

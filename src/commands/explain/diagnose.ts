@@ -1,6 +1,7 @@
 // Live diagnosis (`explain <schema>`, `explain approval <name>`, `explain migration <name>`):
 // from the object and what it references, a few lines saying why it is in its state and what
 // to do, each citing a knowledge-base topic.
+import { runAuditLines } from "../shared/run-audit.ts";
 import { bindsSchema, deriveMigrationApprovalState, deriveSchemaApprovalState, findCondition, newestUsedApproval } from "../../approval/state.ts";
 import { fillPlaceholders, topicForPhase, topicForReason, type KnowledgeEntry } from "../../explain/knowledge.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
@@ -194,6 +195,7 @@ export function diagnoseMigration(i: MigrationDiagnosisInput): string {
       `Run:        a ${sanitize(run.outcome ?? "")} run (operation ${sanitize(run.operationID)}) recorded ${formatAge(run.recordedAt, i.now)} ago is unresolved; nothing is planned or run until it is settled.`,
     );
   }
+  out.push(...runAuditLines(m));
   for (const a of i.approvals.filter((x) => x.spec.migrationRef?.name === m.metadata.name)) {
     const d = deriveMigrationApprovalState(a, m);
     out.push(`Approval:   ${sanitize(a.metadata.name)} is ${d.state}${d.reason ? ` (${sanitize(d.reason)})` : ""}`);

@@ -20,6 +20,7 @@ import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import { isSpecWriter } from "../../model/spec-writer.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
+import { countStuck, stuckFooter } from "../shared/stuck.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../shared/permissions.ts";
@@ -206,21 +207,28 @@ export const inboxCommand: CommandBody<InboxOptions> = {
   },
   async run(options, ctx) {
     if (options.fleet) return runFleet(options, options.fleet, ctx);
-    const { rows, where, warnings } = await readInbox(ctx, options.namespaces);
+    const { rows, where, warnings, stuck } = await readInbox(ctx, options.namespaces);
     const warned = warnings ? { stderr: warnings } : {};
     if (options.output !== "table") {
       const doc = { apiVersion: "v1", kind: "List", items: rows };
       return { kind: "printed", stdout: options.output === "json" ? formatJson(doc) : formatYaml(doc), ...warned };
     }
     if (rows.length === 0) {
-      return { kind: "printed", stdout: "", stderr: `${warnings}Nothing is waiting for approval in ${where}.\n` };
+      return { kind: "printed", stdout: "", stderr: `${warnings}Nothing is waiting for approval in ${where}.\n${stuck}` };
     }
-    return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }), ...warned };
+    // The footer: what stopped converging waits for nobody's approval, but for someone to look. It
+    // goes to stderr, beside the warnings, so stdout stays the table a script reads.
+    const footer = warnings + stuck;
+    return {
+      kind: "printed",
+      stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }),
+      ...(footer ? { stderr: footer } : {}),
+    };
   },
 };
 
 /** One context's inbox: the rows, where it looked (for "Nothing is waiting … in <where>") and its warning lines. */
-async function readInbox(ctx: RunContext, only: readonly string[] | undefined): Promise<{ rows: InboxRow[]; where: string; warnings: string }> {
+async function readInbox(ctx: RunContext, only: readonly string[] | undefined): Promise<{ rows: InboxRow[]; where: string; warnings: string; stuck: string }> {
   const c = await ctx.connect();
   const read = ctx.global.allNamespaces
     ? await listEverywhere(c, only ?? [c.namespace])
@@ -234,7 +242,12 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined): 
   const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
   const where =
     namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
-  return { rows, where, warnings };
+  return {
+    rows,
+    where,
+    warnings,
+    stuck: stuckFooter(countStuck(schemas, migrations, ctx.now), namespaces === undefined || namespaces.length > 1 ? " -A" : ` -n ${sanitize(namespaces[0]!)}`),
+  };
 }
 
 /** --contexts / --all-contexts: every context's rows, a CONTEXT column first, each NEXT aimed at its context. */

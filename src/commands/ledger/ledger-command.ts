@@ -15,6 +15,17 @@ import { rejectedWarnings } from "../shared/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
+import { sanitize } from "../../errors.ts";
+import { settlementLine, settlementOf } from "../shared/run-audit.ts";
+import type { PtahMigration } from "../../model/kinds.ts";
+
+/** Below the table: each migration's settled run, however it was settled (a history read leaves no acknowledgment row). */
+function settledLines(migrations: readonly PtahMigration[]): string[] {
+  return migrations.flatMap((m) => {
+    const s = settlementOf(m);
+    return s ? [`Settled: migration/${sanitize(m.metadata.name)}${m.metadata.namespace ? ` -n ${sanitize(m.metadata.namespace)}` : ""}: ${settlementLine(s)}\n`] : [];
+  });
+}
 
 export interface LedgerOptions {
   readonly target: OptionalTarget;
@@ -31,7 +42,7 @@ async function objects<K extends KindName>(c: Connection, kind: K, namespace: st
   return listed.items.map((i) => i.object);
 }
 
-async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | undefined, selector: string | undefined, w: string[]): Promise<LedgerEntry[]> {
+async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | undefined, selector: string | undefined, w: string[], settled: string[]): Promise<LedgerEntry[]> {
   if (t.kind === "schema") {
     const [schema, approvals] = await readAll([
       getOrNotFound(c.reader, "PtahSchema", c.namespace, t.name, noSuchSchema(c.namespace, t.name)),
@@ -49,6 +60,7 @@ async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | 
       objects(c, "PtahMigrationRunAcknowledgment", c.namespace, w, selector),
     ]);
     const mine = <T extends { spec: { migrationRef?: { name?: string } } }>(xs: T[]): T[] => xs.filter((x) => x.spec.migrationRef?.name === t.name);
+    settled.push(...settledLines([migration.object]));
     return migrationLedger(mine(approvals), mine(acks), [migration.object]);
   }
   const [schemas, sApprovals, migrations, mApprovals, acks] = await readAll([
@@ -58,6 +70,7 @@ async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | 
     objects(c, "PtahMigrationApproval", namespace, w, selector),
     objects(c, "PtahMigrationRunAcknowledgment", namespace, w, selector),
   ]);
+  settled.push(...settledLines(migrations));
   return [...schemaLedger(sApprovals, schemas), ...migrationLedger(mApprovals, acks, migrations)];
 }
 
@@ -88,29 +101,34 @@ export const ledgerCommand: CommandBody<LedgerOptions> = {
   },
   async run(options, ctx) {
     if (options.fleet) return runFleet(options, options.fleet, ctx);
-    const { entries, warnings: stderr, namespace } = await readLedger(options.target, ctx);
+    const { entries, warnings: stderr, namespace, settled } = await readLedger(options.target, ctx);
     // Objects that do not fit the model: one warning each, the ledger of the others (docs/output.md, "Tolerance").
     const warned = stderr ? { stderr } : {};
     if (options.output === "json") return { kind: "printed", stdout: formatJson(ledgerDocument(entries)), ...warned };
     if (options.output === "yaml") return { kind: "printed", stdout: formatYaml(ledgerDocument(entries)), ...warned };
+    // A run settled by a history read leaves no row, but it is still the record.
+    if (entries.length === 0 && settled.length > 0 && options.output === "table") return { kind: "printed", stdout: settled.join(""), ...warned };
     if (entries.length === 0) return { kind: "printed", stdout: "", stderr: stderr + noResources(namespace) };
     if (options.output === "csv") return { kind: "printed", stdout: renderLedgerCsv(entries), ...warned };
     const g = ctx.global;
     return {
       kind: "printed",
-      stdout: renderLedgerTable(entries, { now: ctx.now, relative: options.relative, color: g.color, noHeaders: g.noHeaders, allNamespaces: g.allNamespaces }),
+      stdout:
+        renderLedgerTable(entries, { now: ctx.now, relative: options.relative, color: g.color, noHeaders: g.noHeaders, allNamespaces: g.allNamespaces }) +
+        (settled.length > 0 && !g.noHeaders ? `\n${settled.join("")}` : ""),
       ...warned,
     };
   },
 };
 
 /** One context's ledger, oldest first, its warning lines and the namespace read (undefined: every one). */
-async function readLedger(target: OptionalTarget, ctx: RunContext): Promise<{ entries: LedgerEntry[]; warnings: string; namespace: string | undefined }> {
+async function readLedger(target: OptionalTarget, ctx: RunContext): Promise<{ entries: LedgerEntry[]; warnings: string; namespace: string | undefined; settled: string[] }> {
   const c = await ctx.connect();
   const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
   const w: string[] = [];
-  const entries = sortLedger(await loadLedger(target, c, namespace, ctx.global.selector, w));
-  return { entries, warnings: w.join(""), namespace };
+  const settled: string[] = [];
+  const entries = sortLedger(await loadLedger(target, c, namespace, ctx.global.selector, w, settled));
+  return { entries, warnings: w.join(""), namespace, settled };
 }
 
 /** --contexts / --all-contexts: each context's ledger in the order named, a CONTEXT column (a context field, a context column) first. */

@@ -4,6 +4,7 @@ import { formatJson } from "../../render/formats.ts";
 import { sanitize } from "../../errors.ts";
 import { labelLines } from "../shared/plan-view.ts";
 import type { MigrationView } from "./migration-view.ts";
+import { settlementLine } from "../shared/run-audit.ts";
 
 function versions(list: readonly number[]): string {
   return list.join(", ");
@@ -45,7 +46,10 @@ export function renderMigrationText(v: MigrationView): string {
   for (const cond of v.conditions) {
     if (cond.status === "True" || cond.type === "Ready") fields.push([c(cond.type), `${c(cond.status)} (${c(cond.reason)})`]);
   }
-  // Ours, after upstream's lines: the Partial/Unknown run that blocks everything.
+  // Ours, after upstream's lines: the last run's audit trail, how a recorded run was settled,
+  // and the Partial/Unknown run that blocks everything.
+  if (run) fields.push(["Run job", c(run.jobName + (run.jobUID ? ` (uid ${run.jobUID})` : ""))], ["Dispatched by", run.dispatchedBy]);
+  if (v.resolvedRun) fields.push(["Settled", settlementLine(v.resolvedRun)]);
   const u = v.unresolvedRun;
   if (u) {
     fields.push(["Unresolved run", c(u.outcome || "Unknown")], ["Operation ID", c(u.operationID)], ["Recorded", c(formatTimestamp(u.recordedAt))]);

@@ -2,6 +2,7 @@
 // conditions, never SQL or rows; plus the unresolved run and the acknowledgment to run next.
 // The view model; its text and JSON are commands/migration/migration-text.ts.
 import type { PtahMigration, PtahMigrationPlan } from "../../model/kinds.ts";
+import { dispatcherWords, settlementOf, type Settlement } from "../shared/run-audit.ts";
 
 export interface MigrationView {
   readonly namespace: string;
@@ -40,7 +41,13 @@ export interface MigrationView {
     readonly finishedAt: string;
     readonly appliedVersions: readonly number[];
     readonly message: string;
+    readonly jobName: string;
+    readonly jobUID: string;
+    /** Which manager dispatched the run and its runner, as one line ("" when not recorded). */
+    readonly dispatchedBy: string;
   };
+  /** The last recorded run settled (status.resolvedRun), in words. */
+  readonly resolvedRun?: Settlement;
   /** Ours: a Partial/Unknown run that blocks everything until it is settled. */
   readonly unresolvedRun?: {
     readonly outcome: string;
@@ -120,6 +127,9 @@ export function buildMigrationView(migration: PtahMigration, namespace: string, 
             finishedAt: run.finishedAt ?? "",
             appliedVersions: run.appliedVersions ?? [],
             message: run.message ?? "",
+            jobName: run.jobName ?? "",
+            jobUID: run.jobUID ?? "",
+            dispatchedBy: dispatcherWords(run.dispatchedBy),
           },
         }
       : {}),
@@ -134,6 +144,7 @@ export function buildMigrationView(migration: PtahMigration, namespace: string, 
           },
         }
       : {}),
+    ...(settlementOf(migration) ? { resolvedRun: settlementOf(migration)! } : {}),
     conditions: s.conditions.map((c) => ({ type: c.type, status: c.status, reason: c.reason ?? "", message: c.message ?? "" })),
   };
 }

@@ -3,9 +3,9 @@
 // deletes no plan; src/plan/pins.ts). It deletes nothing: `-o name` is for a person's own
 // `kubectl delete`. Reads: LIST both plan kinds, both owner kinds and both approval kinds.
 import { NotFoundError, ReadError } from "../../errors.ts";
-import { storedPlans, type StoredPlan } from "../../plan/pins.ts";
+import { danglingPins, storedPlans, type DanglingPin, type StoredPlan } from "../../plan/pins.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
-import { plansDocument, renderPlanNames, renderPlansTable } from "./plans-text.ts";
+import { danglingLines, plansDocument, renderDangling, renderPlanNames, renderPlansTable } from "./plans-text.ts";
 import { parseOptionalTarget, type OptionalTarget } from "../shared/arguments.ts";
 import { noResources, parseFixedOutput } from "../shared/output.ts";
 import { readAll } from "../shared/read.ts";
@@ -45,6 +45,19 @@ async function pinSources(c: Connection, namespace: string | undefined) {
   return { schemas, migrations, schemaApprovals, migrationApprovals };
 }
 
+/** The one `error:` line: how many, and with -o name (nothing else shows them) each one. */
+function danglingError(dangling: readonly DanglingPin[], spellOut: boolean): string {
+  const n = dangling.length;
+  const head = `error: ${n} dangling pin${n === 1 ? "" : "s"}: a reference names a plan that is missing, replaced or being deleted`;
+  return spellOut ? `${head}: ${danglingLines(dangling).join("; ")}\n` : `${head} (listed under "Dangling pins")\n`;
+}
+
+function danglingInTarget(t: OptionalTarget): (d: DanglingPin) => boolean {
+  if (t.kind === "schema") return (d) => d.family === "PtahSchemaPlan" && d.pin.owner === t.name;
+  if (t.kind === "migration") return (d) => d.family === "PtahMigrationPlan" && d.pin.owner === t.name;
+  return () => true;
+}
+
 function inTarget(t: OptionalTarget): (p: StoredPlan) => boolean {
   if (t.kind === "schema") return (p) => p.kind === "PtahSchemaPlan" && p.owner === t.name;
   if (t.kind === "migration") return (p) => p.kind === "PtahMigrationPlan" && p.owner === t.name;
@@ -59,11 +72,11 @@ export const plansCommand: CommandBody<PlansOptions> = {
     { comment: "The plans of one schema", command: "kubectl ptah plans storefront -n app" },
     { comment: "Plans nothing references, everywhere", command: "kubectl ptah plans -A --unpinned" },
     {
-      comment: "Export, then delete, what nothing pins (the plugin deletes nothing; its chunks go with it)",
-      command: "kubectl ptah plans storefront -n app --unpinned -o name | xargs -r kubectl delete -n app",
+      comment: "Delete what nothing pins one plan at a time, each waiting for its chunks to go (the plugin deletes nothing)",
+      command: "kubectl ptah plans storefront -n app --unpinned -o name | xargs -r -n1 kubectl delete -n app --cascade=foreground --wait=true",
     },
   ],
-  flags: [{ name: "unpinned", type: "boolean", describe: "Only the plans no schema, migration or approval references" }],
+  flags: [{ name: "unpinned", type: "boolean", describe: "Only the plans no schema, migration, approval or unresolved-run annotation references" }],
   permissions: [
     {
       form: "plans",
@@ -93,12 +106,27 @@ export const plansCommand: CommandBody<PlansOptions> = {
       sources,
     );
     const plans = all.filter(inTarget(t)).filter((p) => !options.unpinned || p.pinnedBy.length === 0);
+    const dangling = danglingPins(
+      schemaPlans.items.map((i) => i.object),
+      migrationPlans.items.map((i) => i.object),
+      sources,
+    ).filter(danglingInTarget(t));
     const warnings = rejectedWarnings([schemaPlans, migrationPlans]);
-    const withWarnings = (stdout: string, stderr = "") => ({ kind: "printed" as const, stdout, ...(warnings + stderr ? { stderr: warnings + stderr } : {}) });
-    if (options.output === "json") return withWarnings(formatJson(plansDocument(plans)));
-    if (options.output === "yaml") return withWarnings(formatYaml(plansDocument(plans)));
-    if (plans.length === 0) return withWarnings("", noResources(namespace));
-    if (options.output === "name") return withWarnings(renderPlanNames(plans));
-    return withWarnings(renderPlansTable(plans, { noHeaders: ctx.global.noHeaders, allNamespaces: ctx.global.allNamespaces }));
+    // A dangling pin is a finding, as a failed --verify check is: the view is printed, then one
+    // `error:` line on stderr, alone as every refusal's is, and exit status 1.
+    const failed = dangling.length > 0 ? { exitStatus: 1, stderr: danglingError(dangling, options.output === "name") } : { stderr: warnings };
+    const printed = (stdout: string) => ({
+      kind: "printed" as const,
+      stdout,
+      ...(failed.stderr ? { stderr: failed.stderr } : {}),
+      ...("exitStatus" in failed ? { exitStatus: 1 } : {}),
+    });
+    if (options.output === "json") return printed(formatJson(plansDocument(plans, dangling)));
+    if (options.output === "yaml") return printed(formatYaml(plansDocument(plans, dangling)));
+    if (plans.length === 0 && dangling.length === 0) return { kind: "printed", stdout: "", stderr: warnings + noResources(namespace) };
+    // -o name feeds a delete: its stdout stays names only; the error line names the findings.
+    if (options.output === "name") return printed(renderPlanNames(plans));
+    const table = plans.length > 0 ? renderPlansTable(plans, { noHeaders: ctx.global.noHeaders, allNamespaces: ctx.global.allNamespaces }) : "";
+    return printed(dangling.length > 0 ? `${table}${table ? "\n" : ""}${renderDangling(dangling)}` : table);
   },
 };

@@ -1,7 +1,7 @@
 // `plans`' views: the table (one row per stored plan, every reference that pins it named) and
 // the rows as data for -o json|yaml. Which object pins a plan, and through which field, is what
 // a person reads before deleting anything, so the PINNED BY cell is never cut.
-import type { PlanPin, StoredPlan } from "../../plan/pins.ts";
+import type { DanglingPin, PlanPin, StoredPlan } from "../../plan/pins.ts";
 import { formatTimestamp } from "../../render/age.ts";
 import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
@@ -12,9 +12,29 @@ export interface PlansRenderOptions {
   readonly allNamespaces: boolean;
 }
 
-/** `ptahschemaapproval/storefront-v1 spec.planRef`. */
-export function pinCell(pin: PlanPin): string {
-  return `${pin.kind.toLowerCase()}/${pin.name} ${pin.field}`;
+/** `ptahschemaapproval/storefront-v1 spec.planRef`; `(other UID)` when it names an earlier plan of that name. */
+export function pinCell(pin: PlanPin, planUID?: string): string {
+  const other = pin.uid && planUID && pin.uid !== planUID ? " (other UID)" : "";
+  return `${pin.kind.toLowerCase()}/${pin.name} ${pin.field}${other}`;
+}
+
+const PROBLEM: Record<DanglingPin["problem"], string> = {
+  missing: "names a plan that does not exist",
+  replaced: "names a plan that was replaced (same name, another UID)",
+  deleting: "names a plan that is being deleted",
+};
+
+/** The DANGLING PINS section: one line per pin that reaches no live plan. */
+export function renderDangling(pins: readonly DanglingPin[]): string {
+  if (pins.length === 0) return "";
+  return `Dangling pins (${pins.length}):\n${danglingLines(pins)
+    .map((l) => `  ${l}\n`)
+    .join("")}`;
+}
+
+/** One phrase per dangling pin: `app/ptahschema/storefront status.plan names a plan that does not exist: ptahschemaplan/x`. */
+export function danglingLines(pins: readonly DanglingPin[]): string[] {
+  return pins.map((d) => `${sanitize(d.namespace)}/${sanitize(pinCell(d.pin))} ${PROBLEM[d.problem]}: ${d.family.toLowerCase()}/${sanitize(d.plan)}`);
 }
 
 function ownerCell(p: StoredPlan): string {
@@ -31,17 +51,20 @@ export function renderPlansTable(plans: readonly StoredPlan[], o: PlansRenderOpt
     sanitize(shortFingerprint(p.fingerprint) || "-"),
     p.statements === undefined ? "-" : String(p.statements),
     p.createdAt ? formatTimestamp(p.createdAt) : "-",
-    p.pinnedBy.length === 0 ? "-" : sanitize(p.pinnedBy.map(pinCell).join(", ")),
+    p.pinnedBy.length === 0 ? "-" : sanitize(p.pinnedBy.map((pin) => pinCell(pin, p.uid)).join(", ")),
   ]);
   return renderTable(headers, rows, { noHeaders: o.noHeaders });
 }
 
 /** -o json|yaml: the rows as data, in a kubectl-style List (they are views, not the served objects). */
-export function plansDocument(plans: readonly StoredPlan[]): Record<string, unknown> {
+export function plansDocument(plans: readonly StoredPlan[], dangling: readonly DanglingPin[] = []): Record<string, unknown> {
+  const bare = ({ owner: _owner, ...pin }: PlanPin) => pin;
   return {
     apiVersion: "v1",
     kind: "List",
-    items: plans.map((p) => ({ ...p, pinned: p.pinnedBy.length > 0, pinnedBy: p.pinnedBy.map((pin) => ({ ...pin })) })),
+    items: plans.map((p) => ({ ...p, pinned: p.pinnedBy.length > 0, pinnedBy: p.pinnedBy.map(bare) })),
+    // Beside the rows: pins that reach no live plan (the rows are plans, these have none).
+    ...(dangling.length > 0 ? { danglingPins: dangling.map((d) => ({ ...d, pin: bare(d.pin) })) } : {}),
   };
 }
 

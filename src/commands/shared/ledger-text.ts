@@ -36,9 +36,10 @@ export function shortImage(image: string | undefined): string {
 }
 
 /** The DISPATCHED BY cell: the manager's revision and image, then its runner image. */
-export function dispatchedByCell(d: LedgerEntry["dispatchedBy"]): string {
-  if (!d) return "-";
-  return `${d.controllerRevision || "?"} ${shortImage(d.controllerImage) || "?"}, runner ${shortImage(d.runnerImage) || "?"}`;
+export function dispatchedByCell(d: LedgerEntry["dispatchedBy"], jobUID?: string): string {
+  const job = jobUID ? `, job ${jobUID}` : "";
+  if (!d) return job ? `?${job}` : "-";
+  return `${d.controllerRevision || "?"} ${shortImage(d.controllerImage) || "?"}, runner ${shortImage(d.runnerImage) || "?"}${job}`;
 }
 
 function owner(e: LedgerEntry): string {
@@ -78,7 +79,7 @@ export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRend
     e.reserved ? "yes" : "-",
     when(e.consumedAt),
     when(e.appliedAt),
-    sanitize(dispatchedByCell(e.dispatchedBy)),
+    sanitize(dispatchedByCell(e.dispatchedBy, e.jobUID)),
     e.staleReason !== undefined ? `${sanitize(e.staleReason || "Stale")} ${when(e.staleAt)}` : "-",
     approvalStateCell(e, o.color),
   ]);
@@ -104,6 +105,8 @@ const CSV_HEADERS = [
   "staleReason",
   "staleAt",
   "state",
+  "jobUID",
+  "resolution",
 ];
 
 /** CSV keeps full fingerprints and absolute times: it is a record, not a screen. A fleet's (contexts) gains a context column first. */
@@ -131,6 +134,8 @@ export function renderLedgerCsv(entries: readonly LedgerEntry[], contexts?: read
       e.staleReason ?? "",
       t(e.staleAt),
       approvalStateCell(e, false),
+      e.jobUID ?? "",
+      e.resolution ?? "",
     ]),
   );
 }

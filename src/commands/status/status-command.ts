@@ -2,14 +2,15 @@
 // schema in detail. Reads: one paginated LIST per kind, or GET schema + LIST approvals; the list
 // with --contexts/--all-contexts reads each context (shared/fleet.ts), a CONTEXT column first.
 import { mayBindSchema } from "../../approval/state.ts";
-import { UsageError } from "../../errors.ts";
+import { UsageError, sanitize } from "../../errors.ts";
 import type { ListResult } from "../../kube/types.ts";
 import type { Parsed } from "../../model/parse.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { sortByField } from "../../render/columns.ts";
 import { renderMachine } from "../../render/formats.ts";
 import { renderSchemaDetail } from "./schema-detail.ts";
-import { renderStatusList } from "./status-list.ts";
+import { onlyStuck, renderStatusList } from "./status-list.ts";
+import { migrationStuck, schemaStuck } from "../shared/stuck.ts";
 import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "../shared/output.ts";
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "../shared/printing.ts";
 import { getOrNotFound, noSuchSchema, readAll } from "../shared/read.ts";
@@ -30,6 +31,21 @@ export interface StatusOptions {
   readonly print: PrintOptions;
   /** --contexts / --all-contexts (shared/fleet.ts), the list only; undefined: the one current context. */
   readonly fleet?: FleetChoice;
+  /** --stuck: only the schemas and migrations that stopped converging (shared/stuck.ts). */
+  readonly stuck?: boolean;
+}
+
+/** --stuck with machine output: the served objects of those that stopped converging (a misfit is already a warning line). */
+function stuckServed(lists: Pick<StatusLists, "schemas" | "migrations">, now: Date): Record<string, unknown>[] {
+  return [
+    ...lists.schemas.items.filter((i) => schemaStuck(i.object, now).length > 0).map((i) => i.raw),
+    ...lists.migrations.items.filter((i) => migrationStuck(i.object, now).length > 0).map((i) => i.raw),
+  ];
+}
+
+/** The empty --stuck list's stderr line. */
+function nothingStuck(namespace: string | undefined): string {
+  return namespace === undefined ? "Nothing is stuck in any namespace.\n" : `Nothing is stuck in ${sanitize(namespace)} namespace.\n`;
 }
 
 export function loadSchema(connection: Connection, name: string): Promise<Parsed<PtahSchema>> {
@@ -87,8 +103,9 @@ async function readLists(options: StatusOptions, output: ResolvedOutput, ctx: Ru
 
 function listInput(options: StatusOptions, output: ResolvedOutput & { kind: "human" }, ctx: RunContext, lists: Pick<StatusLists, "schemas" | "migrations" | "approvals">) {
   const print = options.print;
+  const stuck = options.stuck === true;
   const ordered = <T>(items: readonly Parsed<T>[]): T[] => (print.sortBy === undefined ? items : sortByField(items, (i) => i.raw, print.sortBy)).map((i) => i.object);
-  return {
+  const input = {
     schemas: ordered(lists.schemas.items),
     migrations: ordered(lists.migrations.items),
     approvals: (lists.approvals.value?.items ?? []).map((a) => a.object),
@@ -100,21 +117,27 @@ function listInput(options: StatusOptions, output: ResolvedOutput & { kind: "hum
     ordered: print.sortBy !== undefined,
     labelColumns: print.labelColumns,
     showLabels: print.showLabels,
+    stuck,
   };
+  return stuck ? onlyStuck(input) : input;
 }
 
 async function runList(options: StatusOptions, output: ResolvedOutput, ctx: RunContext, connection: Connection): Promise<Printed> {
   const lists = await readLists(options, output, ctx, connection);
   const { schemas, migrations, namespace, warnings } = lists;
   if (output.kind !== "human") {
-    let served = [...servedObjects(schemas), ...servedObjects(migrations)];
-    const unprinted = unprintedWarnings([schemas, migrations]);
+    let served = options.stuck ? stuckServed(lists, ctx.now) : [...servedObjects(schemas), ...servedObjects(migrations)];
+    // --stuck prints only what fits the model (it is judged on its fields): the rest are warning lines.
+    const unprinted = options.stuck ? rejectedWarnings([schemas, migrations]) : unprintedWarnings([schemas, migrations]);
     if (options.print.sortBy !== undefined) served = sortByField(served, (o) => o, options.print.sortBy);
-    if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: unprinted + noResources(namespace) };
+    if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml")
+      return { kind: "printed", stdout: "", stderr: unprinted + (options.stuck ? nothingStuck(namespace) : noResources(namespace)) };
     return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }), ...(unprinted ? { stderr: unprinted } : {}) };
   }
   if (schemas.items.length === 0 && migrations.items.length === 0) return { kind: "printed", stdout: "", stderr: warnings + noResources(namespace) };
-  return { kind: "printed", ...(warnings ? { stderr: warnings } : {}), stdout: renderStatusList(listInput(options, output, ctx, lists)) };
+  const input = listInput(options, output, ctx, lists);
+  if (input.schemas.length === 0 && input.migrations.length === 0) return { kind: "printed", stdout: "", stderr: warnings + nothingStuck(namespace) };
+  return { kind: "printed", ...(warnings ? { stderr: warnings } : {}), stdout: renderStatusList(input) };
 }
 
 /**
@@ -125,7 +148,8 @@ async function runFleet(options: StatusOptions, choice: Exclude<FleetChoice, und
   const result = await readFleet(ctx, choice, async (c) => readLists(options, output, c, await c.connect()));
   const warnings = contextWarnings(result.answers, (v) => v.warnings);
   if (output.kind === "json" || output.kind === "yaml") {
-    const items = result.answers.flatMap((a) => [...servedObjects(a.value.schemas), ...servedObjects(a.value.migrations)].map((object) => ({ context: a.context, object })));
+    const served = (v: StatusLists) => (options.stuck ? stuckServed(v, ctx.now) : [...servedObjects(v.schemas), ...servedObjects(v.migrations)]);
+    const items = result.answers.flatMap((a) => served(a.value).map((object) => ({ context: a.context, object })));
     const doc = { apiVersion: "v1", kind: "List", items };
     return fleetPrinted(result, output.kind === "json" ? formatJson(doc) : formatYaml(doc), warnings);
   }
@@ -140,6 +164,10 @@ async function runFleet(options: StatusOptions, choice: Exclude<FleetChoice, und
     merged.approvals.push(...(approvals.value?.items ?? []));
   }
   if (merged.schemas.length === 0 && merged.migrations.length === 0) return fleetPrinted(result, "", warnings + noResourcesInFleet(result));
+  if (options.stuck) {
+    const kept = onlyStuck({ schemas: merged.schemas.map((i) => i.object), migrations: merged.migrations.map((i) => i.object), now: ctx.now });
+    if (kept.schemas.length === 0 && kept.migrations.length === 0) return fleetPrinted(result, "", `${warnings}Nothing is stuck in the contexts read.\n`);
+  }
   const lists = {
     schemas: { items: merged.schemas, resourceVersion: "", rejected: [] },
     migrations: { items: merged.migrations, resourceVersion: "", rejected: [] },
@@ -165,8 +193,22 @@ export const statusCommand: CommandBody<StatusOptions> = {
       command: "kubectl ptah status --sort-by=.metadata.creationTimestamp -o custom-columns=NAME:.metadata.name,PHASE:.status.phase",
     },
     { comment: "Every schema and migration in every cluster of the kubeconfig, one CONTEXT column", command: "kubectl ptah status -A --all-contexts" },
+    {
+      comment: "Only what stopped converging (overdue, stalled, lock release owed, unresolved run, outcome unknown), each with why and the next command",
+      command: "kubectl ptah status -A --stuck",
+    },
   ],
-  flags: [{ name: "watch", alias: "w", type: "boolean", describe: "Keep watching: redraw on a terminal, one record per change otherwise" }, ...PRINT_FLAGS, ...FLEET_FLAGS],
+  flags: [
+    { name: "watch", alias: "w", type: "boolean", describe: "Keep watching: redraw on a terminal, one record per change otherwise" },
+    {
+      name: "stuck",
+      type: "boolean",
+      describe:
+        "Only the schemas and migrations that stopped converging (overdue, stalled, lock release owed, unresolved run, outcome unknown), with a STUCK column and each one's next command",
+    },
+    ...PRINT_FLAGS,
+    ...FLEET_FLAGS,
+  ],
   permissions: [
     { form: "status", argv: ["status"], rules: ptah("list", "ptahschemas", "ptahmigrations", "ptahschemaapprovals") },
     { form: "status SCHEMA", argv: ["status", "storefront"], rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")] },
@@ -195,10 +237,13 @@ export const statusCommand: CommandBody<StatusOptions> = {
     const fleet = parseFleet(args.flags, args.global, "status");
     if (fleet && name !== undefined) throw new UsageError("a schema name cannot be combined with --contexts or --all-contexts; read one context's schema with --context", "status");
     if (fleet && watch) throw new UsageError("--watch cannot be combined with --contexts or --all-contexts", "status");
+    const stuck = args.flags.stuck === true;
+    if (stuck && name !== undefined) throw new UsageError("--stuck filters the list; for one schema run: kubectl ptah status SCHEMA", "status");
+    if (stuck && watch) throw new UsageError("--stuck cannot be combined with --watch", "status");
     if (fleet && !(output.kind === "human" || output.kind === "json" || output.kind === "yaml")) {
       throw new UsageError("--contexts and --all-contexts print a table, -o wide, -o json or -o yaml", "status");
     }
-    return { name, output, watch, print, ...(fleet ? { fleet } : {}) };
+    return { name, output, watch, print, ...(fleet ? { fleet } : {}), ...(stuck ? { stuck } : {}) };
   },
   async run(options, ctx) {
     const output = resolveViewOutput(options.output, ctx);

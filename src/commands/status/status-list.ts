@@ -7,6 +7,7 @@ import { paint, paintWord } from "../../render/color.ts";
 import { labelCells, labelHeaders } from "../../render/columns.ts";
 import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
+import { migrationStuck, schemaStuck, stuckCell, stuckNext } from "../shared/stuck.ts";
 
 export interface StatusListInput {
   readonly schemas: readonly PtahSchema[];
@@ -24,6 +25,13 @@ export interface StatusListInput {
   readonly showLabels?: boolean;
   /** A fleet's table (--contexts): each object's context (by identity), in a CONTEXT column first, contexts in `order`. */
   readonly contexts?: { readonly order: readonly string[]; readonly of: ReadonlyMap<object, string> };
+  /** --stuck: only what stopped converging, a STUCK column, and each one's next command below. */
+  readonly stuck?: boolean;
+}
+
+/** The STUCK column is part of -o wide, and of every --stuck table (it is why the row is there). */
+function stuckColumn(input: StatusListInput): boolean {
+  return input.wide || input.stuck === true;
 }
 
 /** READY column: status and reason of the Ready condition, e.g. `False (AwaitingApproval)`. */
@@ -83,6 +91,7 @@ export function renderSchemaRows(input: StatusListInput, prefix: string): string
     "APPROVAL",
     "AGE",
     ...(input.wide ? ["DIGEST", "DRIFT", "LAST APPLIED"] : []),
+    ...(stuckColumn(input) ? ["STUCK"] : []),
     ...labelHeadersOf(input),
   ];
   // Approvals grouped by namespace once: filtering the whole list per schema is quadratic
@@ -116,6 +125,7 @@ export function renderSchemaRows(input: StatusListInput, prefix: string): string
             applied ? `${formatAge(applied, input.now)} ago` : "-",
           ]
         : []),
+      ...(stuckColumn(input) ? [stuckCell(schemaStuck(s, input.now))] : []),
       ...labelCellsOf(s, input),
     ];
   });
@@ -144,6 +154,7 @@ export function renderMigrationRows(input: StatusListInput, prefix: string): str
     "APPROVAL",
     "AGE",
     ...(input.wide ? ["DIGEST", "UNRESOLVED RUN"] : []),
+    ...(stuckColumn(input) ? ["STUCK"] : []),
     ...labelHeadersOf(input),
   ];
   const rows = inOrder(input.migrations, input).map((m) => {
@@ -161,10 +172,31 @@ export function renderMigrationRows(input: StatusListInput, prefix: string): str
       migrationApproval(m),
       formatAge(m.metadata.creationTimestamp, input.now),
       ...(input.wide ? [sanitize(m.status.artifact?.digest ?? "-"), sanitize(m.status.unresolvedRun?.outcome ?? "-")] : []),
+      ...(stuckColumn(input) ? [stuckCell(migrationStuck(m, input.now))] : []),
       ...labelCellsOf(m, input),
     ];
   });
   return renderTable(headers, rows, { noHeaders: input.noHeaders });
+}
+
+/** --stuck: only the objects with a finding. */
+export function onlyStuck<T extends Pick<StatusListInput, "schemas" | "migrations" | "now">>(input: T): T {
+  return {
+    ...input,
+    schemas: input.schemas.filter((s) => schemaStuck(s, input.now).length > 0),
+    migrations: input.migrations.filter((m) => migrationStuck(m, input.now).length > 0),
+  };
+}
+
+/** --stuck's `Next:` block: one line per stuck object, in the tables' order. */
+function nextLines(input: StatusListInput): string {
+  const line = (o: Named, kind: "PtahSchema" | "PtahMigration", findings: Parameters<typeof stuckNext>[2]): string => {
+    const where = [contextOf(o, input), o.metadata.namespace ?? ""].filter((x) => x !== "").map(sanitize);
+    return `  ${[...where, `${kind.toLowerCase()}/${sanitize(o.metadata.name)}`].join("/")}: ${stuckNext(o as never, kind, findings)}\n`;
+  };
+  const schemas = inOrder(input.schemas, input).map((s) => line(s, "PtahSchema", schemaStuck(s, input.now)));
+  const migrations = inOrder(input.migrations, input).map((m) => line(m, "PtahMigration", migrationStuck(m, input.now)));
+  return `\nNext:\n${[...schemas, ...migrations].join("")}`;
 }
 
 /** Both tables; kind prefixes on names when both are shown, as `kubectl get a,b` does. */
@@ -173,5 +205,5 @@ export function renderStatusList(input: StatusListInput): string {
   const parts: string[] = [];
   if (input.schemas.length > 0) parts.push(renderSchemaRows(input, both ? "ptahschema/" : ""));
   if (input.migrations.length > 0) parts.push(renderMigrationRows(input, both ? "ptahmigration/" : ""));
-  return parts.join("\n");
+  return parts.join("\n") + (input.stuck && !input.noHeaders ? nextLines(input) : "");
 }

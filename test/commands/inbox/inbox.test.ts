@@ -59,7 +59,8 @@ describe("inbox", () => {
   it("lists what waits, oldest first, with what an approver can do and the exact command", async () => {
     const reader = cluster(() => true);
     const r = await runCliWith(["inbox", "-A"], reader);
-    expect(r).toMatchObject({ status: 0, stderr: "" });
+    // The unresolved run is also stuck: the footer counts it on stderr, stdout stays the table.
+    expect(r).toMatchObject({ status: 0, stderr: "1 object has stopped converging: kubectl ptah status -A --stuck\n" });
     await expectGolden(r.stdout, "inbox/approver.txt");
     const objectsInOrder = r.stdout
       .trim()
@@ -134,7 +135,9 @@ describe("inbox", () => {
     reader.faults.set("list PtahSchema *", new ReadError(message, 403));
     const r = await runCliWith(["inbox", "-A"], reader, { namespace: "app" });
     expect(r.status).toBe(0);
-    expect(r.stderr).toBe(`Warning: could not list across all namespaces, showing namespace app only: ${message}\n`);
+    expect(r.stderr).toBe(
+      `Warning: could not list across all namespaces, showing namespace app only: ${message}\n1 object has stopped converging: kubectl ptah status -n app --stuck\n`,
+    );
     expect(r.stdout).toContain("ptahschema/storefront");
     expect(r.stdout).toContain("ptahmigration/backfill");
     expect(r.stdout).not.toContain("billing"); // in ops

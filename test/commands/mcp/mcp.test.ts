@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { FakeReader } from "../../support/fake-reader.ts";
 import { runCliWith } from "../../support/cli.ts";
-import { aMigration, awaitingSchema, cond } from "../../support/builders.ts";
+import { aMigration, aMigrationPlan, awaitingSchema, cond } from "../../support/builders.ts";
 import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../../support/publish-plan.ts";
 import { expectGolden } from "../../support/golden.ts";
 import { mcpSession, type McpSession } from "../../support/mcp.ts";
@@ -26,6 +26,8 @@ function cluster(): FakeReader {
       kind: "PtahMigration",
       raw: aMigration({ name: "billing", namespace: "app", phase: "AwaitingApproval", conditions: [cond("Ready", "False", "AwaitingApproval", "waiting")] }),
     },
+    // The plan the migration names, so no pin dangles.
+    { kind: "PtahMigrationPlan", raw: aMigrationPlan() },
   ]);
 }
 

@@ -87,7 +87,7 @@ describe("-L/--label-columns and --show-labels", () => {
     expect(out.split("\n")[0]).toMatch(/AGE +TIER +NAME +APP +LABELS$/u);
     await expectGolden(out, "printing/status-labels.txt");
     const wide = await ok(["status", "-n", "app", "-o", "wide", "--show-labels"]);
-    expect(wide.split("\n")[0]).toMatch(/LAST APPLIED +LABELS$/u);
+    expect(wide.split("\n")[0]).toMatch(/LAST APPLIED +STUCK +LABELS$/u);
     expect(wide).toContain("app.kubernetes.io/name=front,app=shop,tier=2");
     expect(wide).toMatch(/catalog .* <none>\n/u);
   });

@@ -53,6 +53,8 @@ const INFO_LINES = [
   /^No resources found in .* namespace\.\n$/u,
   /^No history recorded yet\.\n$/u,
   /^Nothing is waiting for approval in .* namespace\.\n$/u,
+  // inbox's footer: how many objects stopped converging, after its table or its empty line.
+  /^(?:Nothing is waiting for approval in [^\n]*\.\n)?\d+ objects? ha(?:s|ve) stopped converging: kubectl ptah status (?:-A|-n \S+) --stuck\n$/u,
   /^Warning: the SQL of \S+ reads as destructive \(read by this plugin\), but the plan does not record it as destructive\n$/u,
 ];
 /** Tolerant list views warn once per object that does not fit, before any info line. */
@@ -106,6 +108,8 @@ export function check(inv: Invocation, out: Outcome): boolean {
         fail(inv, out, "stdout after a --verify failure is not the report");
       }
       if (!/ FAILED /u.test(out.stdout)) fail(inv, out, "the --verify report does not mark the failed check");
+    } else if (inv.argv[0] === "plans" && out.status === 1 && /^error: \d+ dangling pins?: /u.test(out.stderr)) {
+      // plans with a dangling pin: the view is printed, the finding is the error line.
     } else if (out.stdout !== "") fail(inv, out, "stdout is not empty after a failure");
     if (!/^error: [^\n]*\n$/u.test(out.stderr)) fail(inv, out, "stderr is not exactly one `error: ` line");
     if (out.stderr.startsWith("error: internal:")) fail(inv, out, "an uncaught exception (internal error)");
