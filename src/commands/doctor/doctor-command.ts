@@ -39,7 +39,7 @@ const NO_MACHINE: LocalFacts = { kubectl: { missing: "kubectl was not looked for
 function sanitizeLocal(l: LocalFacts): LocalFacts {
   return {
     kubectl: "missing" in l.kubectl ? l.kubectl : { gitVersion: sanitize(l.kubectl.gitVersion), minor: l.kubectl.minor },
-    plugins: l.plugins.map((p) => ({ path: sanitize(p.path), self: p.self })),
+    plugins: l.plugins.map((p) => ({ ...p, path: sanitize(p.path) })),
     selfPath: l.selfPath === undefined ? undefined : sanitize(l.selfPath),
     processGuard: l.processGuard,
   };
