@@ -51,14 +51,18 @@ export function parseBuildInfo(block: Buffer): { go: string; path: string; modul
   const lines = (info?.[0] ?? "").split("\n");
   const field = (key: string): string[] => (lines.find((l) => l.split("\t")[0]?.endsWith(key)) ?? "").split("\t").slice(1);
   const [path = ""] = field("path");
-  const [module = "", version = ""] = lines.find((l) => l.startsWith("mod\t"))?.split("\t").slice(1) ?? [];
+  const [module = "", version = ""] =
+    lines
+      .find((l) => l.startsWith("mod\t"))
+      ?.split("\t")
+      .slice(1) ?? [];
   return { go: go[0], path, module, version };
 }
 
 /** The bytes from the first MAGIC on, up to 64 KiB (the block and its strings), or undefined. */
 function findBlock(fd: number): Buffer | undefined {
   const buf = Buffer.alloc(CHUNK);
-  for (let offset = 0; offset < MAX_SCAN; ) {
+  for (let offset = 0; offset < MAX_SCAN;) {
     const n = readSync(fd, buf, 0, CHUNK, offset);
     if (n <= 0) return undefined;
     const at = buf.subarray(0, n).indexOf(MAGIC);
@@ -82,12 +86,13 @@ export function identifyPlugin(file: string): PluginIdentity {
     return { kind: "unknown", why: `not readable (${(err as NodeJS.ErrnoException).code ?? "error"})` };
   }
   try {
-    const head = Buffer.alloc(2);
-    readSync(fd, head, 0, 2, 0);
-    if (head.toString("latin1") === "#!") return { kind: "script" };
     const block = findBlock(fd);
     const info = block && parseBuildInfo(block);
-    if (!info) return { kind: "unknown", why: "not a Go program (no Go build information)" };
+    if (!info) {
+      const head = Buffer.alloc(2);
+      readSync(fd, head, 0, 2, 0);
+      return head.toString("latin1") === "#!" ? { kind: "script" } : { kind: "unknown", why: "not a Go program (no Go build information)" };
+    }
     if (info.module !== UPSTREAM_MODULE && !info.path.startsWith(`${UPSTREAM_MODULE}/`)) return { kind: "go", module: info.module || info.path || "unnamed" };
     const version = info.version && info.version !== "(devel)" ? info.version : undefined;
     return { kind: "upstream", version, go: info.go || undefined };

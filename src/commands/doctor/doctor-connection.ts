@@ -108,10 +108,7 @@ export function pathCheck(local: LocalFacts): Check {
   }
   const others = local.plugins.slice(1).map((p) => `shadowed (never run by kubectl ptah): ${p.path} — ${whatItIs(p)}`);
   if (!first.self) {
-    const fix =
-      first.identity?.kind === "upstream"
-        ? upstreamFirstFix(first, local.selfPath)
-        : "remove the other kubectl-ptah or put this plugin's folder first on PATH";
+    const fix = first.identity?.kind === "upstream" ? upstreamFirstFix(first, local.selfPath) : "remove the other kubectl-ptah or put this plugin's folder first on PATH";
     return problem("Connection", name, `kubectl ptah runs ${first.path} (${whatItIs(first)}), not this plugin (${self})`, fix, others);
   }
   return ok("Connection", name, `kubectl ptah runs this plugin (${first.path})`, others);
