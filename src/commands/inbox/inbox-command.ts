@@ -22,7 +22,8 @@ import { isSpecWriter } from "../../model/spec-writer.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
-import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../shared/permissions.ts";
+import { ACCESS_REVIEW, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
+import { readFourEyesSwitch, switchLine } from "../shared/four-eyes-switch.ts";
 
 export interface InboxOptions {
   readonly output: "table" | "json" | "yaml";
@@ -192,7 +193,7 @@ export const inboxCommand: CommandBody<InboxOptions> = {
       form: "inbox",
       argv: ["inbox"],
       rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW],
-      note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}`,
+      note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}; ${FOUR_EYES_SWITCH}`,
     },
   ],
   toOptions(args) {
@@ -229,12 +230,15 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined): 
   const items = inboxItems(schemas, migrations);
   const mayCreate = await reviewAll(c.reader, items, read.allNamespaces);
   const may = (i: InboxItem): boolean => (i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : false);
-  const me = await whoAmIIfNeeded(c.reader, items, may);
+  // Four-eyes read exactly where the account may: off, nobody's own approval is refused.
+  const eyes = await readFourEyesSwitch(c);
+  const me = eyes.kind === "off" ? undefined : await whoAmIIfNeeded(c.reader, items, may);
   const rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
   const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
   const where =
     namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
-  return { rows, where, warnings };
+  const eyesLine = switchLine(eyes)?.replace(/:\s+/u, ": ");
+  return { rows, where, warnings: eyesLine ? `${warnings}${eyesLine}\n` : warnings };
 }
 
 /** --contexts / --all-contexts: every context's rows, a CONTEXT column first, each NEXT aimed at its context. */
