@@ -54,8 +54,13 @@ export class FakeInspector implements ClusterInspector {
   crdDefault: Record<string, string> = NEWEST_GENERATION;
   webhooks: Record<WebhookKind, WebhookEntry[] | "forbidden"> = { mutating: operatorWebhooks("mutating"), validating: operatorWebhooks("validating") };
   allow: (check: AccessCheck) => boolean = () => true;
-  /** The operator's mutating configuration: undefined = absent (404), "forbidden" = 403. */
-  admission: AdmissionConfiguration | "forbidden" | undefined = undefined;
+  /** The operator's mutating configuration (four-eyes off): undefined = absent (404), "forbidden" = 403. */
+  admission: AdmissionConfiguration | "forbidden" | undefined = {
+    found: true,
+    name: "ptah-operator-admission",
+    webhookNames: ["mapproval.operator.ptah.run", "mmigrationapproval.operator.ptah.run", "mmigrationrunacknowledgment.operator.ptah.run"],
+    annotations: { "operator.ptah.run/coordination-namespace": "ptah-system" },
+  };
   guards: ApplyGuardPolicy[] | "forbidden" | "unserved" = [];
   /** Leases per namespace; "forbidden" for a 403. */
   leaseTable: Record<string, LeaseFacts[]> | "forbidden" = {};
