@@ -104,7 +104,11 @@ export class FakeInspector implements ClusterInspector {
 
   async leases(namespace: string): Promise<LeaseFacts[]> {
     this.requests.push(`list leases -n ${namespace}`);
-    if (this.leaseTable === "forbidden") throw new ReadError(`leases.coordination.k8s.io is forbidden: User "alice" cannot list resource "leases" in API group "coordination.k8s.io" in the namespace "${namespace}"`, 403);
+    if (this.leaseTable === "forbidden")
+      throw new ReadError(
+        `leases.coordination.k8s.io is forbidden: User "alice" cannot list resource "leases" in API group "coordination.k8s.io" in the namespace "${namespace}"`,
+        403,
+      );
     return this.leaseTable[namespace] ?? [];
   }
 

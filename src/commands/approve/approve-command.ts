@@ -114,7 +114,12 @@ export const approveCommand: CommandBody<ApproveOptions> = {
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
   permissions: [
-    { form: "approve SCHEMA", argv: ["approve", "storefront"], rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"), note: `${WHO_AM_I}; ${FOUR_EYES_SWITCH}` },
+    {
+      form: "approve SCHEMA",
+      argv: ["approve", "storefront"],
+      rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"),
+      note: `${WHO_AM_I}; ${FOUR_EYES_SWITCH}`,
+    },
     {
       form: "approve SCHEMA --dry-run=server",
       argv: ["approve", "storefront", "--dry-run=server"],
@@ -125,7 +130,12 @@ export const approveCommand: CommandBody<ApproveOptions> = {
       rules: [...ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"), ...ptah("create", "ptahschemaapprovals")],
       note: "kubectl sends the create",
     },
-    { form: "approve migration MIGRATION", argv: ["approve", "migration", "billing"], rules: ptah("get", "ptahmigrations", "ptahmigrationplans"), note: `${WHO_AM_I}; ${FOUR_EYES_SWITCH}` },
+    {
+      form: "approve migration MIGRATION",
+      argv: ["approve", "migration", "billing"],
+      rules: ptah("get", "ptahmigrations", "ptahmigrationplans"),
+      note: `${WHO_AM_I}; ${FOUR_EYES_SWITCH}`,
+    },
     {
       form: "approve migration MIGRATION --dry-run=server",
       argv: ["approve", "migration", "billing", "--dry-run=server"],

@@ -29,7 +29,8 @@ export async function fourEyes(c: Connection, ask: FourEyesAsk): Promise<FourEye
   try {
     me = await c.reader.whoAmI();
   } catch (err) {
-    if (err instanceof NotFoundError || (err instanceof ReadError && err.httpStatus === 403)) return { kind: "identity-unknown", writer, why: `SelfSubjectReview: ${err.message}`, ...said };
+    if (err instanceof NotFoundError || (err instanceof ReadError && err.httpStatus === 403))
+      return { kind: "identity-unknown", writer, why: `SelfSubjectReview: ${err.message}`, ...said };
     throw err;
   }
   if (!isSpecWriter(writer, me)) return { kind: "distinct", writer, me: me.username, ...said };

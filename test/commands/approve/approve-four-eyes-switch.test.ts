@@ -51,7 +51,9 @@ describe("approve: the four-eyes switch read from ptah-operator-admission", () =
   it("refused: today's inference, labelled as one", async () => {
     const r = await runCliWith(["approve", "storefront", "-n", "app", "--allow-self"], cluster(), { inspector: inspector("forbidden") });
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("# Four-eyes:         inferred from the objects' annotations, not read: may not get mutatingwebhookconfigurations (User \"alice\" cannot get resource");
+    expect(r.stdout).toContain(
+      '# Four-eyes:         inferred from the objects\' annotations, not read: may not get mutatingwebhookconfigurations (User "alice" cannot get resource',
+    );
     const plain = await runCliWith(["approve", "storefront", "-n", "app"], cluster(), { inspector: inspector("forbidden") });
     expect(plain.status).toBe(1);
   });

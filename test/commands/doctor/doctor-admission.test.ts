@@ -17,7 +17,9 @@ const me = (groups: string[]) => ({ kind: "value" as const, value: { username: "
 
 describe("four-eyes row", () => {
   it("is on with both writer entries, off with none, and says so", () => {
-    expect(fourEyesCheck(config([...ALWAYS, "mschemawriter.operator.ptah.run", "mmigrationwriter.operator.ptah.run"]), INFERENCE).summary).toMatch(/^on: ptah-operator-admission has mschemawriter/u);
+    expect(fourEyesCheck(config([...ALWAYS, "mschemawriter.operator.ptah.run", "mmigrationwriter.operator.ptah.run"]), INFERENCE).summary).toMatch(
+      /^on: ptah-operator-admission has mschemawriter/u,
+    );
     expect(fourEyesCheck(config(ALWAYS), INFERENCE).summary).toMatch(/^off: ptah-operator-admission lacks/u);
     // One entry alone is not the switch (the operator refuses to start so): off.
     expect(fourEyesCheck(config([...ALWAYS, "mschemawriter.operator.ptah.run"]), INFERENCE).summary).toMatch(/^off:/u);
@@ -46,10 +48,15 @@ describe("apply-policy guard row", () => {
       "installed, not in force: ptah-apply-policy-guard: not in force (its bindings only Warn, Audit); exempt groups: ptah:apply-admins, platform",
     );
     expect(applyGuardCheck({ kind: "value", value: [{ ...GUARD, bindings: [] }] }, undefined).summary).toMatch(/no binding names it/u);
-    expect(applyGuardCheck({ kind: "value", value: [] }, undefined).summary).toMatch(/^none: no ValidatingAdmissionPolicy labelled app\.kubernetes\.io\/component=apply-policy-guard/u);
+    expect(applyGuardCheck({ kind: "value", value: [] }, undefined).summary).toMatch(
+      /^none: no ValidatingAdmissionPolicy labelled app\.kubernetes\.io\/component=apply-policy-guard/u,
+    );
   });
 
   it("a refused list is a skipped row naming the read", () => {
-    expect(applyGuardCheck({ kind: "forbidden", message: "no" }, undefined)).toMatchObject({ status: "skipped", summary: "may not list validatingadmissionpolicies and their bindings (cluster scope): no" });
+    expect(applyGuardCheck({ kind: "forbidden", message: "no" }, undefined)).toMatchObject({
+      status: "skipped",
+      summary: "may not list validatingadmissionpolicies and their bindings (cluster scope): no",
+    });
   });
 });
