@@ -11,7 +11,7 @@ import { getOptional, noSuchMigration, readAll } from "../shared/read.ts";
 import type { Printed, Connection, RunContext } from "../command-types.ts";
 import type { ListResult } from "../../kube/types.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
-import { realmSection } from "../shared/realm-holders.ts";
+import { appendRealm } from "../shared/realm-holders.ts";
 
 /** Lists beside the explained object: an item that does not fit is left out with its warning. */
 function warned(lists: readonly Pick<ListResult<unknown>, "rejected">[]): { stderr?: string } {
@@ -50,12 +50,6 @@ async function explainApproval(c: Connection, ctx: RunContext, name: string): Pr
   };
 }
 
-/** The diagnosis, then who else claims the realm and who holds its Lease (when the object waits for it). */
-async function withRealm(c: Connection, kind: "PtahSchema" | "PtahMigration", o: PtahSchema | PtahMigration, text: string): Promise<string> {
-  const realm = await realmSection(c, kind, o);
-  return realm.length === 0 ? text : `${text.trimEnd()}\n\n${realm.join("\n")}\n`;
-}
-
 async function explainMigration(c: Connection, ctx: RunContext, name: string): Promise<Printed> {
   const [migration, approvals] = await readAll([getOptional(c.reader, "PtahMigration", c.namespace, name), c.reader.list("PtahMigrationApproval", { namespace: c.namespace })]);
   if (!migration) throw new NotFoundError(noSuchMigration(c.namespace, name));
@@ -67,7 +61,7 @@ async function explainMigration(c: Connection, ctx: RunContext, name: string): P
       "PtahMigration",
       c.namespace,
       name,
-      await withRealm(
+      await appendRealm(
         c,
         "PtahMigration",
         m,
@@ -108,7 +102,7 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
       "PtahSchema",
       c.namespace,
       schemaName,
-      await withRealm(
+      await appendRealm(
         c,
         "PtahSchema",
         schema.object as PtahSchema,

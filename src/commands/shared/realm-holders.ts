@@ -133,3 +133,9 @@ export async function realmSection(c: Connection, kind: Claimant["kind"], o: Rea
     return [...lines, `  Lease:       not read: may not list leases in ${sanitize(ns)} (${err.message})`];
   }
 }
+
+/** `text` (a detail or a diagnosis), then the realm section when the object waits for its realm. */
+export async function appendRealm(c: Connection, kind: Claimant["kind"], o: Realmish, text: string): Promise<string> {
+  const realm = await realmSection(c, kind, o);
+  return realm.length === 0 ? text : `${text.trimEnd()}\n\n${realm.join("\n")}\n`;
+}

@@ -9,6 +9,7 @@ import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/
 import { sortByField } from "../../render/columns.ts";
 import { renderMachine } from "../../render/formats.ts";
 import { renderSchemaDetail } from "./schema-detail.ts";
+import { appendRealm } from "../shared/realm-holders.ts";
 import { renderStatusList } from "./status-list.ts";
 import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "../shared/output.ts";
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "../shared/printing.ts";
@@ -44,14 +45,19 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
     // Only the approvals naming this schema are parsed (the namespace may hold thousands).
     readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, select: (raw) => mayBindSchema(raw, name) })),
   ]);
-  const stdout = renderSchemaDetail({
-    schema: schema.object,
-    approvals: (approvals.value?.items ?? []).map((a: Parsed<PtahSchemaApproval>) => a.object),
-    approvalsGap: approvals.gap,
-    now: ctx.now,
-    color: ctx.global.color,
-    nsFlag: namespaceFlag(ctx.global, connection.namespace),
-  });
+  const stdout = await appendRealm(
+    connection,
+    "PtahSchema",
+    schema.object,
+    renderSchemaDetail({
+      schema: schema.object,
+      approvals: (approvals.value?.items ?? []).map((a: Parsed<PtahSchemaApproval>) => a.object),
+      approvalsGap: approvals.gap,
+      now: ctx.now,
+      color: ctx.global.color,
+      nsFlag: namespaceFlag(ctx.global, connection.namespace),
+    }),
+  );
   const stderr = approvals.gap !== undefined ? gapWarning("approvals", approvals.gap) : rejectedWarnings([approvals.value]);
   return stderr ? { kind: "printed", stdout, stderr } : { kind: "printed", stdout };
 }

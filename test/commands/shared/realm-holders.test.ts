@@ -13,11 +13,12 @@ import { FakeReader } from "../../support/fake-reader.ts";
 import { expectGolden } from "../../support/golden.ts";
 
 type Raw = Record<string, unknown> & { spec: Record<string, unknown>; status: Record<string, unknown> };
-const CONFLICT = "This database realm is claimed by 3 resources (2 PtahSchema, 1 PtahMigration) and 2 of them have not set spec.target.sharedRealm. Nothing runs against the database until every claimant declares the realm shared, or until the others stop claiming it.";
+const CONFLICT =
+  "This database realm is claimed by 3 resources (2 PtahSchema, 1 PtahMigration) and 2 of them have not set spec.target.sharedRealm. Nothing runs against the database until every claimant declares the realm shared, or until the others stop claiming it.";
 
 function onRealm(raw: Record<string, unknown>, shared = false): Raw {
   const r = structuredClone(raw) as Raw;
-  const target = { ...(r.spec.target as Record<string, unknown>), realmRef: { name: "orders-db" }, sharedRealm: shared };
+  const target: Record<string, unknown> = { ...(r.spec.target as Record<string, unknown>), realmRef: { name: "orders-db" }, sharedRealm: shared };
   delete target.coordinationKey;
   r.spec.target = target;
   return r;
@@ -67,7 +68,9 @@ describe("explain SCHEMA on a RealmConflict", () => {
   });
 
   it("says holder not identified when no Lease is held by a claimant's operation", async () => {
-    const r = await runCliWith(["explain", "storefront", "-n", "app"], world(), { inspector: inspector({ "ptah-system": [{ ...HELD["ptah-system"][0]!, holderIdentity: "ptah-h-someoneelse" }] }) });
+    const r = await runCliWith(["explain", "storefront", "-n", "app"], world(), {
+      inspector: inspector({ "ptah-system": [{ ...HELD["ptah-system"][0]!, holderIdentity: "ptah-h-someoneelse" }] }),
+    });
     expect(r.stdout).toContain("  Lease:       holder not identified (no Lease in ptah-system is held by an operation of these claimants)\n");
   });
 
@@ -77,7 +80,9 @@ describe("explain SCHEMA on a RealmConflict", () => {
     expect(leases.stdout).toMatch(/\n {2}Lease: {7}not read: may not list leases in ptah-system \(/u);
     const i = inspector(HELD);
     i.admission = "forbidden";
-    expect((await runCliWith(["explain", "storefront", "-n", "app"], world(), { inspector: i })).stdout).toMatch(/\n {2}Lease: {7}not read: may not get mutatingwebhookconfigurations/u);
+    expect((await runCliWith(["explain", "storefront", "-n", "app"], world(), { inspector: i })).stdout).toMatch(
+      /\n {2}Lease: {7}not read: may not get mutatingwebhookconfigurations/u,
+    );
     const narrow = world();
     narrow.faults.set("list PtahSchema *", new ReadError('ptahschemas.operator.ptah.run is forbidden: User "bob" cannot list resource "ptahschemas" at the cluster scope', 403));
     const r = await runCliWith(["explain", "storefront", "-n", "app"], narrow, { inspector: inspector(HELD) });
