@@ -45,19 +45,15 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
     // Only the approvals naming this schema are parsed (the namespace may hold thousands).
     readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, select: (raw) => mayBindSchema(raw, name) })),
   ]);
-  const stdout = await appendRealm(
-    connection,
-    "PtahSchema",
-    schema.object,
-    renderSchemaDetail({
-      schema: schema.object,
-      approvals: (approvals.value?.items ?? []).map((a: Parsed<PtahSchemaApproval>) => a.object),
-      approvalsGap: approvals.gap,
-      now: ctx.now,
-      color: ctx.global.color,
-      nsFlag: namespaceFlag(ctx.global, connection.namespace),
-    }),
-  );
+  const detail = renderSchemaDetail({
+    schema: schema.object,
+    approvals: (approvals.value?.items ?? []).map((a: Parsed<PtahSchemaApproval>) => a.object),
+    approvalsGap: approvals.gap,
+    now: ctx.now,
+    color: ctx.global.color,
+    nsFlag: namespaceFlag(ctx.global, connection.namespace),
+  });
+  const stdout = await appendRealm(connection, "PtahSchema", schema.object, detail);
   const stderr = approvals.gap !== undefined ? gapWarning("approvals", approvals.gap) : rejectedWarnings([approvals.value]);
   return stderr ? { kind: "printed", stdout, stderr } : { kind: "printed", stdout };
 }
