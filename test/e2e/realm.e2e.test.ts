@@ -72,7 +72,11 @@ describe.skipIf(skip)("realms, four-eyes read exactly, and a second kubectl-ptah
       for (const on of [!base, base]) {
         applyAdmission(on);
         const r = ptah(["doctor"], "admin");
-        expect(r.stdout).toMatch(on ? /^ {2}ok +four-eyes +on: ptah-operator-admission has mschemawriter\.operator\.ptah\.run and mmigrationwriter/mu : /^ {2}ok +four-eyes +off: ptah-operator-admission lacks /mu);
+        expect(r.stdout).toMatch(
+          on
+            ? /^ {2}ok +four-eyes +on: ptah-operator-admission has mschemawriter\.operator\.ptah\.run and mmigrationwriter/mu
+            : /^ {2}ok +four-eyes +off: ptah-operator-admission lacks /mu,
+        );
         expect(r.stdout).toContain("realm Leases live in ptah-system (its operator.ptah.run/coordination-namespace annotation)");
         expect(r.stdout).toMatch(
           /^ {2}ok +apply-policy guard +in force: ptah-apply-policy-guard, binding ptah-apply-policy-guard \[Deny\]; exempt groups: ptah:apply-policy-admins, system:masters; you \(lab-admin\) are exempt, by group system:masters$/mu,
@@ -106,6 +110,8 @@ describe.skipIf(skip)("realms, four-eyes read exactly, and a second kubectl-ptah
     expect(direct.stdout).toContain(`kubectl-ptah on PATH, runs: ${fake} — upstream's Go kubectl-ptah v0.2.10\n`);
     expect(direct.stdout).toContain(`Fix: remove upstream's binary (rm ${fake}) or put this plugin's folder before ${upstream} on PATH`);
     const doctorDirect = spawnSync(path.join(ours, "kubectl-ptah"), ["doctor"], { encoding: "utf8", env });
-    expect(doctorDirect.stdout).toMatch(new RegExp(`^ {2}problem +plugin on PATH +kubectl ptah runs ${fake.replaceAll("/", "\\/")} \\(upstream's Go kubectl-ptah v0\\.2\\.10\\), not this plugin`, "mu"));
+    expect(doctorDirect.stdout).toMatch(
+      new RegExp(`^ {2}problem +plugin on PATH +kubectl ptah runs ${fake.replaceAll("/", "\\/")} \\(upstream's Go kubectl-ptah v0\\.2\\.10\\), not this plugin`, "mu"),
+    );
   });
 });

@@ -6,12 +6,20 @@ import { describe, expect, it } from "vitest";
 import { labAdmissionYaml, GUARD_MESSAGE } from "../../lab/admission.ts";
 import { APPLY_GUARD_REFUSAL } from "../../src/explain/topics/trap-topics.ts";
 
-type Doc = { kind: string; metadata: { name: string; annotations?: Record<string, string>; labels?: Record<string, string> }; webhooks?: { name: string }[]; spec?: Record<string, unknown> };
+type Doc = {
+  kind: string;
+  metadata: { name: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  webhooks?: { name: string }[];
+  spec?: Record<string, unknown>;
+};
 const docs = (env: NodeJS.ProcessEnv): Doc[] => yaml.loadAll(labAdmissionYaml(env)) as Doc[];
 
 describe("lab admission manifests", () => {
   it("installs the writer entries only with PTAH_LAB_FOUR_EYES=on", () => {
-    const names = (env: NodeJS.ProcessEnv) => docs(env).find((d) => d.kind === "MutatingWebhookConfiguration")!.webhooks!.map((w) => w.name);
+    const names = (env: NodeJS.ProcessEnv) =>
+      docs(env)
+        .find((d) => d.kind === "MutatingWebhookConfiguration")!
+        .webhooks!.map((w) => w.name);
     expect(names({})).toEqual(["mapproval.operator.ptah.run", "mmigrationapproval.operator.ptah.run", "mmigrationrunacknowledgment.operator.ptah.run"]);
     expect(names({ PTAH_LAB_FOUR_EYES: "on" })).toEqual([
       "mapproval.operator.ptah.run",
