@@ -5,7 +5,8 @@
 //   writer entries exactly when four-eyes is on. PTAH_LAB_FOUR_EYES=on installs them (default
 //   off); an e2e test may apply `admissionYaml(!on)` itself and put the default back. The entries
 //   are inert here (the simulator serves the lab's real admission under its own configuration):
-//   their namespaceSelector matches no namespace and failurePolicy is Ignore.
+//   their namespaceSelector matches no namespace, their rules only a realm's DELETE, and
+//   failurePolicy is Ignore.
 // - Namespace `ptah-system`, the coordination namespace where realm Leases live.
 // - The apply-policy guard: a ValidatingAdmissionPolicy labelled
 //   app.kubernetes.io/component: apply-policy-guard with its exempt groups in a variable, and a
@@ -35,7 +36,8 @@ function entry(name: string): string {
     "  timeoutSeconds: 1",
     "  clientConfig: {url: 'https://127.0.0.1:1/never'}",
     "  namespaceSelector: {matchLabels: {lab.ptah.run/never: 'true'}}",
-    "  rules: [{apiGroups: [operator.ptah.run], apiVersions: ['*'], operations: [CREATE, UPDATE], resources: [ptahschemaapprovals]}]",
+    // Rules no approval or spec write matches, so doctor's webhook rows keep judging the simulator's.
+    "  rules: [{apiGroups: [operator.ptah.run], apiVersions: ['*'], operations: [DELETE], resources: [ptahrealms]}]",
   ].join("\n");
 }
 
