@@ -1,10 +1,12 @@
-// The lab's manifests: the operator's CRDs (lab/crds/), the recommended ClusterRoles (rbac/) and
-// the ClusterRoleBindings of the lab identities (.lab/bindings.yaml), applied server-side with
+// The lab's manifests: the operator's CRDs (lab/crds/), the recommended ClusterRoles (rbac/),
+// the ClusterRoleBindings of the lab identities (.lab/bindings.yaml) and the operator's admission
+// as a client reads it (.lab/admission.yaml, lab/admission.ts), applied server-side with
 // the real kubectl; start waits until every CRD is Established and served in discovery.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { ADMIN_CONTEXT, FIELD_MANAGER, GROUP, SENTINEL_USER, USERS, VERSION, type LabContext } from "./config.ts";
+import { labAdmissionYaml } from "./admission.ts";
 import { LabError, say } from "./errors.ts";
 import { httpGet } from "./net.ts";
 import { clientTls } from "./pki.ts";
@@ -58,6 +60,7 @@ export function manifestsDigest(lab: LabContext): string {
       .update(fs.readFileSync(f))
       .update("\0");
   h.update(bindingsYaml());
+  h.update(labAdmissionYaml());
   return `sha256:${h.digest("hex")}`;
 }
 
@@ -67,8 +70,11 @@ export async function applyManifests(lab: LabContext, state: LabState): Promise<
   if (rbac.length === 0) throw new LabError("install RBAC", `no ClusterRole files in ${lab.repo.rbac}`);
   const digest = manifestsDigest(lab);
   fs.writeFileSync(lab.paths.bindings, bindingsYaml());
+  // The operator's admission as a client reads it (lab/admission.ts), beside the bindings.
+  const admission = path.join(path.dirname(lab.paths.bindings), "admission.yaml");
+  fs.writeFileSync(admission, labAdmissionYaml());
   const kc = ["--kubeconfig", state.kubeconfig, "--context", ADMIN_CONTEXT];
-  const fileArgs = [...crds, ...rbac, lab.paths.bindings].flatMap((f) => ["-f", f]);
+  const fileArgs = [...crds, ...rbac, lab.paths.bindings, admission].flatMap((f) => ["-f", f]);
   say(`installing ${crds.length} CRDs, ${rbac.length} ClusterRoles and the lab bindings`);
   await kubectlStep(lab, "install CRDs and RBAC", [...kc, "apply", "--server-side", "--force-conflicts", `--field-manager=${FIELD_MANAGER}`, ...fileArgs]);
 

@@ -4,6 +4,7 @@
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type { LocalFacts } from "../commands/command-types.ts";
+import { identifyPlugin } from "./plugin-identity.ts";
 import { processGuardInstalled, runKubectlVersion } from "./process-guard.ts";
 
 const KUBECTL_TIMEOUT_MS = 3000;
@@ -27,7 +28,7 @@ function isExecutableFile(p: string): boolean {
   }
 }
 
-/** Every kubectl-ptah on PATH, in order; `self` when it resolves to one of `selfPaths`. */
+/** Every kubectl-ptah on PATH, in order; `self` when it resolves to one of `selfPaths`, else what its bytes say it is. */
 export function findPlugins(pathEnv: string | undefined, selfPaths: readonly (string | undefined)[], platform: NodeJS.Platform = process.platform): LocalFacts["plugins"] {
   const self = new Set(selfPaths.map(realpath).filter((p): p is string => p !== undefined));
   const names = platform === "win32" ? ["kubectl-ptah.exe", "kubectl-ptah.cmd", "kubectl-ptah"] : ["kubectl-ptah"];
@@ -40,7 +41,8 @@ export function findPlugins(pathEnv: string | undefined, selfPaths: readonly (st
       const candidate = path.join(dir, name);
       if (!isExecutableFile(candidate)) continue;
       const resolved = realpath(candidate);
-      found.push({ path: candidate, self: resolved !== undefined && self.has(resolved) });
+      const isSelf = resolved !== undefined && self.has(resolved);
+      found.push({ path: candidate, self: isSelf, ...(isSelf ? {} : { identity: identifyPlugin(candidate) }) });
       break;
     }
   }

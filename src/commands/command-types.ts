@@ -11,11 +11,18 @@ import type { PermissionForm } from "./shared/permissions.ts";
 
 export type { Connection, PermissionForm };
 
+/** What a kubectl-ptah on PATH is, read from its bytes without running it (cli/plugin-identity.ts). */
+export type PluginIdentity =
+  | { readonly kind: "upstream"; readonly version: string | undefined; readonly go: string | undefined }
+  | { readonly kind: "go"; readonly module: string }
+  | { readonly kind: "script" }
+  | { readonly kind: "unknown"; readonly why: string };
+
 export interface LocalFacts {
   /** `kubectl version --client` of the first kubectl on PATH, or why it is not known. */
   readonly kubectl: { readonly gitVersion: string; readonly minor: number | undefined } | { readonly missing: string };
   /** Every kubectl-ptah on PATH, in PATH order; `self` marks this plugin. */
-  readonly plugins: readonly { readonly path: string; readonly self: boolean }[];
+  readonly plugins: readonly { readonly path: string; readonly self: boolean; readonly identity?: PluginIdentity }[];
   /** How this plugin was started (its resolved path), for the messages. */
   readonly selfPath: string | undefined;
   /** Whether this process runs under the process guard (cli/process-guard.ts). */
@@ -65,6 +72,8 @@ export interface RunContext {
   clock(): Date;
   /** This machine's kubectl and kubectl-ptah executables on PATH (doctor). */
   readonly machine?: () => Promise<LocalFacts>;
+  /** Only the kubectl-ptah executables on PATH (version): no program is run to find them. */
+  readonly pluginsOnPath?: () => Promise<LocalFacts["plugins"]>;
   /** The same context for another kubeconfig context (--contexts): its own connection. */
   forContext?(name: string): RunContext;
   /** The names of the kubeconfig's contexts, in file order (--all-contexts); throws on an unreadable kubeconfig. */

@@ -210,6 +210,11 @@ export const CONCEPTS = [
   "four-eyes",
   "self-approval",
   "no-spec-writer",
+  // Traps the operator's guide names, and the apply-policy guard's refusal
+  "apply-policy-guard",
+  "suspend-during-apply",
+  "target-secret-changed",
+  "manager-only-status",
 ] as const;
 export type Concept = (typeof CONCEPTS)[number];
 

@@ -8,6 +8,9 @@ import type { HttpResponse, Transport } from "./http.ts";
 import { sanitize } from "../errors.ts";
 import { CRD_PATH, WEBHOOK_PATH, WEBHOOK_PLURAL } from "./request-guard.ts";
 import type { ClusterReader } from "./types.ts";
+import { getAdmissionConfiguration, listApplyGuards, listLeases, type AdmissionConfiguration, type ApplyGuardPolicy, type LeaseFacts } from "./admission-reads.ts";
+
+export type { AdmissionConfiguration, ApplyGuardPolicy, LeaseFacts } from "./admission-reads.ts";
 
 export interface ServerVersion {
   readonly gitVersion: string;
@@ -55,6 +58,12 @@ export interface ClusterInspector {
   /** Throws ReadError (403) when the account may not list them. */
   listWebhooks(kind: WebhookKind): Promise<WebhookEntry[]>;
   reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]>;
+  /** The operator's mutating webhook configuration (found: false on 404); ReadError 403 without get. */
+  admissionConfiguration(): Promise<AdmissionConfiguration>;
+  /** The apply-policy guard's policies with their bindings; ReadError 403 without list. */
+  applyGuards(): Promise<ApplyGuardPolicy[]>;
+  /** The Leases of one namespace; ReadError 403 without list. */
+  leases(namespace: string): Promise<LeaseFacts[]>;
 }
 
 function json(res: HttpResponse, d: RequestDescription): unknown {
@@ -161,5 +170,17 @@ export class HttpClusterInspector implements ClusterInspector {
 
   reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]> {
     return this.reader.reviewAccess(checks);
+  }
+
+  admissionConfiguration(): Promise<AdmissionConfiguration> {
+    return getAdmissionConfiguration(this.transport);
+  }
+
+  applyGuards(): Promise<ApplyGuardPolicy[]> {
+    return listApplyGuards(this.transport);
+  }
+
+  leases(namespace: string): Promise<LeaseFacts[]> {
+    return listLeases(this.transport, namespace);
   }
 }

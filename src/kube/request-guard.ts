@@ -8,6 +8,9 @@
 //   only the list or the watch parameters the reader sends, never a subresource;
 // - GET of /version, of the discovery of a group the plugin reads, of a Ptah kind's CRD and of the
 //   admission webhook configurations (doctor, kube/inspect.ts);
+// - GET of the operator's mutating webhook configuration by its name, of the apply-policy guard's
+//   ValidatingAdmissionPolicies (by its label only) and of the policy bindings, and of the Leases
+//   of a namespace (kube/admission-reads.ts): pages only, never a watch or another name;
 // - POST of an approval kind with dryRun=All (nothing stored), and of the two reviews;
 // - CONNECT to a proxy for the API server's host and port only.
 // Anything else is a ReadOnlyError naming the method and the target; nothing is sent.
@@ -32,6 +35,17 @@ export const REVIEW_PATHS = {
 export const WEBHOOK_PLURAL = { mutating: "mutatingwebhookconfigurations", validating: "validatingwebhookconfigurations" } as const;
 export const WEBHOOK_PATH = "/apis/admissionregistration.k8s.io/v1";
 export const CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+
+/** The operator's mutating webhook configuration: its entries say whether four-eyes is on. */
+export const ADMISSION_CONFIGURATION = "ptah-operator-admission";
+/** The apply-policy guard's label, the only selector its policies are listed with. */
+export const APPLY_GUARD_SELECTOR = "app.kubernetes.io/component=apply-policy-guard";
+export const POLICY_PATH = WEBHOOK_PATH;
+export const LEASE_PATH = "/apis/coordination.k8s.io/v1";
+const ADMISSION_CONFIGURATION_PATH = `${WEBHOOK_PATH}/${WEBHOOK_PLURAL.mutating}/${ADMISSION_CONFIGURATION}`;
+const POLICIES = `${POLICY_PATH}/validatingadmissionpolicies`;
+const POLICY_BINDINGS = `${POLICY_PATH}/validatingadmissionpolicybindings`;
+const LEASES = new RegExp(`^${LEASE_PATH.replaceAll(".", "\\.")}/namespaces/([^/]+)/leases$`, "u");
 
 const WHY = "the plugin only reads (and dry-runs approvals)";
 
@@ -86,7 +100,11 @@ function resource(rest: readonly string[], named: boolean | "either"): string | 
 
 function allowedGet(path: string, params: URLSearchParams): boolean {
   if (path === "/version" || DISCOVERY.has(path) || CRDS.has(path)) return params.size === 0;
-  if (WEBHOOKS.has(path)) return only(params, PAGE_PARAMS);
+  if (WEBHOOKS.has(path) || path === POLICY_BINDINGS) return only(params, PAGE_PARAMS);
+  if (path === ADMISSION_CONFIGURATION_PATH) return params.size === 0;
+  if (path === POLICIES) return params.get("labelSelector") === APPLY_GUARD_SELECTOR && only(params, new Set([...PAGE_PARAMS, "labelSelector"]));
+  const lease = LEASES.exec(path);
+  if (lease) return isName(lease[1]) && only(params, PAGE_PARAMS);
   const at = split(path, READ);
   if (!at) return false;
   const plural = resource(at.rest, "either");

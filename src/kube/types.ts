@@ -8,7 +8,17 @@ import type { KubeconfigOrigin } from "./kubeconfig.ts";
 import type { ConfigOverrides } from "./overrides.ts";
 
 export type { AccessAnswer, AccessCheck, ConfigOverrides, DryRunKind, IdentityKind, ReviewKind };
-export type { ClusterInspector, CrdAnnotations, GroupDiscovery, ServerVersion, WebhookEntry, WebhookKind } from "./inspect.ts";
+export type {
+  AdmissionConfiguration,
+  ApplyGuardPolicy,
+  ClusterInspector,
+  CrdAnnotations,
+  GroupDiscovery,
+  LeaseFacts,
+  ServerVersion,
+  WebhookEntry,
+  WebhookKind,
+} from "./inspect.ts";
 export type { KubeconfigOrigin } from "./kubeconfig.ts";
 
 export interface ListOptions {

@@ -19,6 +19,8 @@ export const PtahMigration = z.object({
   ...head,
   spec: optionalSpec({
     artifact: z.object({ ociRef: str }).optional(),
+    // Only what realm claimants are found by: the realm named, and whether sharing is declared.
+    target: z.object({ realmRef: z.object({ name: str }).optional(), sharedRealm: bool }).optional(),
     policy: z.object({ apply: str, lockTimeout: str, transactionMode: str }).optional(),
     execution: z.object({ activeDeadlineSeconds: int }).optional(),
     suspend: bool,

@@ -2,7 +2,8 @@
 // records who created a PtahSchema or PtahMigration, or last changed its spec, in two annotations
 // only it writes. With the chart value approvals.requireDistinctApprover on, admission refuses an
 // approval by exactly that identity (username and UID compared; groups play no part), or any
-// approval of a resource that records no writer. The switch is on no object the plugin can read.
+// approval of a resource that records no writer. The switch shows in the operator's admission
+// configuration (commands/shared/four-eyes-switch.ts), for those who may read it.
 import type { ObjectMeta } from "./meta.ts";
 
 export const LAST_SPEC_WRITER_USERNAME = "operator.ptah.run/last-spec-writer-username";

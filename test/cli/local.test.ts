@@ -33,7 +33,7 @@ describe("findPlugins", () => {
   it("lists every kubectl-ptah in PATH order and marks the one that resolves to this plugin", () => {
     const PATH = [dir("empty"), notExec, go, krew, go].join(path.delimiter);
     expect(findPlugins(PATH, [self], "linux")).toEqual([
-      { path: path.join(go, "kubectl-ptah"), self: false },
+      { path: path.join(go, "kubectl-ptah"), self: false, identity: { kind: "script" } },
       { path: path.join(krew, "kubectl-ptah"), self: true },
     ]);
   });

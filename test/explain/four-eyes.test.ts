@@ -21,3 +21,27 @@ describe("explain four-eyes", () => {
     expect(r.stdout.split("\n")[0]).toContain(topic);
   });
 });
+
+describe("explain the traps and the apply-policy guard", () => {
+  it.each([
+    [
+      [
+        "spec.policy.apply: Always applies plans without an approval, and this cluster reserves that choice for the groups that own apply policy. Use OnApproval, or ask an apply-policy administrator to make the change.",
+      ],
+      "apply-policy-guard",
+    ],
+    [["reserves", "that", "choice", "for", "the", "groups", "that", "own", "apply", "policy"], "apply-policy-guard"],
+    [["suspend", "during", "apply"], "suspend-during-apply"],
+    [["target", "secret", "changed"], "target-secret-changed"],
+    [["status", "write", "refused"], "manager-only-status"],
+  ])("explain %j finds %s", async (words, topic) => {
+    const r = await runCliWith(["explain", ...words], undefined);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.split("\n")[0]).toContain(topic);
+  });
+
+  it("the guard's topic quotes the refusal exactly", async () => {
+    const r = await runCliWith(["explain", "apply-policy-guard"], undefined);
+    await expectGolden(r.stdout, "explain/apply-policy-guard.txt");
+  });
+});

@@ -190,6 +190,8 @@ describe("the allowlist (test/support/wire-allowlist.ts)", () => {
         "kube/inspect.ts get `/apis/${groupVersion}`", // discoverGroup's argument, above
         "kube/inspect.ts get `${CRD_PATH}/${encodeURIComponent(name)}`", // ALLOWED_READS get (CRD_PATH: kube/request-guard.ts)
         "kube/inspect.ts get `${WEBHOOK_PATH}/${plural}?${q.toString()}`", // ALLOWED_READS list, both webhook kinds (WEBHOOK_PATH: kube/request-guard.ts)
+        "kube/admission-reads.ts get `${WEBHOOK_PATH}/mutatingwebhookconfigurations/${name}`", // ALLOWED_READS get, ptah-operator-admission only
+        "kube/admission-reads.ts get `${path}?${q.toString()}`", // ALLOWED_READS list: the guard's policies and bindings, a namespace's leases
         "kube/reader.ts get `${basePath(info, namespace)}/${encodeURIComponent(name)}`", // KINDS, get
         "kube/reader.ts get basePath(info, options.namespace) +", // KINDS, list
         "kube/reader.ts stream basePath(info, options.namespace) +", // KINDS, watch

@@ -1,8 +1,20 @@
 // In-memory ClusterInspector for doctor: a server version with its Date header, discovery of the
 // Ptah group, CRD annotations, webhook configurations and access reviews, each switchable to a
 // 403 or absent. Records every call like FakeReader.
-import { ReadError } from "../../src/errors.ts";
-import type { AccessAnswer, AccessCheck, ClusterInspector, CrdAnnotations, GroupDiscovery, ServerVersion, WebhookEntry, WebhookKind } from "../../src/kube/types.ts";
+import { NotFoundError, ReadError } from "../../src/errors.ts";
+import type {
+  AccessAnswer,
+  AccessCheck,
+  AdmissionConfiguration,
+  ApplyGuardPolicy,
+  ClusterInspector,
+  CrdAnnotations,
+  GroupDiscovery,
+  LeaseFacts,
+  ServerVersion,
+  WebhookEntry,
+  WebhookKind,
+} from "../../src/kube/types.ts";
 import { KINDS } from "../../src/model/parse.ts";
 
 export const ALL_PTAH_KINDS: readonly string[] = Object.values(KINDS)
@@ -42,6 +54,16 @@ export class FakeInspector implements ClusterInspector {
   crdDefault: Record<string, string> = NEWEST_GENERATION;
   webhooks: Record<WebhookKind, WebhookEntry[] | "forbidden"> = { mutating: operatorWebhooks("mutating"), validating: operatorWebhooks("validating") };
   allow: (check: AccessCheck) => boolean = () => true;
+  /** The operator's mutating configuration (four-eyes off): undefined = absent (404), "forbidden" = 403. */
+  admission: AdmissionConfiguration | "forbidden" | undefined = {
+    found: true,
+    name: "ptah-operator-admission",
+    webhookNames: ["mapproval.operator.ptah.run", "mmigrationapproval.operator.ptah.run", "mmigrationrunacknowledgment.operator.ptah.run"],
+    annotations: { "operator.ptah.run/coordination-namespace": "ptah-system" },
+  };
+  guards: ApplyGuardPolicy[] | "forbidden" | "unserved" = [];
+  /** Leases per namespace; "forbidden" for a 403. */
+  leaseTable: Record<string, LeaseFacts[]> | "forbidden" = {};
 
   async serverVersion(): Promise<ServerVersion> {
     this.requests.push("get /version");
@@ -65,6 +87,29 @@ export class FakeInspector implements ClusterInspector {
     const hooks = this.webhooks[kind];
     if (hooks === "forbidden") throw FORBIDDEN(`list resource "${kind}webhookconfigurations" in API group "admissionregistration.k8s.io"`);
     return hooks;
+  }
+
+  async admissionConfiguration(): Promise<AdmissionConfiguration> {
+    this.requests.push("get mutatingwebhookconfigurations/ptah-operator-admission");
+    if (this.admission === "forbidden") throw FORBIDDEN(`get resource "mutatingwebhookconfigurations" in API group "admissionregistration.k8s.io"`);
+    return this.admission ?? { found: false, name: "ptah-operator-admission", webhookNames: [], annotations: {} };
+  }
+
+  async applyGuards(): Promise<ApplyGuardPolicy[]> {
+    this.requests.push("list validatingadmissionpolicies");
+    if (this.guards === "forbidden") throw FORBIDDEN(`list resource "validatingadmissionpolicies" in API group "admissionregistration.k8s.io"`);
+    if (this.guards === "unserved") throw new NotFoundError("the server could not find the requested resource (get validatingadmissionpolicies.admissionregistration.k8s.io)");
+    return this.guards;
+  }
+
+  async leases(namespace: string): Promise<LeaseFacts[]> {
+    this.requests.push(`list leases -n ${namespace}`);
+    if (this.leaseTable === "forbidden")
+      throw new ReadError(
+        `leases.coordination.k8s.io is forbidden: User "alice" cannot list resource "leases" in API group "coordination.k8s.io" in the namespace "${namespace}"`,
+        403,
+      );
+    return this.leaseTable[namespace] ?? [];
   }
 
   async reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]> {

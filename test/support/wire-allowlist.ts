@@ -28,7 +28,15 @@ const READS = ["get", "list", "watch"] as const;
 export const ALLOWED_READS: readonly AllowedRead[] = [
   ...Object.values(KINDS).map((k) => ({ verbs: READS, group: k.group, resource: k.plural, by: "the reader (src/model/parse.ts KINDS)" })),
   { verbs: ["get"], group: "apiextensions.k8s.io", resource: "customresourcedefinitions", by: "doctor (src/kube/inspect.ts getCrd)" },
-  { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "mutatingwebhookconfigurations", by: "doctor (src/kube/inspect.ts listWebhooks)" },
+  {
+    verbs: ["get", "list"],
+    group: "admissionregistration.k8s.io",
+    resource: "mutatingwebhookconfigurations",
+    by: "doctor (src/kube/inspect.ts listWebhooks); doctor, approve, inbox, explain get ptah-operator-admission (src/kube/admission-reads.ts)",
+  },
+  { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingadmissionpolicies", by: "doctor: the apply-policy guard (src/kube/admission-reads.ts)" },
+  { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingadmissionpolicybindings", by: "doctor: the guard's binding (src/kube/admission-reads.ts)" },
+  { verbs: ["list"], group: "coordination.k8s.io", resource: "leases", by: "explain SCHEMA: the realm's lock holder (src/kube/admission-reads.ts)" },
   { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", by: "doctor (src/kube/inspect.ts listWebhooks)" },
 ];
 

@@ -17,7 +17,7 @@ import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import { fourEyes } from "./four-eyes-reads.ts";
-import { ptah, WHO_AM_I } from "../shared/permissions.ts";
+import { FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
 
 export interface ApproveOptions {
   readonly target: "schema" | "migration";
@@ -114,7 +114,12 @@ export const approveCommand: CommandBody<ApproveOptions> = {
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
   permissions: [
-    { form: "approve SCHEMA", argv: ["approve", "storefront"], rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"), note: WHO_AM_I },
+    {
+      form: "approve SCHEMA",
+      argv: ["approve", "storefront"],
+      rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"),
+      note: `${WHO_AM_I}; ${FOUR_EYES_SWITCH}`,
+    },
     {
       form: "approve SCHEMA --dry-run=server",
       argv: ["approve", "storefront", "--dry-run=server"],
@@ -125,7 +130,12 @@ export const approveCommand: CommandBody<ApproveOptions> = {
       rules: [...ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"), ...ptah("create", "ptahschemaapprovals")],
       note: "kubectl sends the create",
     },
-    { form: "approve migration MIGRATION", argv: ["approve", "migration", "billing"], rules: ptah("get", "ptahmigrations", "ptahmigrationplans"), note: WHO_AM_I },
+    {
+      form: "approve migration MIGRATION",
+      argv: ["approve", "migration", "billing"],
+      rules: ptah("get", "ptahmigrations", "ptahmigrationplans"),
+      note: `${WHO_AM_I}; ${FOUR_EYES_SWITCH}`,
+    },
     {
       form: "approve migration MIGRATION --dry-run=server",
       argv: ["approve", "migration", "billing", "--dry-run=server"],

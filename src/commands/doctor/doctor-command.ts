@@ -11,6 +11,7 @@ import { clockCheck, kubeconfigCheck, machineChecks, serverCheck, versionSkewChe
 import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type ProbeFacts, type WebhookFacts } from "./doctor-operator.ts";
 import { buildPermissionCheck, rulesToReview } from "./doctor-permissions.ts";
 import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "./doctor-spec-writer.ts";
+import { applyGuardCheck, fourEyesCheck } from "./doctor-admission.ts";
 import { lastSpecWriter } from "../../model/spec-writer.ts";
 import { doctorDocument, skipped, type Check, type DoctorView } from "./doctor-report.ts";
 import { renderDoctor } from "./doctor-report-text.ts";
@@ -39,7 +40,7 @@ const NO_MACHINE: LocalFacts = { kubectl: { missing: "kubectl was not looked for
 function sanitizeLocal(l: LocalFacts): LocalFacts {
   return {
     kubectl: "missing" in l.kubectl ? l.kubectl : { gitVersion: sanitize(l.kubectl.gitVersion), minor: l.kubectl.minor },
-    plugins: l.plugins.map((p) => ({ path: sanitize(p.path), self: p.self })),
+    plugins: l.plugins.map((p) => ({ ...p, path: sanitize(p.path) })),
     selfPath: l.selfPath === undefined ? undefined : sanitize(l.selfPath),
     processGuard: l.processGuard,
   };
@@ -86,11 +87,14 @@ async function stampedFacts(c: Connection, mutating: Outcome<readonly WebhookFac
   });
 }
 
+/** Who you are is asked only when a guard exists to be exempt from. */
+const guardsFound = (g: Outcome<readonly unknown[]>): boolean => g.kind === "value" && g.value.length > 0;
+
 /** The cluster-side checks, all skipped for the same reason. */
 function unreachable(why: string): Check[] {
   return [
     ...["kinds served", "CRD generation"].map((n) => skipped("API", n, why)),
-    ...["mutating webhooks", "validating webhooks", "spec writers"].map((n) => skipped("Operator", n, why)),
+    ...["mutating webhooks", "validating webhooks", "spec writers", "four-eyes", "apply-policy guard"].map((n) => skipped("Operator", n, why)),
     skipped("Permissions", "commands", why),
   ];
 }
@@ -111,11 +115,13 @@ async function clusterChecks(
   const forms = ((await ctx.allCommands?.()) ?? []).flatMap((command) => command.permissions);
   // The access reviews themselves need no review: answered, they prove the account may create them.
   const rules = rulesToReview(forms).filter((r) => ruleKey(r) !== ruleKey(ACCESS_REVIEW));
-  const [discovery, mutating, validating, access] = await Promise.all([
+  const [discovery, mutating, validating, access, admission, guards] = await Promise.all([
     attempt(() => inspector.discoverGroup(PTAH_API_VERSION)),
     attempt(() => inspector.listWebhooks("mutating")),
     attempt(() => inspector.listWebhooks("validating")),
     attempt(() => inspector.reviewAccess(rules.map((r) => ({ ...r, namespace: c.namespace })))),
+    attempt(() => inspector.admissionConfiguration()),
+    attempt(() => inspector.applyGuards()),
   ]);
   const served = discovery.kind === "value" ? PTAH_KIND_NAMES.filter((k) => discovery.value.kinds.includes(k)) : [];
   const crds = served.length === 0 ? undefined : await attempt(() => Promise.all(served.map((k) => inspector.getCrd(crdNameOf(k)))));
@@ -124,7 +130,8 @@ async function clusterChecks(
       ? new Map([[ruleKey(ACCESS_REVIEW), true], ...access.value.map((a) => [ruleKey(a.check as (typeof rules)[number]), a.allowed] as const)])
       : new Error(access.message);
   const cluster = [kindsCheck(discovery), generationCheck(crds), webhookCheck("mutating", mutating), webhookCheck("validating", validating)];
-  cluster.push(specWriterCheck(c.namespace, mutating, await stampedFacts(c, mutating)));
+  const writers = specWriterCheck(c.namespace, mutating, await stampedFacts(c, mutating));
+  cluster.push(writers, fourEyesCheck(admission, writers), applyGuardCheck(guards, guardsFound(guards) ? await attempt(() => c.reader.whoAmI()) : undefined));
   if (o.probe !== undefined) cluster.push(probeCheck(await probe(c, ctx, o.probe)));
   cluster.push(buildPermissionCheck(c.namespace, forms, allowed));
   return { server: connection, cluster };
@@ -174,7 +181,7 @@ export const doctorCommand: CommandBody<DoctorOptions> = {
       argv: ["doctor"],
       // The lists are the spec-writer check's: is any object stamped by the webhook?
       rules: [ACCESS_REVIEW, ...ptah("list", "ptahschemas", "ptahmigrations")],
-      note: "also get `/version` and discovery; optionally get `customresourcedefinitions` and list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations` (cluster scope — skipped without them); `--probe` as `approve --dry-run=server`",
+      note: "also get `/version` and discovery; optionally get `customresourcedefinitions`, list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations`, get `mutatingwebhookconfigurations` `ptah-operator-admission` (four-eyes), list `validatingadmissionpolicies` (by the label `app.kubernetes.io/component=apply-policy-guard`) and `validatingadmissionpolicybindings` (cluster scope — skipped without them), and create `selfsubjectreviews.authentication.k8s.io` when a guard is found (are you exempt?); `--probe` as `approve --dry-run=server`",
     },
   ],
   toOptions(args) {

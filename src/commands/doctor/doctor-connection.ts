@@ -4,6 +4,7 @@
 import { sanitize } from "../../errors.ts";
 import type { LocalFacts } from "../command-types.ts";
 import { ok, problem, skipped, type Check } from "./doctor-report.ts";
+import { upstreamFirstFix, whatItIs } from "../shared/plugins-on-path.ts";
 
 /** Attempted reads: a value, a 403 (the check is skipped), or another failure. */
 export type Outcome<T> =
@@ -105,15 +106,10 @@ export function pathCheck(local: LocalFacts): Check {
       "put the folder that holds kubectl-ptah on PATH, or install it with kubectl krew install ptah",
     );
   }
-  const others = local.plugins.slice(1).map((p) => `shadowed (never run by kubectl ptah): ${p.path}`);
+  const others = local.plugins.slice(1).map((p) => `shadowed (never run by kubectl ptah): ${p.path} — ${whatItIs(p)}`);
   if (!first.self) {
-    return problem(
-      "Connection",
-      name,
-      `kubectl ptah runs ${first.path}, not this plugin (${self})`,
-      "remove the other kubectl-ptah (upstream ships a Go plugin of the same name) or put this plugin's folder first on PATH",
-      others,
-    );
+    const fix = first.identity?.kind === "upstream" ? upstreamFirstFix(first, local.selfPath) : "remove the other kubectl-ptah or put this plugin's folder first on PATH";
+    return problem("Connection", name, `kubectl ptah runs ${first.path} (${whatItIs(first)}), not this plugin (${self})`, fix, others);
   }
   return ok("Connection", name, `kubectl ptah runs this plugin (${first.path})`, others);
 }

@@ -43,6 +43,10 @@ const NAME = "explain";
  * - Topics always win over object names: a schema named like a topic word is explained as the
  *   topic. Wire words are CamelCase and object names are lowercase, so this rarely collides.
  */
+/** What the realm section reads, only for an object refused for its realm or waiting to Apply; each optional. */
+const REALM_READS =
+  "when it is refused for its realm or waits to Apply: list `ptahschemas`, `ptahmigrations` in every namespace (else its own), get `mutatingwebhookconfigurations` `ptah-operator-admission` (cluster scope) and list `leases.coordination.k8s.io` in the coordination namespace it names (each skipped with one line without the permission)";
+
 export function makeExplainCommand(diagnose?: Diagnose): CommandBody<ExplainOptions> {
   return {
     positionals: [{ name: "TOPIC", variadic: true, complete: topicWords }],
@@ -62,9 +66,15 @@ export function makeExplainCommand(diagnose?: Diagnose): CommandBody<ExplainOpti
         form: "explain SCHEMA",
         argv: ["explain", "storefront"],
         rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")],
+        note: REALM_READS,
       },
       { form: "explain approval NAME", argv: ["explain", "approval", "storefront-old"], rules: [...ptah("get", "ptahschemaapprovals", "ptahschemas"), ...events("list")] },
-      { form: "explain migration MIGRATION", argv: ["explain", "migration", "billing"], rules: [...ptah("get", "ptahmigrations"), ...ptah("list", "ptahmigrationapprovals")] },
+      {
+        form: "explain migration MIGRATION",
+        argv: ["explain", "migration", "billing"],
+        rules: [...ptah("get", "ptahmigrations"), ...ptah("list", "ptahmigrationapprovals")],
+        note: REALM_READS,
+      },
     ],
     toOptions: parseExplainArgs,
     run: (options, ctx) => runExplain(options, ctx, diagnose),

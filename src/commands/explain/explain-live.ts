@@ -11,6 +11,7 @@ import { getOptional, noSuchMigration, readAll } from "../shared/read.ts";
 import type { Printed, Connection, RunContext } from "../command-types.ts";
 import type { ListResult } from "../../kube/types.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
+import { appendRealm } from "../shared/realm-holders.ts";
 
 /** Lists beside the explained object: an item that does not fit is left out with its warning. */
 function warned(lists: readonly Pick<ListResult<unknown>, "rejected">[]): { stderr?: string } {
@@ -52,6 +53,7 @@ async function explainApproval(c: Connection, ctx: RunContext, name: string): Pr
 async function explainMigration(c: Connection, ctx: RunContext, name: string): Promise<Printed> {
   const [migration, approvals] = await readAll([getOptional(c.reader, "PtahMigration", c.namespace, name), c.reader.list("PtahMigrationApproval", { namespace: c.namespace })]);
   if (!migration) throw new NotFoundError(noSuchMigration(c.namespace, name));
+  const m = migration.object as PtahMigration;
   return {
     kind: "printed",
     stdout: asOutput(
@@ -59,12 +61,17 @@ async function explainMigration(c: Connection, ctx: RunContext, name: string): P
       "PtahMigration",
       c.namespace,
       name,
-      diagnoseMigration({
-        migration: migration.object as PtahMigration,
-        approvals: approvals.items.map((x) => x.object as PtahMigrationApproval),
-        now: ctx.now,
-        nsFlag: namespaceFlag(ctx.global, c.namespace),
-      }),
+      await appendRealm(
+        c,
+        "PtahMigration",
+        m,
+        diagnoseMigration({
+          migration: m,
+          approvals: approvals.items.map((x) => x.object as PtahMigrationApproval),
+          now: ctx.now,
+          nsFlag: namespaceFlag(ctx.global, c.namespace),
+        }),
+      ),
     ),
     ...warned([approvals]),
   };
@@ -95,12 +102,17 @@ export async function diagnoseLive(words: readonly string[], ctx: RunContext): P
       "PtahSchema",
       c.namespace,
       schemaName,
-      diagnoseSchema({
-        schema: schema.object as PtahSchema,
-        approvals: approvals.items.map((x) => x.object as PtahSchemaApproval),
-        now: ctx.now,
-        nsFlag: namespaceFlag(ctx.global, c.namespace),
-      }),
+      await appendRealm(
+        c,
+        "PtahSchema",
+        schema.object as PtahSchema,
+        diagnoseSchema({
+          schema: schema.object as PtahSchema,
+          approvals: approvals.items.map((x) => x.object as PtahSchemaApproval),
+          now: ctx.now,
+          nsFlag: namespaceFlag(ctx.global, c.namespace),
+        }),
+      ),
     ),
     ...warned([approvals]),
   };

@@ -23,7 +23,8 @@ import { rejectedWarnings } from "../shared/tolerance.ts";
 import { countStuck, stuckFooter } from "../shared/stuck.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
-import { ACCESS_REVIEW, ptah, WHO_AM_I } from "../shared/permissions.ts";
+import { ACCESS_REVIEW, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
+import { readFourEyesSwitch, switchLine } from "../shared/four-eyes-switch.ts";
 
 export interface InboxOptions {
   readonly output: "table" | "json" | "yaml";
@@ -193,7 +194,7 @@ export const inboxCommand: CommandBody<InboxOptions> = {
       form: "inbox",
       argv: ["inbox"],
       rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW],
-      note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}`,
+      note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}; ${FOUR_EYES_SWITCH}`,
     },
   ],
   toOptions(args) {
@@ -237,15 +238,18 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined): 
   const items = inboxItems(schemas, migrations);
   const mayCreate = await reviewAll(c.reader, items, read.allNamespaces);
   const may = (i: InboxItem): boolean => (i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : false);
-  const me = await whoAmIIfNeeded(c.reader, items, may);
+  // Four-eyes read exactly where the account may: off, nobody's own approval is refused.
+  const eyes = await readFourEyesSwitch(c);
+  const me = eyes.kind === "off" ? undefined : await whoAmIIfNeeded(c.reader, items, may);
   const rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
   const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
   const where =
     namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
+  const eyesLine = switchLine(eyes)?.replace(/:\s+/u, ": ");
   return {
     rows,
     where,
-    warnings,
+    warnings: eyesLine ? `${warnings}${eyesLine}\n` : warnings,
     stuck: stuckFooter(countStuck(schemas, migrations, ctx.now), namespaces === undefined || namespaces.length > 1 ? " -A" : ` -n ${sanitize(namespaces[0]!)}`),
   };
 }

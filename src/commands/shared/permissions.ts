@@ -37,6 +37,9 @@ export const ACCESS_REVIEW: Rule = { verb: "create", group: "authorization.k8s.i
 /** Four-eyes: one SelfSubjectReview, sent only when the object records a last spec writer. */
 export const WHO_AM_I =
   "create `selfsubjectreviews.authentication.k8s.io` (who you are) when the object records a last spec writer; every authenticated user may, by `system:basic-user`";
+/** Four-eyes read exactly: one cluster-scoped get, optional (without it the switch is inferred, and said to be). */
+export const FOUR_EYES_SWITCH =
+  "optionally get `mutatingwebhookconfigurations` `ptah-operator-admission` (cluster scope: whether four-eyes is on; without it, inferred from annotations and said so)";
 /** A form without the cluster. */
 export const OFFLINE = "no cluster";
 

@@ -11,6 +11,7 @@ import { renderMachine } from "../../render/formats.ts";
 import { renderSchemaDetail } from "./schema-detail.ts";
 import { onlyStuck, renderStatusList } from "./status-list.ts";
 import { migrationStuck, schemaStuck } from "../shared/stuck.ts";
+import { appendRealm } from "../shared/realm-holders.ts";
 import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "../shared/output.ts";
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "../shared/printing.ts";
 import { getOrNotFound, noSuchSchema, readAll } from "../shared/read.ts";
@@ -60,7 +61,7 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
     // Only the approvals naming this schema are parsed (the namespace may hold thousands).
     readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, select: (raw) => mayBindSchema(raw, name) })),
   ]);
-  const stdout = renderSchemaDetail({
+  const detail = renderSchemaDetail({
     schema: schema.object,
     approvals: (approvals.value?.items ?? []).map((a: Parsed<PtahSchemaApproval>) => a.object),
     approvalsGap: approvals.gap,
@@ -68,6 +69,7 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
     color: ctx.global.color,
     nsFlag: namespaceFlag(ctx.global, connection.namespace),
   });
+  const stdout = await appendRealm(connection, "PtahSchema", schema.object, detail);
   const stderr = approvals.gap !== undefined ? gapWarning("approvals", approvals.gap) : rejectedWarnings([approvals.value]);
   return stderr ? { kind: "printed", stdout, stderr } : { kind: "printed", stdout };
 }

@@ -3,7 +3,9 @@
 import { UsageError, exitStatusOf, formatError } from "../../errors.ts";
 import { PTAH_GROUP, PTAH_KIND_NAMES, PTAH_VERSION } from "../../model/api.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
-import type { CommandBody } from "../command-types.ts";
+import { sanitize } from "../../render/sanitize.ts";
+import type { CommandBody, RunContext } from "../command-types.ts";
+import { pluginLines, upstreamFirstFix, whatItIs } from "../shared/plugins-on-path.ts";
 
 export interface VersionOptions {
   readonly output: "text" | "json" | "yaml";
@@ -32,8 +34,12 @@ export const versionCommand: CommandBody<VersionOptions> = {
   },
   async run(options, ctx) {
     const client = ctx.version;
+    const onPath = await pathFacts(ctx);
     if (options.clientOnly) {
-      return { kind: "printed", stdout: options.output === "text" ? `Client Version: ${client}\n` : render(options.output, { clientVersion: client }) };
+      return {
+        kind: "printed",
+        stdout: options.output === "text" ? [`Client Version: ${client}`, ...onPath.lines].join("\n") + "\n" : render(options.output, { clientVersion: client, ...onPath.data }),
+      };
     }
     let info;
     try {
@@ -46,16 +52,30 @@ export const versionCommand: CommandBody<VersionOptions> = {
     const missing = PTAH_KINDS.filter((k) => !info.ptahKinds.includes(k));
     const data = {
       clientVersion: client,
+      ...onPath.data,
       serverVersion: info.gitVersion,
       ptahAPI: { groupVersion: `${PTAH_GROUP}/${PTAH_VERSION}`, served: info.ptahKinds, missing },
     };
     if (options.output !== "text") return { kind: "printed", stdout: render(options.output, data) };
     const served = info.ptahKinds.length === 0 ? "none (is the Ptah operator installed?)" : info.ptahKinds.join(", ");
-    const lines = [`Client Version: ${client}`, `Server Version: ${info.gitVersion}`, `Ptah API: ${data.ptahAPI.groupVersion}`, `Served kinds: ${served}`];
+    const lines = [`Client Version: ${client}`, ...onPath.lines, `Server Version: ${info.gitVersion}`, `Ptah API: ${data.ptahAPI.groupVersion}`, `Served kinds: ${served}`];
     if (missing.length > 0 && info.ptahKinds.length > 0) lines.push(`Not served: ${missing.join(", ")}`);
     return { kind: "printed", stdout: lines.join("\n") + "\n" };
   },
 };
+
+/**
+ * Which kubectl-ptah PATH holds, said only when it matters: when another one than this plugin is
+ * there (upstream's Go binary, say), so the usual answer stays kubectl's two lines.
+ */
+async function pathFacts(ctx: RunContext): Promise<{ lines: string[]; data: { pluginsOnPath?: { path: string; is: string; runs: boolean }[] } }> {
+  const plugins = ((await ctx.pluginsOnPath?.().catch(() => [])) ?? []).map((p) => ({ ...p, path: sanitize(p.path) }));
+  if (!plugins.some((p) => !p.self)) return { lines: [], data: {} };
+  const lines = pluginLines(plugins).map((l) => `kubectl-ptah on PATH, ${l}`);
+  const first = plugins[0]!;
+  if (!first.self && first.identity?.kind === "upstream") lines.push(`Fix: ${upstreamFirstFix(first, undefined)}`);
+  return { lines, data: { pluginsOnPath: plugins.map((p, i) => ({ path: p.path, is: whatItIs(p), runs: i === 0 })) } };
+}
 
 function render(output: "json" | "yaml", data: unknown): string {
   return output === "json" ? formatJson(data, 2) : formatYaml(data);

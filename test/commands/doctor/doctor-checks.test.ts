@@ -84,7 +84,41 @@ describe("plugin on PATH", () => {
   ])("$name: $status", ({ plugins, status }) => {
     const c = pathCheck(LOCAL({ gitVersion: "v1.33.0", minor: 33 }, plugins));
     expect(c.status).toBe(status);
-    if (plugins.length === 2) expect(c.details).toEqual([`shadowed (never run by kubectl ptah): ${plugins[1]!.path}`]);
+    if (plugins.length === 2) expect(c.details?.[0]).toMatch(`shadowed (never run by kubectl ptah): ${plugins[1]!.path} — `);
+  });
+
+  const UPSTREAM = { kind: "upstream", version: "v0.2.10", go: "go1.24.4" } as const;
+
+  it("names upstream's Go binary and its version when it shadows this plugin, with the fix", () => {
+    const c = pathCheck(
+      LOCAL({ gitVersion: "v1.33.0", minor: 33 }, [
+        { path: "/usr/local/bin/kubectl-ptah", self: false, identity: UPSTREAM },
+        { path: "/opt/ptah/kubectl-ptah", self: true },
+      ]),
+    );
+    expect(c).toMatchObject({
+      status: "problem",
+      summary: "kubectl ptah runs /usr/local/bin/kubectl-ptah (upstream's Go kubectl-ptah v0.2.10), not this plugin (/opt/ptah/kubectl-ptah)",
+      fix: "remove upstream's binary (rm /usr/local/bin/kubectl-ptah) or put this plugin's folder (/opt/ptah) before /usr/local/bin on PATH: this plugin accepts every command line upstream's 0.2.10 does, with the same output",
+      details: ["shadowed (never run by kubectl ptah): /opt/ptah/kubectl-ptah — this plugin"],
+    });
+  });
+
+  it("names a shadowed upstream binary, a script and another Go program as what they are", () => {
+    const c = pathCheck(
+      LOCAL({ gitVersion: "v1.33.0", minor: 33 }, [
+        { path: "/opt/ptah/kubectl-ptah", self: true },
+        { path: "/usr/local/bin/kubectl-ptah", self: false, identity: { kind: "upstream", version: undefined, go: undefined } },
+        { path: "/b/kubectl-ptah", self: false, identity: { kind: "script" } },
+        { path: "/c/kubectl-ptah", self: false, identity: { kind: "go", module: "example.com/x" } },
+      ]),
+    );
+    expect(c.status).toBe("ok");
+    expect(c.details).toEqual([
+      "shadowed (never run by kubectl ptah): /usr/local/bin/kubectl-ptah — upstream's Go kubectl-ptah (its build records no version)",
+      "shadowed (never run by kubectl ptah): /b/kubectl-ptah — a script, not upstream's Go binary (another install of this plugin, or a wrapper)",
+      "shadowed (never run by kubectl ptah): /c/kubectl-ptah — a Go program of module example.com/x, neither this plugin nor upstream's",
+    ]);
   });
 });
 

@@ -35,6 +35,8 @@ function clusterAs(who: Identity): FakeInspector {
   if (who !== "admin") {
     i.crds = "forbidden";
     i.webhooks = { mutating: "forbidden", validating: "forbidden" };
+    i.admission = "forbidden";
+    i.guards = "forbidden";
   }
   return i;
 }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { ReadError } from "../../../src/errors.ts";
 import { FakeReader } from "../../support/fake-reader.ts";
+import { FakeInspector } from "../../support/fake-inspector.ts";
 import { runCliWith } from "../../support/cli.ts";
 import { expectGolden } from "../../support/golden.ts";
 import { T2, aMigration, awaitingSchema, cond } from "../../support/builders.ts";
@@ -60,5 +61,40 @@ describe("inbox: four-eyes", () => {
     const r = await runCliWith(["inbox", "-n", "app"], reader);
     expect(r.status).toBe(0);
     expect(r.stdout).not.toContain("not you");
+  });
+});
+
+describe("inbox: the four-eyes switch read from ptah-operator-admission", () => {
+  const ALWAYS = ["mapproval.operator.ptah.run", "mmigrationapproval.operator.ptah.run", "mmigrationrunacknowledgment.operator.ptah.run"];
+  const withAdmission = (admission: FakeInspector["admission"]): FakeInspector => {
+    const i = new FakeInspector();
+    i.admission = admission;
+    return i;
+  };
+
+  it("off: says so on stderr, and nobody's own approval is marked refused", async () => {
+    const r = await runCliWith(["inbox", "-n", "app"], cluster(), {
+      inspector: withAdmission({ found: true, name: "ptah-operator-admission", webhookNames: ALWAYS, annotations: {} }),
+    });
+    expect(r.stderr).toBe(
+      "Four-eyes: off (approvals.requireDistinctApprover: ptah-operator-admission lacks mschemawriter.operator.ptah.run and mmigrationwriter.operator.ptah.run)\n",
+    );
+    expect(r.stdout).not.toContain("not you");
+  });
+
+  it("on: the writer's rows keep their refusal; refused to read: the inference, labelled", async () => {
+    const on = await runCliWith(["inbox", "-n", "app"], cluster(), {
+      inspector: withAdmission({
+        found: true,
+        name: "ptah-operator-admission",
+        webhookNames: [...ALWAYS, "mschemawriter.operator.ptah.run", "mmigrationwriter.operator.ptah.run"],
+        annotations: {},
+      }),
+    });
+    expect(on.stderr).toMatch(/^Four-eyes: on \(/u);
+    expect(on.stdout).toContain("approve (not you: you last changed its spec)");
+    const refused = await runCliWith(["inbox", "-n", "app"], cluster(), { inspector: withAdmission("forbidden") });
+    expect(refused.stderr).toMatch(/^Four-eyes: inferred from the objects' annotations, not read: may not get mutatingwebhookconfigurations \(/u);
+    expect(refused.stdout).toContain("approve (not you: you last changed its spec)");
   });
 });
