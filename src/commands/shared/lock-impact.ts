@@ -39,16 +39,7 @@ export interface StrongestLock {
 }
 
 const HOLDS: readonly Holds[] = ["catalog-only", "scan", "build", "rewrite"];
-const LEVELS: readonly LockMode[] = [
-  "ACCESS SHARE",
-  "ROW SHARE",
-  "ROW EXCLUSIVE",
-  "SHARE UPDATE EXCLUSIVE",
-  "SHARE",
-  "SHARE ROW EXCLUSIVE",
-  "EXCLUSIVE",
-  "ACCESS EXCLUSIVE",
-];
+const LEVELS: readonly LockMode[] = ["ACCESS SHARE", "ROW SHARE", "ROW EXCLUSIVE", "SHARE UPDATE EXCLUSIVE", "SHARE", "SHARE ROW EXCLUSIVE", "EXCLUSIVE", "ACCESS EXCLUSIVE"];
 
 /** The strongest mode any statement takes, on which relations, and for how long; undefined when none. */
 export function strongestLock(report: LockReport): StrongestLock | undefined {

@@ -4,19 +4,10 @@
 // a stronger mode on one it did.
 import type { LockMode, LockReport } from "../../locks/index.ts";
 import { code, fence, item } from "../../render/markdown.ts";
-import { blocksOfMode, lockImpactLine } from "./lock-impact.ts";
-import { renderLockTable } from "./lock-table.ts";
+import { blocksOfMode, LOCK_LIMIT, lockImpactLine } from "./lock-impact.ts";
+import { lockRows } from "./lock-table.ts";
 
-const LEVELS: readonly LockMode[] = [
-  "ACCESS SHARE",
-  "ROW SHARE",
-  "ROW EXCLUSIVE",
-  "SHARE UPDATE EXCLUSIVE",
-  "SHARE",
-  "SHARE ROW EXCLUSIVE",
-  "EXCLUSIVE",
-  "ACCESS EXCLUSIVE",
-];
+const LEVELS: readonly LockMode[] = ["ACCESS SHARE", "ROW SHARE", "ROW EXCLUSIVE", "SHARE UPDATE EXCLUSIVE", "SHARE", "SHARE ROW EXCLUSIVE", "EXCLUSIVE", "ACCESS EXCLUSIVE"];
 
 /** One relation the new plan locks harder than the old: `was` is absent when the old did not lock it. */
 export interface Widening {
@@ -55,7 +46,7 @@ export function lockSection(report: LockReport): string {
   if (!report.analysed) return out + "\n";
   out += item("Findings", `${report.findings}${report.notAnalysed > 0 ? `; ${report.notAnalysed} statements not analysed` : ""}`);
   out += item("Transaction", code(report.transaction.summary));
-  return out + "\n" + fence("text", renderLockTable(report)) + "\n";
+  return out + "\n" + fence("text", lockRows(report)) + `\n_${LOCK_LIMIT}_\n\n`;
 }
 
 /** The diff's section: the new plan's impact, then what it widens (undefined `from`: the old plan is gone). */
@@ -65,7 +56,7 @@ export function diffLockSection(from: LockReport | undefined, to: LockReport): s
   if (!from) return out + "**Widens:** not compared: the from plan is gone, and its SQL is stored nowhere else.\n\n";
   if (!from.analysed) return out + `**Widens:** not compared: the from plan was ${code(from.reason ?? "not analysed")}.\n\n`;
   const widened = widenedLocks(from, to);
-  if (widened.length === 0) return out + "**Widens:** nothing: no relation is locked that the old plan did not lock, in no stronger mode.\n\n";
+  if (widened.length === 0) return out + "**Widens:** nothing: every relation it locks, the old plan locked in the same mode or a stronger one.\n\n";
   out += "**Widens:**\n\n";
   for (const w of widened) out += `- ${code(`${w.mode} on ${w.relation}`)} (blocks ${w.blocks}; ${w.was ? `was ${w.was}` : "not locked before"})\n`;
   return out + "\n";

@@ -17,12 +17,16 @@ function rowsOf(s: StatementLocks): string[][] {
 /** The table, the summary and the limit; a plan of another dialect is one line. */
 export function renderLockTable(report: LockReport, width = 0): string {
   if (!report.analysed) return `${sanitize(report.reason ?? "not analysed")}\n`;
-  const table = renderTable(
-    ["#", "LOCKS", "BLOCKS", "HOLDS", "FINDING"],
-    report.statements.flatMap((s) => rowsOf(s)),
-    { maxWidth: width },
-  );
+  const table = lockRows(report, width);
   const counts = `${report.findings} finding${report.findings === 1 ? "" : "s"}, ${report.notAnalysed} not analysed`;
   return `${table}\nTransaction: ${sanitize(report.transaction.summary)}\nFindings:    ${counts}\n${LOCK_LIMIT}\n`;
 }
 
+/** The table alone (the Markdown section says the summary as list items). */
+export function lockRows(report: LockReport, width = 0): string {
+  return renderTable(
+    ["#", "LOCKS", "BLOCKS", "HOLDS", "FINDING"],
+    report.statements.flatMap((s) => rowsOf(s)),
+    { maxWidth: width },
+  );
+}

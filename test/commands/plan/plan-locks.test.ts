@@ -15,7 +15,7 @@ export const LOCK_STATEMENTS = [
     severity: "safe",
     reason: "foreign key order_items_order_fk added",
   },
-  { sql: 'COMMENT ON TABLE "orders" IS \'placed orders\'', severity: "safe", reason: "comment changed" },
+  { sql: "COMMENT ON TABLE \"orders\" IS 'placed orders'", severity: "safe", reason: "comment changed" },
 ];
 
 export function lockState(policy: Record<string, unknown> | null = { transactionMode: "all", lockTimeout: "10s", protectedTables: ["orders"] }, dialect?: string) {
