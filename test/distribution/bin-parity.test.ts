@@ -46,6 +46,8 @@ const LOCKED = publishSchemaPlan({
     { sql: 'ALTER TABLE "orders" ALTER COLUMN "total" TYPE numeric(12,2)', severity: "warning", reason: "type changed" },
   ],
   createdAt: "2010-06-15T10:00:00Z",
+  // A type change reads as destructive: recorded so, no warning on stderr.
+  destructive: true,
 });
 
 const OBJECTS: Record<string, Array<Record<string, unknown>>> = {
