@@ -2,6 +2,7 @@
 import type { KindedTopicText } from "../knowledge-types.ts";
 import type { Concept } from "../vocabulary.ts";
 import { FOUR_EYES_TOPICS } from "./four-eyes-topics.ts";
+import { LOCK_TOPICS } from "./lock-topics.ts";
 
 export const CONCEPT_TOPICS = {
   condition: {
@@ -221,4 +222,5 @@ export const CONCEPT_TOPICS = {
     related: ["concept/acknowledgment", "outcome/partial", "outcome/unknown", "reason/apply-outcome-unknown"],
   },
   ...FOUR_EYES_TOPICS,
+  ...LOCK_TOPICS,
 } satisfies Record<Concept, KindedTopicText>;
