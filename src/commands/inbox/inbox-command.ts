@@ -31,6 +31,8 @@ export interface InboxOptions {
   readonly namespaces: readonly string[] | undefined;
   /** --contexts / --all-contexts (shared/fleet.ts); undefined: the one current context. */
   readonly fleet?: FleetChoice;
+  /** --locks: read and verify each waiting schema plan for the LOCKS column. */
+  readonly locks?: boolean;
 }
 
 interface Listed {
@@ -175,6 +177,7 @@ export const inboxCommand: CommandBody<InboxOptions> = {
     },
     { comment: "What waits in the namespaces your RoleBindings let you read", command: "kubectl ptah inbox --namespaces app,billing" },
     { comment: "Everything waiting in every cluster of the kubeconfig, one CONTEXT column", command: "kubectl ptah inbox -A --all-contexts" },
+    { comment: "Which waiting plan is dangerous: each one's strongest lock and what it blocks", command: "kubectl ptah inbox --locks" },
   ],
   flags: [
     { name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" },
@@ -183,6 +186,11 @@ export const inboxCommand: CommandBody<InboxOptions> = {
       type: "string",
       value: "NS,NS",
       describe: "Read these namespaces (comma-separated); with -A, the ones read instead when you may not list across all namespaces (default: the context's namespace)",
+    },
+    {
+      name: "locks",
+      type: "boolean",
+      describe: "Add a LOCKS column: the strongest lock each waiting schema plan takes and what it blocks (reads and verifies each plan)",
     },
     ...FLEET_FLAGS,
   ],
@@ -194,6 +202,12 @@ export const inboxCommand: CommandBody<InboxOptions> = {
       rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW],
       note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}`,
     },
+    {
+      form: "inbox --locks",
+      argv: ["inbox", "--locks"],
+      rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ...ptah("get", "ptahschemaplans", "ptahschemaplanchunks"), ACCESS_REVIEW],
+      note: `each waiting schema's plan and its chunks are read and verified (older installs: get \`configmaps\`); ${WHO_AM_I}`,
+    },
   ],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("inbox takes no names; narrow it with -n NAMESPACE", "inbox");
@@ -202,11 +216,18 @@ export const inboxCommand: CommandBody<InboxOptions> = {
     const namespaces = parseNamespaces(args.flags.namespaces);
     if (namespaces && args.global.namespace !== undefined) throw new UsageError("-n and --namespaces both name the namespaces to read; give one of them", "inbox");
     const fleet = parseFleet(args.flags, args.global, "inbox");
-    return { output: o === "json" || o === "yaml" ? o : "table", absoluteTime: args.flags["absolute-time"] === true, namespaces, ...(fleet ? { fleet } : {}) };
+    const locks = args.flags.locks === true;
+    return {
+      output: o === "json" || o === "yaml" ? o : "table",
+      absoluteTime: args.flags["absolute-time"] === true,
+      namespaces,
+      ...(fleet ? { fleet } : {}),
+      ...(locks ? { locks } : {}),
+    };
   },
   async run(options, ctx) {
     if (options.fleet) return runFleet(options, options.fleet, ctx);
-    const { rows, where, warnings } = await readInbox(ctx, options.namespaces);
+    const { rows, where, warnings } = await readInbox(ctx, options.namespaces, options.locks === true);
     const warned = warnings ? { stderr: warnings } : {};
     if (options.output !== "table") {
       const doc = { apiVersion: "v1", kind: "List", items: rows };
@@ -215,12 +236,13 @@ export const inboxCommand: CommandBody<InboxOptions> = {
     if (rows.length === 0) {
       return { kind: "printed", stdout: "", stderr: `${warnings}Nothing is waiting for approval in ${where}.\n` };
     }
-    return { kind: "printed", stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }), ...warned };
+    const view = { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders, locks: options.locks === true };
+    return { kind: "printed", stdout: renderInbox(rows, view), ...warned };
   },
 };
 
 /** One context's inbox: the rows, where it looked (for "Nothing is waiting … in <where>") and its warning lines. */
-async function readInbox(ctx: RunContext, only: readonly string[] | undefined): Promise<{ rows: InboxRow[]; where: string; warnings: string }> {
+async function readInbox(ctx: RunContext, only: readonly string[] | undefined, locks = false): Promise<{ rows: InboxRow[]; where: string; warnings: string }> {
   const c = await ctx.connect();
   const read = ctx.global.allNamespaces
     ? await listEverywhere(c, only ?? [c.namespace])
@@ -230,16 +252,24 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined): 
   const mayCreate = await reviewAll(c.reader, items, read.allNamespaces);
   const may = (i: InboxItem): boolean => (i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : false);
   const me = await whoAmIIfNeeded(c.reader, items, may);
-  const rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
+  let rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
+  let lockWarnings = "";
+  if (locks) {
+    // Loaded only with --locks: plan loading, verification and the analyser.
+    const { lockCells, lockKey } = await import("./inbox-locks.ts");
+    const read = await lockCells(c.reader, schemas, items);
+    rows = rows.map((r) => ({ ...r, locks: read.cells.get(lockKey(r.namespace, r.name)) ?? "-" }));
+    lockWarnings = read.warnings;
+  }
   const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
   const where =
     namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
-  return { rows, where, warnings };
+  return { rows, where, warnings: warnings + lockWarnings };
 }
 
 /** --contexts / --all-contexts: every context's rows, a CONTEXT column first, each NEXT aimed at its context. */
 async function runFleet(options: InboxOptions, choice: Exclude<FleetChoice, undefined>, ctx: RunContext): Promise<Printed> {
-  const result = await readFleet(ctx, choice, (c) => readInbox(c, options.namespaces));
+  const result = await readFleet(ctx, choice, (c) => readInbox(c, options.namespaces, options.locks === true));
   const rows = result.answers.flatMap((a) => a.value.rows.map((r) => ({ ...r, context: a.context, next: aimAt(r.next, a.context) })));
   // Each context's warning lines, naming the context.
   const warnings = contextWarnings(result.answers, (v) => v.warnings);
@@ -252,6 +282,14 @@ async function runFleet(options: InboxOptions, choice: Exclude<FleetChoice, unde
       ? `Nothing is waiting for approval in the ${result.answers.length === 1 ? "context" : `${result.answers.length} contexts`} read.\n`
       : "";
   const text =
-    rows.length === 0 ? "" : renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders, contexts: rows.map((r) => r.context) });
+    rows.length === 0
+      ? ""
+      : renderInbox(rows, {
+          now: ctx.now,
+          absoluteTime: options.absoluteTime,
+          noHeaders: ctx.global.noHeaders,
+          contexts: rows.map((r) => r.context),
+          locks: options.locks === true,
+        });
   return fleetPrinted(result, text, warnings + note);
 }

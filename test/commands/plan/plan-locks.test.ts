@@ -3,26 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { runCliWith } from "../../support/cli.ts";
 import { clusterState, FIXTURES_NOW, NS, publishCurrent, SCHEMA } from "../../plan/fixtures.ts";
+import { LOCK_STATEMENTS, lockState } from "../../plan/lock-fixtures.ts";
 import { expectGolden } from "../../support/golden.ts";
 import { flipByte } from "../../plan/tampering-cases.ts";
-
-/** A plan whose statements need the findings an approver must see, under a policy that names them. */
-export const LOCK_STATEMENTS = [
-  { sql: 'CREATE INDEX "orders_placed_at_idx" ON "orders" ("placed_at")', severity: "safe", reason: "index orders_placed_at_idx added" },
-  { sql: 'ALTER TABLE "orders" ALTER COLUMN "total" TYPE numeric(12,2)', severity: "warning", reason: "column orders.total type changed" },
-  {
-    sql: 'ALTER TABLE "order_items" ADD CONSTRAINT "order_items_order_fk" FOREIGN KEY ("order_id") REFERENCES "orders" ("id")',
-    severity: "safe",
-    reason: "foreign key order_items_order_fk added",
-  },
-  { sql: "COMMENT ON TABLE \"orders\" IS 'placed orders'", severity: "safe", reason: "comment changed" },
-];
-
-export function lockState(policy: Record<string, unknown> | null = { transactionMode: "all", lockTimeout: "10s", protectedTables: ["orders"] }, dialect?: string) {
-  const state = clusterState({ current: publishCurrent({ statements: LOCK_STATEMENTS, ...(dialect ? { dialect } : {}) }) });
-  if (policy) state.reader.put("PtahSchema", { ...state.schema, spec: { ...(state.schema.spec as Record<string, unknown>), policy } });
-  return state;
-}
 
 async function plan(args: readonly string[], state = lockState()) {
   return runCliWith(["plan", SCHEMA, ...args], state.reader, { namespace: NS, now: FIXTURES_NOW });
