@@ -44,7 +44,8 @@ export function keyStatements(actual: readonly Table[], desired: readonly Table[
       if (!wantIdx.has(i.name)) out.push({ sql: `DROP INDEX ${q(i.name)}`, severity: "safe", reason: `index ${i.name} is not in the desired schema` });
     const haveFk = new Set((have?.foreignKeys ?? []).map((f) => f.name));
     const wantFk = new Set((want.foreignKeys ?? []).map((f) => f.name));
-    for (const f of want.foreignKeys ?? []) if (!haveFk.has(f.name)) out.push({ sql: addForeignKeySQL(want.name, f), severity: "safe", reason: `foreign key ${f.name} is missing` });
+    for (const f of want.foreignKeys ?? [])
+      if (!haveFk.has(f.name)) out.push({ sql: addForeignKeySQL(want.name, f), severity: "safe", reason: `foreign key ${f.name} is missing` });
     for (const f of have?.foreignKeys ?? [])
       if (!wantFk.has(f.name))
         out.push({ sql: `ALTER TABLE ${q(want.name)} DROP CONSTRAINT ${q(f.name)}`, severity: "destructive", reason: `foreign key ${f.name} is not in the desired schema` });
