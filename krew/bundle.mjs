@@ -62,13 +62,11 @@ const noSnapshot = {
     b.onLoad({ filter: /.*/, namespace: "no-snapshot" }, () => ({ contents: "export const startupSnapshot = undefined;", loader: "js" }));
   },
 };
-// The lock analyser is an entry of its own in the npm tree too (dist/npm/locks.cjs): until a
-// command imports it, this is what ships it and what test/distribution/locks-bundle.test.ts runs.
 // The process guard (src/cli/process-guard.ts) is an entry of its own: the loader (dist/start.cjs)
 // loads and installs it before the bundle's entry, and main.ts's import of it is the same module.
 const split = await build({
   ...common,
-  entryPoints: { ...common.entryPoints, locks: "src/locks/index.ts", "process-guard": "src/cli/process-guard.ts" },
+  entryPoints: { ...common.entryPoints, "process-guard": "src/cli/process-guard.ts" },
   plugins: [...common.plugins, noSnapshot],
   format: "esm",
   metafile: true,

@@ -22,6 +22,15 @@ export interface SchemaApprovalFacts {
   readonly fourEyes: FourEyes;
   /** " -n <ns>" when suggested commands need it, else "". */
   readonly nsFlag: string;
+  /** The plan's lock impact in one line (the strongest lock, until when, what it blocks, lockTimeout) and its findings counted. */
+  readonly locks?: { readonly line: string; readonly findings: number };
+}
+
+/** What the approval lets the operator lock, beside what it changes: an approver's question. */
+function lockLines(f: SchemaApprovalFacts): string[] {
+  if (!f.locks) return [];
+  const read = `kubectl ptah plan ${sanitize(f.schema)}${f.nsFlag} --locks`;
+  return [`Lock impact: ${sanitize(f.locks.line)}`, `Lock findings: ${f.locks.findings}; each statement's locks: ${read}`];
 }
 
 export function schemaApprovalHeader(f: SchemaApprovalFacts): string[] {
@@ -33,6 +42,7 @@ export function schemaApprovalHeader(f: SchemaApprovalFacts): string[] {
     `  destructive:       ${f.destructive ? "YES" : "no"}`,
     `  privilege changes: ${f.privilegeChanges.length > 0 ? f.privilegeChanges.map(sanitize).join(", ") : "none"}`,
     ...fourEyesHeader(f.fourEyes),
+    ...lockLines(f),
     `Read the SQL first:  kubectl ptah plan ${sanitize(f.schema)}${f.nsFlag}`,
     `Then create it:      kubectl ptah approve ${sanitize(f.schema)}${f.nsFlag}${selfFlag(f.fourEyes)} | kubectl create -f -`,
     "Admission stamps you as the approver; the approval authorises this exact plan once.",

@@ -189,6 +189,36 @@ export type ApprovalState = (typeof APPROVAL_STATES)[number];
 export const RUN_OUTCOMES = ["UpToDate", "Applied", "Failed", "Partial", "Unknown"] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
+/** Lock impact (plan --locks): PostgreSQL's lock modes and the lock analyser's finding codes. */
+export const LOCK_MODE_CONCEPTS = [
+  "access-share",
+  "row-share",
+  "row-exclusive",
+  "share-update-exclusive",
+  "share",
+  "share-row-exclusive",
+  "exclusive",
+  "access-exclusive",
+] as const;
+
+export const LOCK_FINDING_CONCEPTS = [
+  "index-not-concurrent",
+  "drop-index-not-concurrent",
+  "concurrently-in-transaction",
+  "type-change-rewrite",
+  "volatile-default-rewrite",
+  "table-rewrite",
+  "set-not-null-scan",
+  "not-null-without-default",
+  "foreign-key-validates",
+  "check-validates",
+  "constraint-builds-index",
+  "held-through-later-step",
+  // the finding code protected-table: its own name, apart from the operator's ProtectedTable reason
+  "protected-table-lock",
+] as const;
+export type LockConcept = (typeof LOCK_MODE_CONCEPTS)[number] | (typeof LOCK_FINDING_CONCEPTS)[number];
+
 /** Concepts a newcomer needs before the words above make sense. */
 export const CONCEPTS = [
   "condition",
@@ -215,6 +245,8 @@ export const CONCEPTS = [
   "suspend-during-apply",
   "target-secret-changed",
   "manager-only-status",
+  ...LOCK_MODE_CONCEPTS,
+  ...LOCK_FINDING_CONCEPTS,
 ] as const;
 export type Concept = (typeof CONCEPTS)[number];
 

@@ -1,5 +1,5 @@
 // The findings: a stable code and one sentence a person acts on. docs/locks.md lists each code
-// with what it means and what to do; `explain` will carry the same text.
+// with what it means and what to do; `explain` has a topic per code (src/explain/topics/lock-topics.ts).
 import type { Finding, LockMode } from "./lock-types.ts";
 
 export const FINDING_CODES = [

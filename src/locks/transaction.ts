@@ -46,8 +46,16 @@ function summary(mode: TransactionMode, spans: readonly TransactionSpan[], timeo
  */
 export function heldThroughLaterSteps(statements: StatementLocks[], mode: TransactionMode): StatementLocks[] {
   if (mode === "none") return statements;
+  // Each statement's next long step, found from the end in one pass: a plan of thousands of
+  // statements must not scan the rest of the plan once per statement.
+  const nextLong: (StatementLocks | undefined)[] = new Array<StatementLocks | undefined>(statements.length);
+  let seen: StatementLocks | undefined;
+  for (let i = statements.length - 1; i >= 0; i--) {
+    nextLong[i] = seen;
+    if (statements[i]!.holds !== "catalog-only") seen = statements[i];
+  }
   return statements.map((s, i) => {
-    const later = statements.slice(i + 1).find((n) => n.holds !== "catalog-only");
+    const later = nextLong[i];
     if (!later) return s;
     const extra = s.locks
       .filter((l) => blocksOf([l.mode]) !== "nothing" && !later.locks.some((o) => o.relation === l.relation && o.mode === l.mode))

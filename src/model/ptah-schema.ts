@@ -93,6 +93,9 @@ export const PtahSchema = z.object({
         allowDestructive: bool,
         driftSeverity: str,
         protectedTables: strList,
+        // How the operator's apply holds its locks: read by the lock analyser (docs/locks.md).
+        lockTimeout: str,
+        transactionMode: str,
       })
       .optional(),
     interval: str,

@@ -214,5 +214,26 @@ export function buildCases(ctx, size, one, big) {
       runs: ctx.heavyRuns,
     });
 
+  // The 8 MiB plan's lock impact: every statement parsed by PostgreSQL's parser (WebAssembly) and
+  // analysed, beside `plan -o sql` of the same plan (the same reads); size-independent.
+  if (size === ctx.largestSize)
+    cases.push({
+      group: "plan-big",
+      id: "locks-8mib",
+      label: `plan ${big.schema} --locks (${(big.documentBytes / 1048576).toFixed(2)} MiB, ${big.statements} statements analysed)`,
+      expectedRequests: 2 + big.chunks.length,
+      sides: {
+        plugin: plugin(["plan", big.schema, "-n", BIG_NAMESPACE, "--locks"], (warm) =>
+          warm.stdoutBytes < big.documentBytes * 0.5 ? `printed only ${warm.stdoutBytes} bytes` : undefined,
+        ),
+        planSql: { ...plugin(["plan", big.schema, "-n", BIG_NAMESPACE, "-o", "sql"]) },
+      },
+      goals: [
+        { against: "planSql", max: 2.0 },
+        { against: "planSql", rss: true, max: 2.0 },
+      ],
+      runs: ctx.heavyRuns,
+    });
+
   return cases.filter((c) => !ctx.only || ctx.only.includes(c.group) || ctx.only.includes(c.id));
 }

@@ -87,6 +87,10 @@ export function evaluateTargets(report) {
     "`diff` of two 8 MiB plans ≤ 2.5× `plan -o sql` of one",
     goalsOf((r) => r.id === "diff-8mib", "planSql"),
   );
+  push("`plan --locks` of the 8 MiB plan ≤ 2× `plan -o sql` of it, time and peak RSS", [
+    ...goalsOf((r) => r.id === "locks-8mib", "planSql"),
+    ...goalsOf((r) => r.id === "locks-8mib", "planSql", true),
+  ]);
   push(
     "`ledger -A` / `inbox -A` ≤ 1.2× kubectl -o json",
     goalsOf((r) => r.id === "ledger-all" || r.id === "inbox-all", "kubectl"),

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aMigration, awaitingSchema, inSyncSchema } from "../support/builders.ts";
+import { currentPlanStatus, publishSchemaPlan } from "../support/publish-plan.ts";
 import { closedPort, FaultServer, list, sendJson, statusBody, writeKubeconfig } from "../support/fault-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -34,12 +35,29 @@ function old<T>(raw: T): T {
   return JSON.parse(JSON.stringify(raw).replaceAll("2026-11-30T", "2010-06-15T")) as T;
 }
 
+/**
+ * A schema whose current plan takes locks: `plan storefront --locks` loads PostgreSQL's parser, in
+ * the binary from its gzipped SEA asset (src/cli/embedded.ts), in the npm tree from the .wasm file.
+ */
+const LOCKED = publishSchemaPlan({
+  schema: { name: "storefront", namespace: "app", uid: "schema-uid-1" },
+  statements: [
+    { sql: 'CREATE INDEX "orders_placed_at_idx" ON "orders" ("placed_at")', severity: "safe", reason: "index added" },
+    { sql: 'ALTER TABLE "orders" ALTER COLUMN "total" TYPE numeric(12,2)', severity: "warning", reason: "type changed" },
+  ],
+  createdAt: "2010-06-15T10:00:00Z",
+  // A type change reads as destructive: recorded so, no warning on stderr.
+  destructive: true,
+});
+
 const OBJECTS: Record<string, Array<Record<string, unknown>>> = {
   ptahschemas: [
-    old(awaitingSchema({ name: "storefront", namespace: "app" })),
+    old(awaitingSchema({ name: "storefront", namespace: "app", plan: currentPlanStatus(LOCKED) })),
     old(inSyncSchema({ name: "orders", namespace: "app" })),
     old(inSyncSchema({ name: "billing", namespace: "other" })),
   ],
+  ptahschemaplans: [LOCKED.plan],
+  ptahschemaplanchunks: LOCKED.chunks,
   ptahmigrations: [old(aMigration({ name: "backfill", namespace: "app", phase: "Succeeded", conditions: [] }))],
 };
 
@@ -180,6 +198,8 @@ const CASES: readonly Case[] = [
   [["__complete", "status", ""], 0, "fake"],
   [["__complete", "-n", "other", "plan", ""], 0, "fake"],
   [["__complete", "approve", "migration", ""], 0, "fake"],
+  [["plan", "storefront", "--locks"], 0, "fake"],
+  [["plan", "storefront", "--locks", "-o", "json"], 0, "fake"],
   [["status"], 1, "closed"],
   [["__complete", "status", ""], 0, "closed"],
   [["status"], 1, "missing"],
@@ -192,6 +212,8 @@ describe.skipIf(skip)("the single executable behaves like the npm bin", () => {
     expect(reference.status, reference.stderr).toBe(status);
     // The cluster cases really read: names, rows or objects came back.
     if (cluster === "fake" && status === 0 && !args.includes("empty")) expect(reference.stdout).toMatch(/storefront|orders|billing|backfill/u);
+    // The lock cases really analysed: PostgreSQL's parser loaded (from the .wasm, then the SEA asset).
+    if (args.includes("--locks")) expect(reference.stdout).toContain("ACCESS EXCLUSIVE on public.orders");
     const binary = await run(subject, args, kubeconfig);
     expect(binary).toEqual(reference);
   });

@@ -1,7 +1,7 @@
 // The lock analyser as it ships: PostgreSQL's parser (WebAssembly) must load from the built npm
-// tree (dist/npm/locks.cjs, loaded as the bin loads every file: src/cli/code-cache.ts) and from a
-// single-file bundle built as the single binary's script is (the .wasm from a gzipped asset,
-// krew/wasm-asset.mjs), and only where it is used: no chunk the entry loads statically holds it,
+// tree (through the commands that show lock impact: test/distribution/bin-parity.test.ts runs
+// `plan --locks` from it and from the binary) and from a single-file bundle built as the single
+// binary's script is (the .wasm from a gzipped asset, krew/wasm-asset.mjs), and only where it is used: no chunk the entry loads statically holds it,
 // and the commands that need no cluster never load it.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -9,7 +9,6 @@ import os from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CodeCacheLoader } from "../../src/cli/code-cache.ts";
 import type { LockReport } from "../../src/locks/index.ts";
 import { embedWasm, WASM_ASSET, writeWasmAsset } from "../../krew/wasm-asset.mjs";
 import { ensureNpmBundle, NPM_BIN, REPO } from "../support/npm-bundle.ts";
@@ -17,7 +16,6 @@ import { ensureNpmBundle, NPM_BIN, REPO } from "../support/npm-bundle.ts";
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string }>; entryPoint?: string }>;
 }
-type Analyse = (s: { sql: string }[], p: object, d: string) => Promise<LockReport>;
 
 let dir = "";
 beforeAll(() => {
@@ -33,15 +31,8 @@ const EXPECTED = [
 ];
 
 describe("the npm tree (dist/npm/)", () => {
-  it("analyses a statement from dist/npm/locks.cjs, loaded as the bin loads its files, with the .wasm beside the parser's chunk", async () => {
-    const loader = new CodeCacheLoader(undefined);
-    const { analyseStatements } = loader.load(path.join(REPO, "dist", "npm", "locks.cjs")) as { analyseStatements: Analyse };
-    const report = await analyseStatements(STATEMENT, { transactionMode: "all" }, "postgres");
-    expect(report.analysed).toBe(true);
-    expect(report.statements[0]!.locks).toEqual(EXPECTED);
-    expect(report.statements[0]!.findings.map((f) => f.code)).toContain("foreign-key-validates");
-  });
-
+  // The analysis itself runs from the npm tree in test/distribution/bin-parity.test.ts: the npm
+  // bin's `plan storefront --locks` (the .wasm beside the parser's chunk), then the binary's.
   it("keeps the parser out of everything the entry loads statically, and out of a command that needs no cluster", () => {
     const meta = JSON.parse(fs.readFileSync(path.join(REPO, "dist", "meta.npm.json"), "utf8")) as Metafile;
     const holding = Object.entries(meta.outputs)

@@ -2,6 +2,7 @@
 // (that the planner's SQL runs on PostgreSQL and reaches the desired catalog: test/e2e/postgres.e2e.test.ts).
 import { describe, expect, it } from "vitest";
 import { diff, findingCategory, modelFingerprint, parseRef, resolveMigrations, resolveSchema, type Model } from "./catalog.ts";
+import { analyseStatements } from "../../src/locks/index.ts";
 
 function schema(ref: string): Model {
   const r = resolveSchema(ref);
@@ -44,6 +45,24 @@ describe("planning", () => {
   it("plans v2 → v3 as a destructive DROP COLUMN", () => {
     const { statements } = diff(schema("oci://registry.lab/schemas/demo:v2"), schema("oci://registry.lab/schemas/demo:v3"));
     expect(statements).toEqual([{ sql: 'ALTER TABLE "customers" DROP COLUMN "email"', severity: "destructive", reason: expect.any(String) }]);
+  });
+
+  it("plans shop v1 → v2 with the statements lock impact is about, each with its finding", async () => {
+    const { statements } = diff(schema("oci://registry.lab/schemas/shop:v1"), schema("oci://registry.lab/schemas/shop:v2"));
+    expect(statements.map((s) => [s.sql, s.severity])).toEqual([
+      ['ALTER TABLE "orders" ALTER COLUMN "total" TYPE numeric(12,2)', "destructive"],
+      ['CREATE INDEX "orders_customer_id_idx" ON "orders" ("customer_id")', "safe"],
+      ['ALTER TABLE "orders" ADD CONSTRAINT "orders_customer_fk" FOREIGN KEY ("customer_id") REFERENCES "customers" ("id")', "safe"],
+    ]);
+    expect(statements.map((s) => findingCategory(s.sql))).toEqual(["columns_modified", "indexes_added", "constraints_added"]);
+    const report = await analyseStatements(statements, {}, "postgres");
+    expect(report.statements.map((s) => s.findings.map((f) => f.code).filter((c) => c !== "held-through-later-step"))).toEqual([
+      ["type-change-rewrite"],
+      ["index-not-concurrent"],
+      ["foreign-key-validates"],
+    ]);
+    // Once applied, the catalog reads the same keys back: nothing left to plan.
+    expect(diff(schema("oci://registry.lab/schemas/shop:v2"), schema("oci://registry.lab/schemas/shop:v2")).statements).toEqual([]);
   });
 
   it("reports a protected table the plan would touch", () => {

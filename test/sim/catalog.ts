@@ -3,6 +3,7 @@
 // model (tables and columns; database.ts reads the real database's catalog into it), and the
 // diff that plans from actual to desired.
 import { createHash } from "node:crypto";
+import { addForeignKeySQL, createIndexSQL, keyStatements, keysOf, typeChange, type ForeignKey, type Index } from "./catalog-keys.ts";
 
 export interface Column {
   name: string;
@@ -13,6 +14,9 @@ export interface Table {
   name: string;
   columns: Column[];
   primaryKey: string[];
+  /** Indexes besides the primary key's, and foreign keys (catalog-keys.ts); absent: none. */
+  indexes?: Index[];
+  foreignKeys?: ForeignKey[];
 }
 export interface Model {
   tables: Table[];
@@ -31,6 +35,9 @@ export const sha256 = (text: string): string => `sha256:${createHash("sha256").u
 const id: Column = { name: "id", type: "bigint", notNull: true };
 const email: Column = { name: "email", type: "text", notNull: true };
 const signedUpAt: Column = { name: "signed_up_at", type: "timestamp with time zone", notNull: false };
+const customerId: Column = { name: "customer_id", type: "bigint", notNull: true };
+const customers: Table = { name: "customers", columns: [id, email], primaryKey: ["id"] };
+const orders = (totalType: string): Table => ({ name: "orders", columns: [id, customerId, { name: "total", type: totalType, notNull: false }], primaryKey: ["id"] });
 
 /** Desired schemas by repository name and major tag version (`demo:v2`, `demo:v2-1234`). */
 const SCHEMAS: Record<string, Record<number, Model>> = {
@@ -43,6 +50,21 @@ const SCHEMAS: Record<string, Record<number, Model>> = {
     1: { tables: [{ name: "customers", columns: [id, email], primaryKey: ["id"] }] },
     2: { tables: [{ name: "customers", columns: [id, email, signedUpAt], primaryKey: ["id"] }] },
     3: { tables: [{ name: "customers", columns: [id, signedUpAt], primaryKey: ["id"] }] },
+  },
+  // Orders, then a version whose plan takes the locks an approver must see: an index built
+  // without CONCURRENTLY, a column type change that rewrites, a foreign key without NOT VALID.
+  shop: {
+    1: { tables: [customers, orders("integer")] },
+    2: {
+      tables: [
+        customers,
+        {
+          ...orders("numeric(12,2)"),
+          indexes: [{ name: "orders_customer_id_idx", columns: ["customer_id"] }],
+          foreignKeys: [{ name: "orders_customer_fk", columns: ["customer_id"], references: { table: "customers", columns: ["id"] } }],
+        },
+      ],
+    },
   },
 };
 
@@ -102,7 +124,8 @@ export interface MigrationArtifact {
 }
 
 export function schemaContent(model: Model): string {
-  return (model.schemas ?? []).map((n) => `CREATE SCHEMA ${q(n)};\n`).join("") + model.tables.map((t) => `${createTableSQL(t)};\n`).join("");
+  const keys = model.tables.flatMap((t) => [...(t.indexes ?? []).map((i) => createIndexSQL(t.name, i)), ...(t.foreignKeys ?? []).map((f) => addForeignKeySQL(t.name, f))]);
+  return (model.schemas ?? []).map((n) => `CREATE SCHEMA ${q(n)};\n`).join("") + model.tables.map((t) => `${createTableSQL(t)};\n`).join("") + keys.map((k) => `${k};\n`).join("");
 }
 
 /** The drift category a planned statement reports under (Ptah v0.13's names; status.target.driftFindings). */
@@ -112,6 +135,11 @@ export function findingCategory(sql: string): string {
   if (/^CREATE TABLE/u.test(sql)) return "tables_added";
   if (/ADD COLUMN/u.test(sql)) return "columns_added";
   if (/DROP COLUMN/u.test(sql)) return "columns_removed";
+  if (/ALTER COLUMN .* TYPE /u.test(sql)) return "columns_modified";
+  if (/^CREATE INDEX/u.test(sql)) return "indexes_added";
+  if (/^DROP INDEX/u.test(sql)) return "indexes_removed";
+  if (/ADD CONSTRAINT/u.test(sql)) return "constraints_added";
+  if (/DROP CONSTRAINT/u.test(sql)) return "constraints_removed";
   return "tables_removed";
 }
 
@@ -197,6 +225,11 @@ export function diff(actual: Model, desired: Model, protectedTables: readonly st
         statements.push({ sql: `ALTER TABLE ${q(want.name)} ADD COLUMN ${columnSQL(c)}`, severity: "safe", reason: `column ${want.name}.${c.name} is missing` });
         if (isProtected(want.name)) touched.add(want.name);
       }
+      const changed = haveCols.has(c.name) ? typeChange(want.name, haveCols.get(c.name)!, c) : undefined;
+      if (changed) {
+        statements.push(changed);
+        if (isProtected(want.name)) touched.add(want.name);
+      }
     }
     const wantCols = new Set(want.columns.map((c) => c.name));
     for (const c of have.columns) {
@@ -210,6 +243,7 @@ export function diff(actual: Model, desired: Model, protectedTables: readonly st
       }
     }
   }
+  statements.push(...keyStatements(actual.tables, desired.tables));
   const wanted = new Set(desired.tables.map((t) => t.name));
   for (const t of actual.tables) {
     if (!wanted.has(t.name)) {
@@ -222,7 +256,7 @@ export function diff(actual: Model, desired: Model, protectedTables: readonly st
 
 /** A canonical form of the model (tables sorted, columns in order). */
 export function modelFingerprint(model: Model): string {
-  const tables = [...model.tables].sort((a, b) => a.name.localeCompare(b.name)).map((t) => [t.name, t.columns.map((c) => [c.name, c.type, c.notNull]), t.primaryKey]);
+  const tables = [...model.tables].sort((a, b) => a.name.localeCompare(b.name)).map((t) => [t.name, t.columns.map((c) => [c.name, c.type, c.notNull]), t.primaryKey, ...keysOf(t)]);
   // Schemas count only when there are some, so a model of tables alone keeps its fingerprint.
   const schemas = [...(model.schemas ?? [])].sort();
   return sha256(JSON.stringify(schemas.length > 0 ? { tables, schemas } : tables));

@@ -26,7 +26,7 @@ export function databaseName(namespace: string, owner: string): string {
 
 // The managed scope: ordinary tables in `public`, except the revision table; columns in attnum
 // order with format_type's spelling (`bigint`, `timestamp with time zone`), the primary key in
-// index order.
+// index order, the other indexes (not a constraint's) and the foreign keys by name.
 /** The database's own schemas: not public, not PostgreSQL's (pg_*, information_schema). */
 const NAMESPACES = `SELECT coalesce(json_agg(nspname ORDER BY nspname), '[]') FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname NOT IN ('public', 'information_schema')`;
 
@@ -38,7 +38,20 @@ SELECT coalesce(json_agg(t ORDER BY t.name), '[]') FROM (
     coalesce((SELECT json_agg(a.attname ORDER BY k.ord) FROM pg_index i
        CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
        JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
-      WHERE i.indrelid = c.oid AND i.indisprimary), '[]') AS "primaryKey"
+      WHERE i.indrelid = c.oid AND i.indisprimary), '[]') AS "primaryKey",
+    coalesce((SELECT json_agg(json_build_object('name', ic.relname, 'columns',
+         (SELECT json_agg(a.attname ORDER BY k.ord) FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
+            JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum)) ORDER BY ic.relname)
+       FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
+      WHERE i.indrelid = c.oid AND NOT i.indisprimary
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint x WHERE x.conrelid = i.indrelid AND x.conindid = i.indexrelid)), '[]') AS indexes,
+    coalesce((SELECT json_agg(json_build_object('name', x.conname,
+         'columns', (SELECT json_agg(a.attname ORDER BY k.ord) FROM unnest(x.conkey) WITH ORDINALITY AS k(attnum, ord)
+            JOIN pg_attribute a ON a.attrelid = x.conrelid AND a.attnum = k.attnum),
+         'references', json_build_object('table', rc.relname, 'columns', (SELECT json_agg(a.attname ORDER BY k.ord) FROM unnest(x.confkey) WITH ORDINALITY AS k(attnum, ord)
+            JOIN pg_attribute a ON a.attrelid = x.confrelid AND a.attnum = k.attnum))) ORDER BY x.conname)
+       FROM pg_constraint x JOIN pg_class rc ON rc.oid = x.confrelid
+      WHERE x.conrelid = c.oid AND x.contype = 'f'), '[]') AS "foreignKeys"
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname <> '${REVISION_TABLE}'
 ) t;`;

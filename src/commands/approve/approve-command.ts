@@ -36,6 +36,9 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
   if (o.dryRun === "server") return dryRun(c, "PtahSchemaApproval", manifest, o.output);
   const retry = `kubectl ptah approve ${o.name}${nsFlag}`;
   const eyes = await fourEyes(c, { metadata: schema.metadata, allowSelf: o.allowSelf, what: `approve ${ns}/${o.name}`, retry });
+  // The analyser loads only here, after every check held: approve's other paths never pay for it.
+  const impact = await import("../shared/lock-impact.ts");
+  const report = await impact.analysePlan(verified);
   const header = schemaApprovalHeader({
     namespace: ns,
     schema: o.name,
@@ -46,6 +49,7 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
     privilegeChanges: plan.spec.privilegeChanges ?? [],
     fourEyes: eyes,
     nsFlag,
+    locks: { line: impact.lockImpactLine(report), findings: report.findings },
   });
   return { kind: "printed", stdout: renderManifest(manifest, header, o.output) };
 }

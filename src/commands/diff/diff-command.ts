@@ -11,8 +11,8 @@ import { loadNamedPlan, loadPlanSchema, loadRecordedPlan, type VerifiedPlan } fr
 import { selectPlanRecord, type PlanRecord } from "../../plan/select.ts";
 import { CheckLog } from "../../plan/verify.ts";
 import { escapeJsonText } from "../../render/formats.ts";
-import { alignmentWarning, buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type FromSide, type StoredSide } from "../shared/diff-view.ts";
-import { renderDiffJson, renderDiffSql } from "./diff-output.ts";
+import { alignmentWarning, buildDiffView, renderDiffStat, renderDiffText, type DiffSource, type DiffView, type FromSide, type StoredSide } from "../shared/diff-view.ts";
+import { renderDiffJson, renderDiffSql, type DiffLocks } from "./diff-output.ts";
 import { renderDiffMarkdown } from "../shared/plan-markdown.ts";
 import { sanitizeSqlForTerminal } from "../shared/plan-view.ts";
 import { chooseFromApproval } from "./diff-from.ts";
@@ -119,14 +119,32 @@ export const diffCommand: CommandBody<DiffOptions> = {
     const exitStatus = options.exitCode && view.differs ? EXIT_DIFFERS : 0;
     let stdout: string;
     if (options.stat) stdout = renderDiffStat(view);
-    else if (options.output === "json") stdout = ctx.isTTY ? escapeJsonText(renderDiffJson(view)) : renderDiffJson(view);
-    else if (options.output === "markdown") stdout = renderDiffMarkdown(view, { version: ctx.version, now: ctx.now });
+    else if (options.output === "json") {
+      const json = renderDiffJson(view, await diffLocksJson(view));
+      stdout = ctx.isTTY ? escapeJsonText(json) : json;
+    } else if (options.output === "markdown") stdout = renderDiffMarkdown(view, { version: ctx.version, now: ctx.now, lockSection: await diffLocks(view) });
     else if (options.output === "sql") stdout = ctx.isTTY ? sanitizeSqlForTerminal(renderDiffSql(view)) : renderDiffSql(view);
     else stdout = renderDiffText(view, { color: ctx.global.color, width: ctx.isTTY ? ctx.width : undefined });
     const stderr = (chosen?.warnings ?? "") + alignmentWarning(view);
     return { kind: "printed", stdout, exitStatus, ...(stderr ? { stderr } : {}) };
   },
 };
+
+/** The lock-impact section of -o markdown: the new plan's, and what it widens over the old one (analysed only here). */
+async function diffLocks(view: DiffView): Promise<string> {
+  const [{ analysePlan }, { diffLockSection }] = await Promise.all([import("../shared/lock-impact.ts"), import("../shared/lock-markdown.ts")]);
+  const from = view.from.kind === "gone" ? undefined : await analysePlan(view.from.plan);
+  return diffLockSection(from, await analysePlan(view.to.plan));
+}
+
+/** -o json's `locks`: what the new plan widens (a relation, or a stronger mode, the old plan did not take). */
+async function diffLocksJson(view: DiffView): Promise<DiffLocks> {
+  const [{ analysePlan }, { widenedLocks }] = await Promise.all([import("../shared/lock-impact.ts"), import("../shared/lock-markdown.ts")]);
+  if (view.from.kind === "gone") return { compared: false, reason: "the from plan is gone, and its SQL is stored nowhere else", widens: [] };
+  const [from, to] = [await analysePlan(view.from.plan), await analysePlan(view.to.plan)];
+  if (!from.analysed || !to.analysed) return { compared: false, reason: (!to.analysed ? to.reason : from.reason) ?? "not analysed", widens: [] };
+  return { compared: true, widens: widenedLocks(from, to) };
+}
 
 function loadTo(reader: ClusterReader, schema: Parsed<PtahSchema>, to: ToChoice, log: CheckLog): Promise<VerifiedPlan> {
   if (to.kind === "plan") return loadNamedPlan(reader, schema, to.name, { log });

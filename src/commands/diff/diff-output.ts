@@ -37,7 +37,14 @@ function statementJson(op: "add" | "remove", index: number, s: PlanStatement): R
 }
 
 /** Indented JSON; statements are listed only where they were added or removed. */
-export function renderDiffJson(v: DiffView): string {
+/** What the new plan's locks widen over the old plan's (shared/lock-markdown.ts): undefined when not compared. */
+export interface DiffLocks {
+  readonly compared: boolean;
+  readonly reason?: string;
+  readonly widens: readonly unknown[];
+}
+
+export function renderDiffJson(v: DiffView, locks?: DiffLocks): string {
   const b = v.bindings;
   let statements: Record<string, unknown>;
   if (!v.statements || v.from.kind === "gone") {
@@ -65,6 +72,7 @@ export function renderDiffJson(v: DiffView): string {
       notCompared: b.notCompared,
     },
     statements,
+    ...(locks ? { locks } : {}),
   };
   return JSON.stringify(out, null, 2) + "\n";
 }

@@ -11,11 +11,10 @@
 // says "approve (not you: you last changed its spec)". Without an answer (an older server, 403) it
 // stays "approve": admission decides.
 import { ReadError, UsageError } from "../../errors.ts";
-import type { KindName } from "../../model/parse.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
 import { sanitize } from "../../render/sanitize.ts";
 import { inboxItems, inboxRow, renderInbox, type InboxItem, type InboxRow } from "./inbox-text.ts";
-import type { ClusterReader, Identity, ListResult } from "../../kube/types.ts";
+import type { ListResult } from "../../kube/types.ts";
 import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import { isSpecWriter } from "../../model/spec-writer.ts";
@@ -25,6 +24,9 @@ import type { CommandBody, Connection, Printed, RunContext } from "../command-ty
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { ACCESS_REVIEW, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
 import { readFourEyesSwitch, switchLine } from "../shared/four-eyes-switch.ts";
+import { reviewAll, whoAmIIfNeeded } from "./inbox-access.ts";
+
+export { REVIEW_CONCURRENCY } from "./inbox-access.ts";
 
 export interface InboxOptions {
   readonly output: "table" | "json" | "yaml";
@@ -33,6 +35,8 @@ export interface InboxOptions {
   readonly namespaces: readonly string[] | undefined;
   /** --contexts / --all-contexts (shared/fleet.ts); undefined: the one current context. */
   readonly fleet?: FleetChoice;
+  /** --locks: read and verify each waiting schema plan for the LOCKS column. */
+  readonly locks?: boolean;
 }
 
 interface Listed {
@@ -108,63 +112,6 @@ function parseNamespaces(raw: unknown): string[] | undefined {
   return [...new Set(names)];
 }
 
-/** SelfSubjectAccessReviews in flight at once. */
-export const REVIEW_CONCURRENCY = 8;
-
-function accessKey(namespace: string, kind: KindName): string {
-  return `${namespace}\u0000${kind}`;
-}
-
-/** Runs the tasks, at most REVIEW_CONCURRENCY at a time. */
-async function bounded(tasks: readonly (() => Promise<void>)[]): Promise<void> {
-  const queue = [...tasks];
-  const worker = async (): Promise<void> => {
-    for (let next = queue.shift(); next; next = queue.shift()) await next();
-  };
-  await Promise.all(Array.from({ length: Math.min(REVIEW_CONCURRENCY, queue.length) }, worker));
-}
-
-/** One access review through the seam: may the caller create `kind` in `namespace` ("" = every namespace)? */
-async function mayCreate(reader: ClusterReader, kind: KindName, namespace: string): Promise<boolean> {
-  // Loaded here, not at the top: a static import would bring zod into every start (--help too).
-  const info = (await import("../../model/parse.ts")).KINDS[kind];
-  const [answer] = await reader.reviewAccess([{ verb: "create", group: info.group, resource: info.plural, namespace }]);
-  return answer?.allowed === true;
-}
-
-/** May the caller create each needed kind in each namespace? Keys: accessKey(namespace, kind). */
-async function reviewAll(reader: ClusterReader, items: readonly InboxItem[], allNamespaces: boolean): Promise<(namespace: string, kind: KindName) => boolean> {
-  const kinds = [...new Set(items.flatMap((i) => (i.approvalKind ? [i.approvalKind] : [])))];
-  // With -A, namespace "" asks about every namespace at once.
-  const everywhere = new Set<KindName>();
-  if (allNamespaces) {
-    await bounded(
-      kinds.map((kind) => async () => {
-        if (await mayCreate(reader, kind, "")) everywhere.add(kind);
-      }),
-    );
-  }
-  const pairs = new Map<string, { namespace: string; kind: KindName }>();
-  for (const i of items) if (i.approvalKind && !everywhere.has(i.approvalKind)) pairs.set(accessKey(i.namespace, i.approvalKind), { namespace: i.namespace, kind: i.approvalKind });
-  const answers = new Map<string, boolean>();
-  await bounded(
-    [...pairs.entries()].map(([key, p]) => async () => {
-      answers.set(key, await mayCreate(reader, p.kind, p.namespace));
-    }),
-  );
-  return (namespace, kind) => everywhere.has(kind) || answers.get(accessKey(namespace, kind)) === true;
-}
-
-/** Who you are, asked only when an item you may approve records its last spec writer. */
-async function whoAmIIfNeeded(reader: ClusterReader, items: readonly InboxItem[], may: (i: InboxItem) => boolean): Promise<Identity | undefined> {
-  if (!items.some((i) => i.writer && may(i))) return undefined;
-  try {
-    return await reader.whoAmI();
-  } catch {
-    return undefined;
-  }
-}
-
 export const inboxCommand: CommandBody<InboxOptions> = {
   positionals: [],
   outputs: ["json", "yaml"],
@@ -177,6 +124,7 @@ export const inboxCommand: CommandBody<InboxOptions> = {
     },
     { comment: "What waits in the namespaces your RoleBindings let you read", command: "kubectl ptah inbox --namespaces app,billing" },
     { comment: "Everything waiting in every cluster of the kubeconfig, one CONTEXT column", command: "kubectl ptah inbox -A --all-contexts" },
+    { comment: "Which waiting plan is dangerous: each one's strongest lock and what it blocks", command: "kubectl ptah inbox --locks" },
   ],
   flags: [
     { name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" },
@@ -185,6 +133,11 @@ export const inboxCommand: CommandBody<InboxOptions> = {
       type: "string",
       value: "NS,NS",
       describe: "Read these namespaces (comma-separated); with -A, the ones read instead when you may not list across all namespaces (default: the context's namespace)",
+    },
+    {
+      name: "locks",
+      type: "boolean",
+      describe: "Add a LOCKS column: the strongest lock each waiting schema plan takes and what it blocks (reads and verifies each plan)",
     },
     ...FLEET_FLAGS,
   ],
@@ -196,6 +149,12 @@ export const inboxCommand: CommandBody<InboxOptions> = {
       rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW],
       note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}; ${FOUR_EYES_SWITCH}`,
     },
+    {
+      form: "inbox --locks",
+      argv: ["inbox", "--locks"],
+      rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ...ptah("get", "ptahschemaplans", "ptahschemaplanchunks"), ACCESS_REVIEW],
+      note: `each waiting schema's plan and its chunks are read and verified (older installs: get \`configmaps\`); ${WHO_AM_I}`,
+    },
   ],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("inbox takes no names; narrow it with -n NAMESPACE", "inbox");
@@ -204,11 +163,18 @@ export const inboxCommand: CommandBody<InboxOptions> = {
     const namespaces = parseNamespaces(args.flags.namespaces);
     if (namespaces && args.global.namespace !== undefined) throw new UsageError("-n and --namespaces both name the namespaces to read; give one of them", "inbox");
     const fleet = parseFleet(args.flags, args.global, "inbox");
-    return { output: o === "json" || o === "yaml" ? o : "table", absoluteTime: args.flags["absolute-time"] === true, namespaces, ...(fleet ? { fleet } : {}) };
+    const locks = args.flags.locks === true;
+    return {
+      output: o === "json" || o === "yaml" ? o : "table",
+      absoluteTime: args.flags["absolute-time"] === true,
+      namespaces,
+      ...(fleet ? { fleet } : {}),
+      ...(locks ? { locks } : {}),
+    };
   },
   async run(options, ctx) {
     if (options.fleet) return runFleet(options, options.fleet, ctx);
-    const { rows, where, warnings, stuck } = await readInbox(ctx, options.namespaces);
+    const { rows, where, warnings, stuck } = await readInbox(ctx, options.namespaces, options.locks === true);
     const warned = warnings ? { stderr: warnings } : {};
     if (options.output !== "table") {
       const doc = { apiVersion: "v1", kind: "List", items: rows };
@@ -220,16 +186,13 @@ export const inboxCommand: CommandBody<InboxOptions> = {
     // The footer: what stopped converging waits for nobody's approval, but for someone to look. It
     // goes to stderr, beside the warnings, so stdout stays the table a script reads.
     const footer = warnings + stuck;
-    return {
-      kind: "printed",
-      stdout: renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders }),
-      ...(footer ? { stderr: footer } : {}),
-    };
+    const view = { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders, locks: options.locks === true };
+    return { kind: "printed", stdout: renderInbox(rows, view), ...(footer ? { stderr: footer } : {}) };
   },
 };
 
 /** One context's inbox: the rows, where it looked (for "Nothing is waiting … in <where>") and its warning lines. */
-async function readInbox(ctx: RunContext, only: readonly string[] | undefined): Promise<{ rows: InboxRow[]; where: string; warnings: string; stuck: string }> {
+async function readInbox(ctx: RunContext, only: readonly string[] | undefined, locks = false): Promise<{ rows: InboxRow[]; where: string; warnings: string; stuck: string }> {
   const c = await ctx.connect();
   const read = ctx.global.allNamespaces
     ? await listEverywhere(c, only ?? [c.namespace])
@@ -241,7 +204,15 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined): 
   // Four-eyes read exactly where the account may: off, nobody's own approval is refused.
   const eyes = await readFourEyesSwitch(c);
   const me = eyes.kind === "off" ? undefined : await whoAmIIfNeeded(c.reader, items, may);
-  const rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
+  let rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
+  let lockWarnings = "";
+  if (locks) {
+    // Loaded only with --locks: plan loading, verification and the analyser.
+    const { lockCells, lockKey } = await import("./inbox-locks.ts");
+    const cells = await lockCells(c.reader, schemas, items);
+    rows = rows.map((r) => ({ ...r, locks: cells.cells.get(lockKey(r.namespace, r.name)) ?? "-" }));
+    lockWarnings = cells.warnings;
+  }
   const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
   const where =
     namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
@@ -249,14 +220,14 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined): 
   return {
     rows,
     where,
-    warnings: eyesLine ? `${warnings}${eyesLine}\n` : warnings,
+    warnings: (eyesLine ? `${warnings}${eyesLine}\n` : warnings) + lockWarnings,
     stuck: stuckFooter(countStuck(schemas, migrations, ctx.now), namespaces === undefined || namespaces.length > 1 ? " -A" : ` -n ${sanitize(namespaces[0]!)}`),
   };
 }
 
 /** --contexts / --all-contexts: every context's rows, a CONTEXT column first, each NEXT aimed at its context. */
 async function runFleet(options: InboxOptions, choice: Exclude<FleetChoice, undefined>, ctx: RunContext): Promise<Printed> {
-  const result = await readFleet(ctx, choice, (c) => readInbox(c, options.namespaces));
+  const result = await readFleet(ctx, choice, (c) => readInbox(c, options.namespaces, options.locks === true));
   const rows = result.answers.flatMap((a) => a.value.rows.map((r) => ({ ...r, context: a.context, next: aimAt(r.next, a.context) })));
   // Each context's warning lines, naming the context.
   const warnings = contextWarnings(result.answers, (v) => v.warnings);
@@ -269,6 +240,14 @@ async function runFleet(options: InboxOptions, choice: Exclude<FleetChoice, unde
       ? `Nothing is waiting for approval in the ${result.answers.length === 1 ? "context" : `${result.answers.length} contexts`} read.\n`
       : "";
   const text =
-    rows.length === 0 ? "" : renderInbox(rows, { now: ctx.now, absoluteTime: options.absoluteTime, noHeaders: ctx.global.noHeaders, contexts: rows.map((r) => r.context) });
+    rows.length === 0
+      ? ""
+      : renderInbox(rows, {
+          now: ctx.now,
+          absoluteTime: options.absoluteTime,
+          noHeaders: ctx.global.noHeaders,
+          contexts: rows.map((r) => r.context),
+          locks: options.locks === true,
+        });
   return fleetPrinted(result, text, warnings + note);
 }

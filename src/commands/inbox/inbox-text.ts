@@ -35,6 +35,8 @@ export type Capability = "approve" | typeof NOT_YOU | "acknowledge" | "read only
 export interface InboxRow extends InboxItem {
   readonly youCan: Capability;
   readonly next: string;
+  /** inbox --locks: the plan's strongest lock and what it blocks ("-" for a migration). */
+  readonly locks?: string;
 }
 
 function writerOf(o: PtahSchema | PtahMigration): { writer?: SpecWriter } {
@@ -141,10 +143,12 @@ export interface InboxRenderOptions {
   readonly noHeaders: boolean;
   /** A fleet's table (--contexts): each row's context, in a CONTEXT column first. */
   readonly contexts?: readonly string[];
+  /** inbox --locks: a LOCKS column after PRIVILEGES. */
+  readonly locks?: boolean;
 }
 
 export function renderInbox(rows: readonly InboxRow[], o: InboxRenderOptions): string {
-  const headers = ["NAMESPACE", "OBJECT", "WAITING", "STATEMENTS", "DESTRUCTIVE", "PRIVILEGES", "YOU CAN", "NEXT"];
+  const headers = ["NAMESPACE", "OBJECT", "WAITING", "STATEMENTS", "DESTRUCTIVE", "PRIVILEGES", ...(o.locks ? ["LOCKS"] : []), "YOU CAN", "NEXT"];
   const body = rows.map((r) => [
     sanitize(r.namespace),
     `${r.kind === "PtahSchema" ? "ptahschema" : "ptahmigration"}/${sanitize(r.name)}`,
@@ -152,6 +156,7 @@ export function renderInbox(rows: readonly InboxRow[], o: InboxRenderOptions): s
     sanitize(r.statements),
     r.destructive,
     sanitize(r.privileges),
+    ...(o.locks ? [sanitize(r.locks ?? "-")] : []),
     r.youCan,
     r.next,
   ]);

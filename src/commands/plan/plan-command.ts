@@ -8,7 +8,8 @@ import type { VerifiedPlan } from "../../plan/load.ts";
 import type { ExportSigning } from "./plan-export.ts";
 import { CheckLog } from "../../plan/verify.ts";
 import { loadChosen, selectionLabel, type PlanChoice } from "./plan-choice.ts";
-import { escapeJsonText, formatYaml } from "../../render/formats.ts";
+import { escapeJsonText, formatJson, formatYaml } from "../../render/formats.ts";
+import type { LockReport } from "../../locks/index.ts";
 import { renderPlanJson, renderPlanSql, sanitizeSqlForTerminal } from "../shared/plan-view.ts";
 import { renderPlanText, renderVerifyReport } from "./plan-text.ts";
 import { renderPlanMarkdown } from "../shared/plan-markdown.ts";
@@ -32,6 +33,8 @@ export interface PlanOptions {
   readonly output: PlanFormat;
   readonly statements: boolean;
   readonly verify: boolean;
+  /** --locks: the lock impact of every statement (text, json, yaml). */
+  readonly locks: boolean;
 }
 
 function isPlanFormat(o: string): o is PlanFormat {
@@ -62,6 +65,7 @@ export const planCommand: CommandBody<PlanOptions> = {
       command: "kubectl ptah plan --verify -f plan.json --allowed-signers allowed_signers",
     },
     { comment: "A summary to paste into a pull request or a ticket (GitHub-flavoured Markdown)", command: "kubectl ptah plan storefront -o markdown" },
+    { comment: "What each statement locks, what that blocks and for how long, under the schema's transactionMode", command: "kubectl ptah plan storefront --locks" },
   ],
   flags: [
     { name: "current", type: "boolean", describe: "The plan the operator would run next (the default)" },
@@ -71,6 +75,11 @@ export const planCommand: CommandBody<PlanOptions> = {
       describe: "The plan the last confirmed apply ran: the stored plan it was approved for, not a log of what each statement did",
     },
     { name: "statements", type: "boolean", describe: "Add a table of statements (#, severity, reason, first line of SQL) to the text view" },
+    {
+      name: "locks",
+      type: "boolean",
+      describe: "Add each statement's lock impact (#, locks, blocks, holds, finding) and the transaction's summary; with -o json|yaml, print them instead of the plan",
+    },
     {
       name: "verify",
       type: "boolean",
@@ -115,16 +124,20 @@ export const planCommand: CommandBody<PlanOptions> = {
     if (args.global.allNamespaces) throw new UsageError("a plan is read from one namespace; drop --all-namespaces", "plan");
     const statements = args.flags.statements === true;
     const verify = args.flags.verify === true;
-    if (verify && (output !== "text" || statements)) {
-      throw new UsageError("--verify prints a report, not the plan; it takes no -o and no --statements", "plan");
+    const locks = args.flags.locks === true;
+    if (verify && (output !== "text" || statements || locks)) {
+      throw new UsageError("--verify prints a report, not the plan; it takes no -o, --statements or --locks", "plan");
+    }
+    if (locks && output !== "text" && output !== "json" && output !== "yaml") {
+      throw new UsageError(`--locks belongs to the text, json and yaml views; it cannot be combined with -o ${output}`, "plan");
     }
     if (statements && output !== "text") {
       throw new UsageError(`--statements belongs to the text view; it cannot be combined with -o ${output}`, "plan");
     }
     const exportTo = typeof args.flags.export === "string" ? args.flags.export : undefined;
     if (exportTo === "") throw new UsageError("--export needs the name of a file to create", "plan");
-    if (exportTo !== undefined && (verify || statements || args.global.output !== undefined)) {
-      throw new UsageError("--export writes a file and prints one line; it takes no -o, --statements or --verify", "plan");
+    if (exportTo !== undefined && (verify || statements || locks || args.global.output !== undefined)) {
+      throw new UsageError("--export writes a file and prints one line; it takes no -o, --statements, --locks or --verify", "plan");
     }
     const sign = typeof args.flags.sign === "string" ? args.flags.sign : undefined;
     if (sign !== undefined && exportTo === undefined) throw new UsageError("--sign signs an export; add --export FILE", "plan");
@@ -132,7 +145,7 @@ export const planCommand: CommandBody<PlanOptions> = {
     const checking = ["allowed-signers", "signature"].find((f) => args.flags[f] !== undefined);
     if (checking) throw new UsageError(`--${checking} checks the signature of an export; it belongs with --verify -f FILE`, "plan");
     const selection: PlanChoice = named !== undefined ? { kind: "named", plan: named } : { kind: applied ? "applied" : "current" };
-    return { schema: args.positionals[0]!, selection, output, statements, verify, exportTo, file: undefined, signing: { key: sign } };
+    return { schema: args.positionals[0]!, selection, output, statements, verify, locks, exportTo, file: undefined, signing: { key: sign } };
   },
 
   async run(options, ctx) {
@@ -161,7 +174,11 @@ export const planCommand: CommandBody<PlanOptions> = {
     // The header's Destructive line is the plan's own flag, as upstream prints it; SQL that reads
     // as destructive although the plan does not record it is said on stderr, whatever the format.
     const stderr = verified.document.destructiveRead && verified.plan.object.spec.destructive !== true ? undestructiveWarning(verified.plan.object.metadata.name) : undefined;
-    return { kind: "printed", stdout: renderVerified(verified, options, ctx), ...(stderr ? { stderr } : {}) };
+    // Lock impact is analysed only where it is shown: the analyser and its parser load here.
+    const report = options.locks || options.output === "markdown" ? await (await import("../shared/lock-impact.ts")).analysePlan(verified) : undefined;
+    const lockSection = report && !options.locks ? (await import("../shared/lock-markdown.ts")).lockSection(report) : undefined;
+    const stdout = report && options.locks ? await renderLocks(verified, report, options, ctx) : renderVerified(verified, options, ctx, lockSection);
+    return { kind: "printed", stdout, ...(stderr ? { stderr } : {}) };
   },
 };
 
@@ -170,20 +187,29 @@ function fileOptions(positionals: readonly string[], flags: Readonly<Record<stri
   if (file === "") throw new UsageError("-f needs the name of an export file", "plan");
   if (flags.verify !== true) throw new UsageError("-f reads an export to verify it; add --verify", "plan");
   if (positionals.length > 0) throw new UsageError("an export names its own schema; drop the schema name, or drop -f", "plan");
-  const others = ["current", "applied", "statements"].filter((f) => flags[f] === true).concat(["plan", "export", "sign"].filter((f) => flags[f] !== undefined));
+  const others = ["current", "applied", "statements", "locks"].filter((f) => flags[f] === true).concat(["plan", "export", "sign"].filter((f) => flags[f] !== undefined));
   if (others.length > 0 || output !== undefined) throw new UsageError(`--verify -f checks an export file and takes no ${others.length > 0 ? `--${others[0]}` : "-o"}`, "plan");
   const [allowedSigners, signature] = ["allowed-signers", "signature"].map((f) => (typeof flags[f] === "string" ? (flags[f] as string) : undefined));
   if (allowedSigners === "" || signature === "") throw new UsageError(`--${allowedSigners === "" ? "allowed-signers" : "signature"} needs the name of a file`, "plan");
   if (signature !== undefined && allowedSigners === undefined) throw new UsageError("--signature is checked against an allowed signers file; add --allowed-signers FILE", "plan");
   const signing = { allowedSigners, signature };
-  return { schema: "", selection: { kind: "current" }, output: "text", statements: false, verify: true, exportTo: undefined, file, signing };
+  return { schema: "", selection: { kind: "current" }, output: "text", statements: false, verify: true, locks: false, exportTo: undefined, file, signing };
 }
 
 function undestructiveWarning(planName: string): string {
   return `Warning: the SQL of ${planName} reads as destructive (read by this plugin), but the plan does not record it as destructive\n`;
 }
 
-function renderVerified(verified: VerifiedPlan, options: PlanOptions, ctx: RunContext): string {
+/** --locks: the text view with the lock table after the header (and --statements' table), or the report as json|yaml. */
+async function renderLocks(verified: VerifiedPlan, report: LockReport, options: PlanOptions, ctx: RunContext): Promise<string> {
+  const [{ lockObject }, { renderLockTable }] = await Promise.all([import("./plan-locks.ts"), import("../shared/lock-table.ts")]);
+  if (options.output === "json") return ctx.isTTY ? escapeJsonText(formatJson(lockObject(verified, report), 2)) : formatJson(lockObject(verified, report), 2);
+  if (options.output === "yaml") return formatYaml(lockObject(verified, report));
+  const width = ctx.isTTY ? ctx.width : 0;
+  return renderPlanText(verified, { statements: options.statements, width, locks: renderLockTable(report, width) });
+}
+
+function renderVerified(verified: VerifiedPlan, options: PlanOptions, ctx: RunContext, lockSection?: string): string {
   const { isTTY, width } = ctx;
   switch (options.output) {
     case "text":
@@ -203,6 +229,6 @@ function renderVerified(verified: VerifiedPlan, options: PlanOptions, ctx: RunCo
     case "yaml":
       return formatYaml(verified.document.value);
     case "markdown":
-      return renderPlanMarkdown(verified, { version: ctx.version, now: ctx.now });
+      return renderPlanMarkdown(verified, { version: ctx.version, now: ctx.now, ...(lockSection !== undefined ? { lockSection } : {}) });
   }
 }

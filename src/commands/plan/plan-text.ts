@@ -19,6 +19,8 @@ export interface PlanTextOptions {
   readonly statements: boolean;
   /** On a terminal, its width: a long first line of SQL is cut to fit, ending in `…`. */
   readonly width?: number;
+  /** `--locks`: the lock table, summary and limit, after the statements table. */
+  readonly locks?: string;
 }
 
 /** The header fields, in upstream's order. */
@@ -46,6 +48,7 @@ export function planHeader(v: VerifiedPlan): string {
 export function renderPlanText(v: VerifiedPlan, options: PlanTextOptions): string {
   let out = planHeader(v) + "\n";
   if (options.statements) out += renderStatementsTable(v.document, options.width) + "\n";
+  if (options.locks !== undefined) out += options.locks + "\n";
   out += sanitizeSqlForTerminal(renderPlanSql(v.document));
   return out;
 }

@@ -22,6 +22,8 @@ export interface MarkdownMeta {
   readonly version: string;
   /** When the cluster was read. */
   readonly now: Date;
+  /** The lock-impact section (shared/lock-markdown.ts), before the statements. */
+  readonly lockSection?: string;
 }
 
 const MARK = { keep: " ", remove: "-", add: "+" } as const;
@@ -98,6 +100,7 @@ export function renderPlanMarkdown(v: VerifiedPlan, meta: MarkdownMeta): string 
       v,
       statements.map((s, i) => ({ n: i + 1, s })),
     );
+  out += meta.lockSection ?? "";
   out += "### Statements\n\n" + fence("diff", statements.map((s) => statementLines("add", s)).join("\n")) + "\n";
   if (v.record.selection === "current") out += approveSection(schemaName, namespace, v);
   return out + footer(meta);
@@ -159,6 +162,7 @@ export function renderDiffMarkdown(view: DiffView, meta: MarkdownMeta): string {
     out += `\n### Statements: ${c.added} added, ${c.removed} removed, ${c.unchanged} unchanged\n\n`;
     out += body.length > 0 ? fence("diff", body.join("\n")) + "\n" : "No statement changed.\n\n";
   }
+  out += meta.lockSection ?? "";
   out += callouts(to, added);
   if (view.to.source.kind === "current") out += approveSection(view.schemaName, view.namespace, to);
   return out + footer(meta);

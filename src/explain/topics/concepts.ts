@@ -3,6 +3,7 @@ import type { KindedTopicText } from "../knowledge-types.ts";
 import type { Concept } from "../vocabulary.ts";
 import { FOUR_EYES_TOPICS } from "./four-eyes-topics.ts";
 import { TRAP_TOPICS } from "./trap-topics.ts";
+import { LOCK_TOPICS } from "./lock-topics.ts";
 
 export const CONCEPT_TOPICS = {
   condition: {
@@ -223,4 +224,5 @@ export const CONCEPT_TOPICS = {
   },
   ...FOUR_EYES_TOPICS,
   ...TRAP_TOPICS,
+  ...LOCK_TOPICS,
 } satisfies Record<Concept, KindedTopicText>;

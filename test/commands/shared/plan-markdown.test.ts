@@ -31,15 +31,17 @@ describe("plan -o markdown", () => {
     await expectGolden(r.stdout, "plan/current-markdown.txt");
     const tokens = markdownTokens(r.stdout);
     expect(injected(tokens)).toEqual([]);
-    expect(headings(r.stdout)).toEqual([`Schema plan for \`${NS}/${SCHEMA}\``, "Statements", "Approve"]);
+    expect(headings(r.stdout)).toEqual([`Schema plan for \`${NS}/${SCHEMA}\``, "Lock impact", "Statements", "Approve"]);
     const blocks = codeBlocks(tokens);
-    expect(blocks.map((b) => b.lang)).toEqual(["diff", "sh"]);
+    // The lock table is a fenced block: no relation name from the SQL can add Markdown.
+    expect(blocks.map((b) => b.lang)).toEqual(["text", "diff", "sh"]);
+    expect(blocks[0]!.text).toMatch(/^#\s+LOCKS\s+BLOCKS\s+HOLDS\s+FINDING/u);
     // Every line of every statement, in order, each marked as added; the first one annotated.
-    const lines = blocks[0]!.text.split("\n");
+    const lines = blocks[1]!.text.split("\n");
     expect(lines).toHaveLength(9);
     expect(lines.every((l) => l.startsWith("+"))).toBe(true);
     expect(lines[7]).toBe(`+INSERT INTO "settings" ("key", "value") VALUES ('motd', 'a; b <c> & "d"'); /* not; split */;  (info: reference row settings/motd)`);
-    expect(blocks[1]!.text).toBe(`kubectl ptah approve ${SCHEMA} -n ${NS} | kubectl create -f -`);
+    expect(blocks[2]!.text).toBe(`kubectl ptah approve ${SCHEMA} -n ${NS} | kubectl create -f -`);
     expect(codeSpans(tokens)).toContain(s.current.fingerprint);
     expect(tokens.filter((t) => t.type === "blockquote").map((t) => (t as { text: string }).text)).toEqual([
       "[!WARNING]\n**Privilege changes:** `FunctionReplacement`, `Grant`; `SecurityDefiner` (read by this plugin, not recorded)",
@@ -85,10 +87,11 @@ describe("diff -o markdown", () => {
       `Schema plan change for \`${NS}/${SCHEMA}\``,
       "Fingerprint inputs that moved (4 of 18)",
       "Statements: 2 added, 0 removed, 2 unchanged",
+      "Lock impact",
       "Approve",
     ]);
     const blocks = codeBlocks(tokens);
-    expect(blocks.map((b) => b.lang)).toEqual(["diff", "sh"]);
+    expect(blocks.map((b) => b.lang)).toEqual(["diff", "text", "sh"]);
     const lines = blocks[0]!.text.split("\n");
     expect(lines[0]).toBe("@@ -1,2 +1,4 @@");
     expect(lines.map((l) => l[0])).toEqual(["@", " ", "+", "+", "+", "+", "+", "+", "+", " "]);
@@ -106,6 +109,7 @@ describe("diff -o markdown", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain("Not compared: the from plan is gone, and its SQL is stored nowhere else.");
     expect(r.stdout).toContain("no longer stored");
-    expect(codeBlocks(markdownTokens(r.stdout)).map((b) => b.lang)).toEqual(["sh"]);
+    expect(r.stdout).toContain("**Widens:** not compared: the from plan is gone");
+    expect(codeBlocks(markdownTokens(r.stdout)).map((b) => b.lang)).toEqual(["text", "sh"]);
   });
 });

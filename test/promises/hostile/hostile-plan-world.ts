@@ -110,6 +110,10 @@ export function planInvocations(h: HostilePlan): Invocation[] {
     { label: "plan SCHEMA -o json piped (verified)", argv: ["plan", ...ns, "-o", "json", ...name], expect: { kind: "bytes" } },
     { label: "plan SCHEMA -o yaml (verified)", argv: ["plan", ...ns, "-o", "yaml", ...name], expect: { kind: "yaml" } },
     { label: "plan SCHEMA --verify (verified)", argv: ["plan", ...ns, "--verify", ...name], expect: { kind: "text", report: true } },
+    // Lock impact of hostile SQL: a `not analysed` row or a finding, every name sanitised, never a throw.
+    { label: "plan SCHEMA --locks (verified)", argv: ["plan", ...ns, "--locks", ...name], expect: { kind: "text", allowTab: true } },
+    { label: "plan SCHEMA --locks -o json (verified)", argv: ["plan", ...ns, "--locks", "-o", "json", ...name], expect: { kind: "json" }, tty: true },
+    { label: "plan SCHEMA -o markdown (verified)", argv: ["plan", ...ns, "-o", "markdown", ...name], expect: { kind: "text", allowTab: true } },
     { label: "approve SCHEMA (verified)", argv: ["approve", ...ns, ...name], expect: { kind: "yaml" } },
     { label: "approve SCHEMA -o json (verified)", argv: ["approve", ...ns, "-o", "json", ...name], expect: { kind: "json" } },
     { label: "approve SCHEMA --dry-run=server (verified)", argv: ["approve", ...ns, "--dry-run=server", ...name], expect: { kind: "yaml" } },
