@@ -28,7 +28,7 @@ export const VALUES = {
   // buffers, and V8's young generation for large reads.
   kube: ["@kubernetes/client-node", "js-yaml", "node:buffer", "node:fs", "node:http", "node:https", "node:net", "node:os", "node:path", "node:tls", "node:v8"],
   approval: [],
-  commands: [...MCP_SDK, "zod"],
+  commands: [...MCP_SDK.filter((m) => !m.endsWith("/transport.js")), "zod"],
   // The shell: node:fs's reads, and the loaders' built-ins (the code cache's node:vm, node:module
   // and node:os; the single binary's node:sea, node:zlib and node:vm).
   cli: ["node:fs", "node:module", "node:os", "node:path", "node:sea", "node:vm", "node:zlib"],
@@ -38,7 +38,9 @@ export const VALUES = {
 /** @type {Record<string, string[]>} Specifiers a layer may import for their types only. */
 export const TYPES = {
   kube: ["node:child_process", "node:stream"],
-  cli: ["node:child_process", "node:module", "node:stream"],
+  cli: ["node:child_process", "node:stream"],
+  // The SDK's Transport interface, which the mcp command's stdio transport implements.
+  commands: ["@modelcontextprotocol/sdk/shared/transport.js"],
 };
 
 const RULE = "see docs/architecture.md, 'Layers'";
