@@ -59,9 +59,7 @@ function allowlist(layer) {
           regex: `^(?!\\.{1,2}/)(?!${any(values)})(?!${any(types)})`,
           message: `${layer} imports only the built-ins and packages eslint.layers.js lists for it (${RULE})`,
         },
-        ...(types.length > 0
-          ? [{ regex: `^${any(types)}`, allowTypeImports: true, message: `${layer} imports this module for its types only (${RULE})` }]
-          : []),
+        ...(types.length > 0 ? [{ regex: `^${any(types)}`, allowTypeImports: true, message: `${layer} imports this module for its types only (${RULE})` }] : []),
       ],
     },
   ];

@@ -25,7 +25,18 @@ export type Reach = "process" | "globalThis" | "Function" | "eval" | "require";
  * version that decides a large read's tuning.
  */
 export const PROCESS_REACH: Readonly<Record<string, readonly string[]>> = {
-  "main.ts": ["process.argv", "process.env", "process.exit", "process.exitCode", "process.getBuiltinModule", "process.once", "process.platform", "process.stderr", "process.stdin", "process.stdout"],
+  "main.ts": [
+    "process.argv",
+    "process.env",
+    "process.exit",
+    "process.exitCode",
+    "process.getBuiltinModule",
+    "process.once",
+    "process.platform",
+    "process.stderr",
+    "process.stdin",
+    "process.stdout",
+  ],
   "cli/process-guard.ts": ["process", "require"],
   "cli/code-cache.ts": ["process.arch", "process.env", "process.getBuiltinModule", "process.once", "process.platform", "process.version", "require"],
   "cli/embedded.ts": ["process.getBuiltinModule"],
@@ -137,5 +148,3 @@ export function processReachProblems(program: ts.Program, only?: readonly string
   }
   return problems;
 }
-
-
