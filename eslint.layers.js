@@ -65,9 +65,21 @@ function allowlist(layer) {
   ];
 }
 
-const plugin = { rules: { imports: tseslint.plugin.rules["no-restricted-imports"] } };
+/**
+ * A module of src/ that is not TypeScript is linted with none of these rules and read by none of
+ * the proofs (test/architecture.test.ts names it too): ESLint says so when it meets one.
+ */
+const onlyTypeScript = {
+  meta: { type: "problem", schema: [], messages: { notTs: "src/ holds only .ts modules: this file is read by no rule and no proof (see docs/architecture.md, 'Layers')" } },
+  create: (context) => ({ Program: (node) => context.report({ node, messageId: "notTs" }) }),
+};
+
+const plugin = { rules: { imports: tseslint.plugin.rules["no-restricted-imports"], "only-typescript": onlyTypeScript } };
 
 /** Which files of src/ each layer is. */
 export const FILES = Object.fromEntries(LAYERS.map((l) => [l, l === "errors" || l === "main" ? [`src/${l}.ts`] : [`src/${l}/**/*.ts`]]));
 
-export default LAYERS.map((layer) => ({ files: FILES[layer], plugins: { layers: plugin }, rules: { "layers/imports": allowlist(layer) } }));
+export default [
+  ...LAYERS.map((layer) => ({ files: FILES[layer], plugins: { layers: plugin }, rules: { "layers/imports": allowlist(layer) } })),
+  { files: ["src/**/*.{js,mjs,cjs,jsx,mts,cts,tsx}"], plugins: { layers: plugin }, rules: { "layers/only-typescript": "error" } },
+];
