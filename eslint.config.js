@@ -3,6 +3,7 @@
 // cheaply (test/architecture.test.ts proves the layer graph itself). Formatting is Prettier's.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import layers from "./eslint.layers.js";
 import readOnly from "./eslint.read-only.js";
 
 const IO = ["node:fs", "node:fs/promises", "node:http", "node:https", "node:net", "node:tls", "node:child_process"];
@@ -92,6 +93,8 @@ export default tseslint.config(
     files: ["src/kube/**/*.ts"],
     rules: { "no-restricted-imports": ["error", { paths: [owned("yargs", "cli/"), owned("cli-table3", "render/"), owned("jsonpath-plus", "render/")] }] },
   },
+  // What each layer may import from outside src/: an allowlist (eslint.layers.js).
+  ...layers,
   // The read-only proof by meaning.
   ...readOnly,
 );

@@ -4,6 +4,7 @@
 // `error: …` line on stderr.
 import { NotFoundError, UsageError, exitStatusOf, formatError, sanitizeMultiline } from "../errors.ts";
 import { LAZY_COMMANDS, registrySet } from "../commands/registry.ts";
+import { checkObjectNames } from "../commands/shared/arguments.ts";
 import { shellContext, type Environment } from "./context.ts";
 import { toGlobalOptions } from "./global-flags.ts";
 import { renderCommandHelp, renderRootHelp } from "./help.ts";
@@ -62,6 +63,7 @@ export async function runCli(environment: Environment): Promise<RunResult> {
       throw err;
     }
     const options: unknown = command.toOptions({ positionals: line.positionals, flags: line.values, global });
+    checkObjectNames(command.positionals, line.positionals, global.namespace);
     let result;
     try {
       result = await command.run(options, shellContext(environment, global, runCli));

@@ -194,6 +194,8 @@ export interface Positional {
   /** Given any number of times (explain's topic words); only the last positional may be. */
   readonly variadic?: boolean;
   readonly complete?: CompletionSource;
+  /** An object's name: the shell checks it as kubectl does before any request (commands/shared/arguments.ts). */
+  readonly objectName?: true;
 }
 
 export interface Example {

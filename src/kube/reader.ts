@@ -4,7 +4,8 @@
 // with dryRun=All of an approval kind that `--dry-run=server` sends, and reviewAccess, the one
 // SelfSubjectAccessReview implementation (inbox and doctor both ask through it; it stores nothing),
 // and whoAmI, one SelfSubjectReview (who the caller is; stores nothing either; four-eyes asks it).
-import { NotFoundError, ReadError, sanitize } from "../errors.ts";
+import { NotFoundError, ReadError, RefusalError, sanitize } from "../errors.ts";
+import { pathSegmentError } from "../model/names.ts";
 import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
@@ -21,7 +22,14 @@ export const RECONNECT_GRACE_MS = 60_000;
 /** Page size for LIST: one request per 500 objects. */
 export const PAGE_SIZE = 500;
 
+/** The shell checks the command line's names first; a namespace from the kubeconfig, or a caller's name, is checked here. */
+function checkPathSegment(what: "resource name" | "namespace", segment: string): void {
+  const error = pathSegmentError(what, segment);
+  if (error !== undefined) throw new RefusalError(error);
+}
+
 function basePath(info: KindInfo, namespace: string | undefined): string {
+  if (namespace !== undefined) checkPathSegment("namespace", namespace);
   const prefix = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
   return namespace === undefined ? `${prefix}/${info.plural}` : `${prefix}/namespaces/${encodeURIComponent(namespace)}/${info.plural}`;
 }
@@ -58,6 +66,7 @@ export class HttpClusterReader implements ClusterReader {
   async get<K extends KindName>(kind: K, namespace: string, name: string): Promise<Parsed<ObjectOf<K>>> {
     const info = KINDS[kind];
     const d: RequestDescription = { verb: "get", resource: resourceName(info), namespace, name };
+    checkPathSegment("resource name", name);
     const res = await this.transport.get(`${basePath(info, namespace)}/${encodeURIComponent(name)}`);
     // A missing CRD is not a missing object: exit 1 with the CRD hint, never "no such schema".
     if (res.status === 404 && info.group && isMissingType(res.body)) throw new ReadError(missingPtahKind(info.plural), 404);

@@ -12,8 +12,9 @@
 //   "GET" everywhere except one "POST" in `create`, whose argument's kind is the closed union;
 // - every http/https `.request(` in src is in the transport's send or the proxy's CONNECT, each after its
 //   run-time guard (kube/request-guard.ts) in the same function;
-// - every `method:` in src is a string literal "GET", or the parameter of `once` (typed "GET" |
-//   "POST"), or the proxy's CONNECT (to the proxy, in kube/proxy-tunnel.ts).
+// - every write of a request's method in src (`method:`, `x.method =`, `x["method"] =`) is a string
+//   literal "GET", or the parameter of `once` (typed "GET" | "POST"), or the proxy's CONNECT (to the
+//   proxy, in kube/proxy-tunnel.ts).
 // Which modules may reach the network or start a process at all is eslint.read-only.js's (by
 // meaning: imports, globals, dynamic imports), and test/promises/read-only-static.test.ts shows both
 // proofs naming each known bypass. And behaviourally: create() sends dryRun=All for every
@@ -25,7 +26,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_CREDENTIALS } from "../../src/kube/credentials.ts";
 import { Transport, type CreateRequest } from "../../src/kube/http.ts";
 import { TRANSPORT_EXPORTS, TRANSPORT_MODULES, moduleExports, transportExportProblems } from "../support/transport-exports.ts";
-import { DRY_RUN_KINDS, REVIEW_KINDS, SRC, literals, readOnlyProof, rel, srcProgram, transportUses, walk } from "../support/transport-proof.ts";
+import {
+  DRY_RUN_KINDS,
+  REVIEW_KINDS,
+  SRC,
+  literals,
+  methodWrites,
+  readOnlyProof,
+  rel,
+  srcProgram,
+  transportUses,
+  unexpectedMethodWrites,
+  walk,
+} from "../support/transport-proof.ts";
 
 const program = srcProgram();
 const checker = program.getTypeChecker();
@@ -109,20 +122,10 @@ describe("read-only by construction", () => {
     expect(kinds.sort()).toEqual([...DRY_RUN_KINDS, ...REVIEW_KINDS].sort());
   });
 
-  it("every `method:` in src is GET, once's own parameter, or the proxy's CONNECT", () => {
-    const found: string[] = [];
-    for (const s of sources) {
-      walk(s, (n) => {
-        if ((ts.isPropertyAssignment(n) || ts.isShorthandPropertyAssignment(n)) && ts.isIdentifier(n.name) && n.name.text === "method") {
-          const init = ts.isPropertyAssignment(n) ? n.initializer : n.name;
-          const fn = enclosing(n, ts.isMethodDeclaration);
-          const where = `${rel(s)}:${fn ? (fn.name as ts.Identifier).text : "?"}`;
-          found.push(ts.isStringLiteral(init) ? `${where} "${init.text}"` : `${where} <${init.getText()}>`);
-        }
-      });
-    }
-    const unexpected = found.filter((f) => !/ "GET"$/u.test(f));
-    expect(unexpected.sort()).toEqual(["kube/http.ts:once <method>", 'kube/proxy-tunnel.ts:createConnection "CONNECT"']);
+  it("every write of a request's method in src (`method:`, `x.method =`, `x[\"method\"] =`) is GET, once's own parameter, or the proxy's CONNECT", () => {
+    const found = methodWrites(program);
+    expect(found.filter((f) => !/ "GET"$/u.test(f)).sort()).toEqual(["kube/http.ts:once <method>", 'kube/proxy-tunnel.ts:createConnection "CONNECT"']);
+    expect(unexpectedMethodWrites(program)).toEqual([]);
   });
 
   it("a request leaves node:http/https only where the run-time guard has checked it first", () => {

@@ -210,3 +210,41 @@ export function readOnlyProof(program: ts.Program, only?: readonly string[]): st
   if (got !== JSON.stringify(expected)) problems.push(`create is called as ${got}, not as ${JSON.stringify(expected)}`);
   return problems;
 }
+
+/**
+ * Every write of a request's method in src/ (or in `only`'s files): an object literal's `method:`
+ * and an assignment to `x.method` or `x["method"]`, by the function it is in, with the literal it
+ * writes or `<expression>`. test/promises/read-only.test.ts holds it to the transport's closed set.
+ */
+export function methodWrites(program: ts.Program, only?: readonly string[]): string[] {
+  program.getTypeChecker(); // binds the files: their nodes know their parents
+  const found: string[] = [];
+  for (const s of program.getSourceFiles().filter((f) => f.fileName.startsWith(SRC) && !f.isDeclarationFile && (!only || only.includes(rel(f))))) {
+    walk(s, (n) => {
+      let value: ts.Expression | undefined;
+      if ((ts.isPropertyAssignment(n) || ts.isShorthandPropertyAssignment(n)) && ts.isIdentifier(n.name) && n.name.text === "method")
+        value = ts.isPropertyAssignment(n) ? n.initializer : n.name;
+      if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+        const left = n.left;
+        const named = ts.isPropertyAccessExpression(left)
+          ? left.name.text
+          : ts.isElementAccessExpression(left) && ts.isStringLiteralLike(left.argumentExpression)
+            ? left.argumentExpression.text
+            : undefined;
+        if (named === "method") value = n.right;
+      }
+      if (!value) return;
+      const where = `${rel(s)}:${enclosingName(n)}`;
+      found.push(ts.isStringLiteral(value) ? `${where} "${value.text}"` : `${where} <${value.getText()}>`);
+    });
+  }
+  return found;
+}
+
+/** The writes of a method methodWrites may find: GET anywhere, once's own parameter, the proxy's CONNECT. */
+export function unexpectedMethodWrites(program: ts.Program, only?: readonly string[]): string[] {
+  const allowed = ["kube/http.ts:once <method>", 'kube/proxy-tunnel.ts:createConnection "CONNECT"'];
+  return methodWrites(program, only)
+    .filter((f) => !/ "GET"$/u.test(f) && !allowed.includes(f))
+    .map((f) => `a request's method written as ${f}: only GET, once's closed "GET" | "POST" and the proxy's CONNECT`);
+}

@@ -1,5 +1,7 @@
 // Argument forms several commands share: `NAME | migration NAME`, and kubectl's --dry-run.
-import { UsageError } from "../../errors.ts";
+import { RefusalError, UsageError } from "../../errors.ts";
+import { pathSegmentError } from "../../model/names.ts";
+import type { Positional } from "../command-types.ts";
 
 export interface Target {
   readonly target: "schema" | "migration";
@@ -41,4 +43,15 @@ export function parseManifestOutput(output: string | undefined, command: string)
   const o = output ?? "yaml";
   if (o !== "yaml" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [yaml json]`, command);
   return o;
+}
+
+/**
+ * The command line's object names (the positionals declared `objectName`) and -n, checked as
+ * kubectl's client checks them before a request: one that cannot be a path segment (`..`,
+ * `a/status`) is kubectl's error, exit 1, and nothing is sent.
+ */
+export function checkObjectNames(declared: readonly Positional[], positionals: readonly string[], namespace: string | undefined): void {
+  const names = positionals.filter((_word, i) => declared[i]?.objectName === true).map((word) => pathSegmentError("resource name", word));
+  const error = [...names, namespace === undefined ? undefined : pathSegmentError("namespace", namespace)].find((e) => e !== undefined);
+  if (error !== undefined) throw new RefusalError(error);
 }

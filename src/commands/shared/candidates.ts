@@ -58,11 +58,11 @@ export function namesOf(kind: KindName, extra: readonly Candidate[] = []): (q: C
   return async (q: CompletionQuery) => startingWith([...(await clusterNames(kind, q.ctx)).map((value) => ({ value })), ...extra], q.toComplete);
 }
 
-export const SCHEMA: Positional = { name: "SCHEMA", complete: namesOf("PtahSchema") };
-export const MIGRATION: Positional = { name: "MIGRATION", complete: namesOf("PtahMigration") };
+export const SCHEMA: Positional = { name: "SCHEMA", objectName: true, complete: namesOf("PtahSchema") };
+export const MIGRATION: Positional = { name: "MIGRATION", objectName: true, complete: namesOf("PtahMigration") };
 
 /** `SCHEMA | migration MIGRATION`: schema names and the keyword first, then migration names after it. */
 export const SCHEMA_OR_MIGRATION: readonly Positional[] = [
-  { name: "SCHEMA", complete: namesOf("PtahSchema", [{ value: "migration", description: "Name a PtahMigration instead" }]) },
-  { name: "MIGRATION", complete: (q) => (q.before[0] === "migration" ? namesOf("PtahMigration")(q) : []) },
+  { name: "SCHEMA", objectName: true, complete: namesOf("PtahSchema", [{ value: "migration", description: "Name a PtahMigration instead" }]) },
+  { name: "MIGRATION", objectName: true, complete: (q) => (q.before[0] === "migration" ? namesOf("PtahMigration")(q) : []) },
 ];
