@@ -28,7 +28,8 @@ export const VALUES = {
   // buffers, and V8's young generation for large reads.
   kube: ["@kubernetes/client-node", "js-yaml", "node:buffer", "node:fs", "node:http", "node:https", "node:net", "node:os", "node:path", "node:tls", "node:v8"],
   approval: [],
-  commands: [...MCP_SDK.filter((m) => !m.endsWith("/transport.js")), "zod"],
+  // node:crypto: the realm Lease holder's identity is a sha256 of the claimant (shared/realm-holders.ts).
+  commands: [...MCP_SDK.filter((m) => !m.endsWith("/transport.js")), "node:crypto", "zod"],
   // The shell: node:fs's reads, and the loaders' built-ins (the code cache's node:vm, node:module
   // and node:os; the single binary's node:sea, node:zlib and node:vm).
   cli: ["node:fs", "node:module", "node:os", "node:path", "node:sea", "node:vm", "node:zlib"],
