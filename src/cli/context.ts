@@ -115,9 +115,7 @@ export function shellContext(environment: Environment, global: GlobalOptions, ru
     writeNewFile,
     allCommands: async () => environment.commands ?? LAZY_COMMANDS.all(),
     machine: environment.machine ?? (() => import("./local.ts").then((m) => m.inspectMachine(environment.env))),
-    pluginsOnPath: environment.machine
-      ? () => environment.machine!().then((m) => m.plugins)
-      : () => import("./local.ts").then((m) => m.findPlugins(environment.env.PATH, [process.argv[1], process.execPath])),
+    pluginsOnPath: environment.machine ? () => environment.machine!().then((m) => m.plugins) : () => import("./local.ts").then((m) => m.pluginsOnPath(environment.env.PATH)),
     connect: () => {
       connection ??= environment.connect
         ? environment.connect({ global })

@@ -29,6 +29,11 @@ function isExecutableFile(p: string): boolean {
 }
 
 /** Every kubectl-ptah on PATH, in order; `self` when it resolves to one of `selfPaths`, else what its bytes say it is. */
+/** Every kubectl-ptah on PATH, marking the one this process was started as (version, doctor). */
+export function pluginsOnPath(pathEnv: string | undefined): LocalFacts["plugins"] {
+  return findPlugins(pathEnv, [process.argv[1], process.execPath]);
+}
+
 export function findPlugins(pathEnv: string | undefined, selfPaths: readonly (string | undefined)[], platform: NodeJS.Platform = process.platform): LocalFacts["plugins"] {
   const self = new Set(selfPaths.map(realpath).filter((p): p is string => p !== undefined));
   const names = platform === "win32" ? ["kubectl-ptah.exe", "kubectl-ptah.cmd", "kubectl-ptah"] : ["kubectl-ptah"];

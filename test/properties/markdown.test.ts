@@ -105,9 +105,10 @@ describe("Markdown summaries over hostile strings (property)", () => {
         const r = await runCliWith(["plan", SCHEMA, "-n", NS, "-o", "markdown"], clusterState({ current }).reader);
         expect(r.status, r.stderr).toBe(0);
         const tokens = checkCommon(r.stdout, privilegeChanges);
-        expect(headings(tokens)).toEqual([2, 3, 3]);
-        const blocks = codeBlocks(tokens);
-        expect(blocks.map((b) => b.lang)).toEqual(["diff", "sh"]);
+        // Summary, lock impact (its table a text block), statements, approve.
+        expect(headings(tokens)).toEqual([2, 3, 3, 3]);
+        const blocks = codeBlocks(tokens).filter((b) => b.lang !== "text");
+        expect(codeBlocks(tokens).map((b) => b.lang)).toEqual(["text", "diff", "sh"]);
         const lines = blocks[0]!.text.split("\n");
         expect(lines).toHaveLength(statements.reduce((n, s) => n + lineCount(s), 0));
         expect(lines.every((l) => l.startsWith("+"))).toBe(true);
@@ -129,9 +130,10 @@ describe("Markdown summaries over hostile strings (property)", () => {
         expect(r.status, r.stderr).toBe(0);
         const tokens = checkCommon(r.stdout, privilegeChanges);
         expect(codeSpans(tokens)).toContain(sanitize(name));
-        expect(headings(tokens)).toEqual([2, 3, 3, 3]);
-        const blocks = codeBlocks(tokens);
-        expect(blocks.map((b) => b.lang)).toEqual(["diff", "sh"]);
+        // Summary, inputs that moved, statements, lock impact (a text block), approve.
+        expect(headings(tokens)).toEqual([2, 3, 3, 3, 3]);
+        const blocks = codeBlocks(tokens).filter((b) => b.lang !== "text");
+        expect(codeBlocks(tokens).map((b) => b.lang)).toEqual(["diff", "text", "sh"]);
         const body = blocks[0]!.text.split("\n");
         expect(body[0]).toMatch(/^@@ /u);
         expect(body.every((l) => /^[ +\-@]/u.test(l))).toBe(true);

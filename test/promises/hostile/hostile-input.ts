@@ -17,6 +17,7 @@ import type { KindName } from "../../../src/model/parse.ts";
 import { FakeReader, type FakeObject } from "../../support/fake-reader.ts";
 import { ALL_KINDS, worldOf, type World } from "./hostile-arbitraries.ts";
 import { hostileString } from "./hostile-strings.ts";
+import { pathSegmentError } from "../../../src/model/names.ts";
 import { MUST_PRINT, hostilePlan, planInvocations, planWorld, type HostilePlan } from "./hostile-plan-world.ts";
 import { check, invoke, nsArgs, type Invocation } from "./hostile-harness.ts";
 import { runs } from "../../properties/runs.ts";
@@ -195,6 +196,14 @@ async function runPlanWorld(h: HostilePlan): Promise<void> {
     const out = await invoke(inv, reader, "");
     const ms = performance.now() - start;
     tallyOutcome(inv.label, out.status, check(inv, out), ms, out.stderr);
+    // A name no request path can carry ('.', '..', '/', '%') is refused before any request, as
+    // client-go refuses it: that exact line, exit 1; every other verified plan must print.
+    const unsendable = pathSegmentError("namespace", h.namespace) ?? pathSegmentError("resource name", h.schema);
+    if (unsendable !== undefined && MUST_PRINT.test(inv.label)) {
+      if (out.status !== 1 || out.stdout !== "" || !out.stderr.startsWith("error: invalid "))
+        throw new Error(`${inv.label} did not refuse an unsendable name as client-go does: ${out.stderr}`);
+      continue;
+    }
     if (MUST_PRINT.test(inv.label) && out.status !== 0) throw new Error(`${inv.label} refused a plan published the operator's way: ${out.stderr}`);
   }
 }
