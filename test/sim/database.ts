@@ -109,7 +109,12 @@ export class Databases {
   /** The managed scope as the catalog has it. */
   readModel(namespace: string, owner: string): Promise<Model> {
     return this.in(namespace, owner, async (db) => ({
-      tables: await queryJSON<Model["tables"]>(this.conn, db, CATALOG),
+      // A table without other indexes or foreign keys has neither key, as the desired models write it.
+      tables: (await queryJSON<Model["tables"]>(this.conn, db, CATALOG)).map(({ indexes, foreignKeys, ...t }) => ({
+        ...t,
+        ...(indexes && indexes.length > 0 ? { indexes } : {}),
+        ...(foreignKeys && foreignKeys.length > 0 ? { foreignKeys } : {}),
+      })),
       schemas: await queryJSON<string[]>(this.conn, db, NAMESPACES),
     }));
   }

@@ -111,7 +111,7 @@ export function isPluginRequest(ev: AuditEvent, userAgentPrefix = PLUGIN_USER_AG
 export interface WriteCheckOptions {
   /** Accept `create` requests that carry dryRun (what `approve --dry-run=server` sends). Default false. */
   allowDryRunCreate?: boolean;
-  /** Accept SelfSubjectAccessReview creates (what `doctor` sends; they store nothing). Default false. */
+  /** Accept the reviews of REVIEW_RESOURCES (access reviews, who am I: `doctor`, `inbox`, `approve`; they store nothing). Default false. */
   allowAccessReviews?: boolean;
   /** User-agent prefix that identifies the plugin. Default `kubectl-ptah/`. */
   userAgentPrefix?: string;
@@ -133,7 +133,7 @@ export function pluginWrites(events: readonly AuditEvent[], opts: WriteCheckOpti
     if (!isPluginRequest(ev, prefix)) return false;
     if (READ_VERBS.has(ev.verb)) return false;
     if (opts.allowDryRunCreate && ev.verb === "create" && isDryRun(ev)) return false;
-    if (opts.allowAccessReviews && isAccessReview(ev)) return false;
+    if (opts.allowAccessReviews && isReview(ev)) return false;
     return true;
   });
 }

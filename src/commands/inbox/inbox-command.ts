@@ -203,8 +203,9 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined, l
   const may = (i: InboxItem): boolean => (i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : false);
   // Four-eyes read exactly where the account may: off, nobody's own approval is refused.
   const eyes = await readFourEyesSwitch(c);
-  const me = eyes.kind === "off" ? undefined : await whoAmIIfNeeded(c.reader, items, may);
-  let rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me)));
+  const me = await whoAmIIfNeeded(c.reader, items, may);
+  const own = (i: InboxItem): boolean => me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me);
+  let rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, eyes.kind !== "off" && own(i)));
   let lockWarnings = "";
   if (locks) {
     // Loaded only with --locks: plan loading, verification and the analyser.
@@ -216,7 +217,10 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined, l
   const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
   const where =
     namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
-  const eyesLine = switchLine(eyes)?.replace(/:\s+/u, ": ");
+  // The switch is said only when it decides a row of yours: something you may approve records you as
+  // its spec writer (refused when on, or when inferred — labelled as an inference —, allowed when
+  // off). Anyone else's inbox stays quiet, whether or not they may read the configuration.
+  const eyesLine = items.some(own) ? switchLine(eyes)?.replace(/:\s+/u, ": ") : undefined;
   return {
     rows,
     where,
