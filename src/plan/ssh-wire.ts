@@ -1,5 +1,5 @@
-// SSH's wire encoding (RFC 4251 §5: uint32, string, mpint) and its public keys (RFC 4253 §6.6,
-// RFC 5656 §3.1, RFC 8709 §4): a key blob read into node:crypto's KeyObject through a JWK, the
+// SSH's wire encoding (RFC 4251 section 5: uint32, string, mpint) and its public keys (RFC 4253 section 6.6,
+// RFC 5656 section 3.1, RFC 8709 section 4): a key blob read into node:crypto's KeyObject through a JWK, the
 // key's fingerprint as ssh-keygen prints it, and an SSH signature blob checked or made. Pure:
 // bytes in, bytes out; node:crypto only.
 import { createHash, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
