@@ -5,15 +5,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
-import { OFFLINE, describeRules } from "../../src/commands/shared/permissions.ts";
+import { formNeeds } from "./command-page.ts";
 
 const PAGE = path.resolve(import.meta.dirname, "..", "..", "docs", "rbac.md");
 
 export function rbacTable(): string {
   const rows = ALL_COMMANDS.flatMap((c) =>
     c.permissions.map((f) => {
-      const needs = f.rules.length === 0 && f.note === OFFLINE ? "nothing (no cluster)" : [describeRules(f.rules), f.note].filter(Boolean).join("; ");
-      return `| \`${f.form.replace(/\|/gu, "\\|")}\` | ${needs} |`;
+      return `| \`${f.form.replace(/\|/gu, "\\|")}\` | ${formNeeds(f)} |`;
     }),
   );
   return ["| command | verbs (namespaced unless said) |", "| --- | --- |", ...rows, "| `--version`, `--help` | nothing (no cluster) |"].join("\n");
