@@ -151,6 +151,9 @@ export class SchemaController extends SchemaApprovals {
   /** Converged. After an Apply: status.applied, and the consumed approval is retired first. */
   protected async inSync(s: Obj, c: Conditions, applied: Record<string, any> | undefined): Promise<Step> {
     const ns = s.metadata.namespace!;
+    // The Apply completed before its approval is retired, so its time is taken first: written after
+    // the retirement, a second boundary between them made the ledger's APPLIED later than its STALE.
+    const completedAt = nowISO();
     if (applied?.approval?.name) {
       // The approval described a plan against the database before the Apply; that state is gone.
       await this.markApprovalStale(ns, applied.approval.name, applied.approval.uid, "PlanNoLongerCurrent", MSG.noLongerMatches);
@@ -186,7 +189,7 @@ export class SchemaController extends SchemaApprovals {
         runnerImage: applied.runnerImage,
         runnerProtocolVersion: applied.runnerProtocolVersion,
         dispatchedBy: s.status.pendingObservation?.dispatchedBy ?? DISPATCHED_BY,
-        completedAt: nowISO(),
+        completedAt,
       };
     }
     await this.write(s, status, c);
