@@ -21,7 +21,8 @@ export const VALUES = {
   // cli-table3's string-width helper (render/cli-table3-utils.d.ts types it), by its exact path.
   render: ["cli-table3", "cli-table3/src/utils.js", "js-yaml", "jsonpath-plus"],
   plan: ["node:crypto"],
-  locks: ["libpg-query"],
+  // The parser's Emscripten module itself, not the package's wrapper (src/locks/parser.ts says why).
+  locks: ["libpg-query/wasm/libpg-query.js"],
   explain: [],
   // The transport and the connection (http, https, tls, net, os, fs: eslint.read-only.js limits
   // which file takes what), the exec credential (client-node's KubeConfig, js-yaml), page

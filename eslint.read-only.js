@@ -81,6 +81,8 @@ const BANNED = [...NETWORK, ...PROCESS];
 // libpg-query: PostgreSQL's parser compiled to WebAssembly, for the lock analyser (src/locks/); it
 // reads its own .wasm file beside it (or the single binary's asset) and opens nothing else.
 const DEPENDENCIES = ["@kubernetes/client-node", "cli-table3", "js-yaml", "jsonpath-plus", "libpg-query", "zod"];
+/** Loaded by import() (src/locks/parser.ts): libpg-query's Emscripten module itself, by its path in the package. */
+const DYNAMIC_DEPENDENCIES = [...DEPENDENCIES.filter((d) => d !== "libpg-query"), "libpg-query/wasm/libpg-query.js"];
 /**
  * The MCP SDK, by these modules only (`kubectl ptah mcp`, src/commands/mcp/): its server, its
  * stdio line framing, the transport's type and the protocol's types; never its HTTP transports,
@@ -137,7 +139,7 @@ const dynamicImports = [
     message: `no dynamic import() of a network or process module (${RULE})`,
   },
   {
-    selector: `ImportExpression[source.type='Literal']:not([source.value=/^(\\.{1,2}\\/|node:(crypto|os|path|stream|tty|v8)$|(${DEPENDENCIES.join("|").replaceAll("/", "\\/")})$)/])`,
+    selector: `ImportExpression[source.type='Literal']:not([source.value=/^(\\.{1,2}\\/|node:(crypto|os|path|stream|tty|v8)$|(${DYNAMIC_DEPENDENCIES.join("|").replaceAll("/", "\\/").replaceAll(".", "\\.")})$)/])`,
     message: `a dynamic import() loads a module of src/, a named dependency or a harmless builtin (${RULE})`,
   },
   { selector: "ImportExpression[source.value=/process-guard/]", message: `the process guard is imported statically, by name (${RULE})` },

@@ -100,7 +100,7 @@ const NPM_OWNERS: Record<string, readonly string[]> = {
   // render's YAML emitter (the table's "if adopted"); kube parses kubeconfig files with it.
   "js-yaml": ["render", "kube"],
   // PostgreSQL's parser (WebAssembly): the lock analyser alone, loaded on its first analysis.
-  "libpg-query": ["locks"],
+  "libpg-query/wasm/libpg-query.js": ["locks"],
   // The MCP SDK: `kubectl ptah mcp` alone (commands/mcp/; eslint.read-only.js names its modules).
   ...Object.fromEntries(["server/index.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => [`@modelcontextprotocol/sdk/${m}`, ["commands"]])),
 };

@@ -6,7 +6,7 @@
 import { unwrap } from "./ast.ts";
 import { finding } from "./findings.ts";
 import { Known } from "./known.ts";
-import { parseStatement, preloadParser } from "./parser.ts";
+import { parseStatement, preloadParser, type Node } from "./parser.ts";
 import { statementLocks } from "./rules.ts";
 import { heldThroughLaterSteps, transactionView } from "./transaction.ts";
 import {
@@ -73,10 +73,14 @@ function analyseOne(sql: string, index: number, known: Known, mode: TransactionM
     const locks: RelationLock[] = [];
     const findings: Finding[] = [];
     let holds: Holds = "catalog-only";
-    for (const stmt of parsed.stmts) {
+    for (const [i, stmt] of parsed.stmts.entries()) {
       const u = unwrap(stmt);
       if (!u) return skipped("the parser returned a statement of an unknown shape");
-      const v = statementLocks(u[0], u[1], known, mode);
+      const again = (): Node | undefined => {
+        const p = parseStatement(sql);
+        return "stmts" in p ? unwrap(p.stmts[i])?.[1] : undefined;
+      };
+      const v = statementLocks(u[0], u[1], known, mode, again);
       if (v.notAnalysed !== undefined) return skipped(v.notAnalysed);
       locks.push(...v.locks);
       findings.push(...v.findings);

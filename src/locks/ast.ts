@@ -5,11 +5,21 @@ import { isNode, type Node } from "./parser.ts";
 
 /** The one kind of a wrapped node (`{AlterTableStmt: …}` → ["AlterTableStmt", body]). */
 export function unwrap(n: unknown): [string, Node] | undefined {
+  const kind = kindOf(n);
+  if (kind === undefined) return undefined;
+  const body = (n as Node)[kind];
+  return isNode(body) ? [kind, body] : undefined;
+}
+
+/** The one key of a node, without building the list of its keys (an 8 MiB plan has millions of nodes). */
+function kindOf(n: unknown): string | undefined {
   if (!isNode(n)) return undefined;
-  const keys = Object.keys(n);
-  if (keys.length !== 1) return undefined;
-  const body = n[keys[0]!];
-  return isNode(body) ? [keys[0]!, body] : undefined;
+  let kind: string | undefined;
+  for (const k in n) {
+    if (kind !== undefined) return undefined;
+    kind = k;
+  }
+  return kind;
 }
 
 export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -139,8 +149,11 @@ const ALIASES: Record<string, string> = {
 /** The serial pseudo-types: a column of one gets a sequence and a nextval() default. */
 export const SERIAL = new Set(["serial", "serial4", "bigserial", "serial8", "smallserial", "serial2"]);
 
-/** Every node of a tree, depth-first, without recursion (a deep tree must not overflow the stack). */
-export function* walk(root: unknown, limit = 200_000): Generator<[string, Node]> {
+/**
+ * Visits every node of a tree, depth-first, without recursion (a deep tree must not overflow the
+ * stack); `visit` returning true stops the walk. Throws past `limit` nodes.
+ */
+export function walk(root: unknown, visit: (kind: string, body: Node) => boolean | void, limit = 200_000): void {
   const stack: unknown[] = [root];
   let seen = 0;
   while (stack.length > 0) {
@@ -152,8 +165,12 @@ export function* walk(root: unknown, limit = 200_000): Generator<[string, Node]>
     }
     if (!isNode(v)) continue;
     const u = unwrap(v);
-    if (u) yield u;
-    for (const child of Object.values(u ? u[1] : v)) if (typeof child === "object" && child !== null) stack.push(child);
+    if (u && visit(u[0], u[1]) === true) return;
+    const fields = u ? u[1] : v;
+    for (const k in fields) {
+      const child = fields[k];
+      if (typeof child === "object" && child !== null) stack.push(child);
+    }
   }
 }
 
@@ -191,21 +208,25 @@ const NOT_VOLATILE = new Set([
 
 /** Whether evaluating `expr` once per row could give different values (true for unknown functions). */
 export function volatile(expr: unknown): boolean {
-  for (const [kind, body] of walk(expr)) {
+  let found = false;
+  walk(expr, (kind, body) => {
     if (kind === "FuncCall") {
       const fn = names(body.funcname);
       const name = fn[fn.length - 1] ?? "";
-      if (!NOT_VOLATILE.has(name) || (fn.length === 2 && fn[0] !== "pg_catalog")) return true;
+      if (!NOT_VOLATILE.has(name) || (fn.length === 2 && fn[0] !== "pg_catalog")) found = true;
     }
-    if (kind === "SubLink") return true;
-  }
-  return false;
+    if (kind === "SubLink") found = true;
+    return found;
+  });
+  return found;
 }
 
 /** The SQL text of a parse tree's function name, for a message. */
 export function functionNames(expr: unknown): string[] {
   const out: string[] = [];
-  for (const [kind, body] of walk(expr)) if (kind === "FuncCall") out.push(names(body.funcname).join("."));
+  walk(expr, (kind, body) => {
+    if (kind === "FuncCall") out.push(names(body.funcname).join("."));
+  });
   return out;
 }
 

@@ -24,13 +24,32 @@ export interface KnownTable {
   readonly constraints: Map<string, KnownConstraint>;
 }
 
+/** How a created table's columns are read when a later statement first asks: its CREATE TABLE parsed again. */
+export type TableSource = () => Node | undefined;
+
 export class Known {
-  readonly tables = new Map<string, KnownTable>();
+  /**
+   * Tables the plan created. Most are never named again by a later statement, so a table is kept
+   * as the way to read its CREATE TABLE again, and its columns and constraints are learnt on the
+   * first question (an 8 MiB plan of new tables held 220,000 column records nobody asked about).
+   */
+  private readonly tables = new Map<string, KnownTable | TableSource>();
   /** Index (qualified) → its table (qualified). */
   readonly indexes = new Map<string, string>();
 
+  /** Whether the plan created the table (and has not dropped it), without learning its columns. */
+  has(name: string): boolean {
+    return this.tables.has(name);
+  }
+
   table(name: string): KnownTable | undefined {
-    return this.tables.get(name);
+    const t = this.tables.get(name);
+    if (typeof t !== "function") return t;
+    const learnt: KnownTable = { columns: new Map(), constraints: new Map() };
+    this.tables.set(name, learnt);
+    const body = t();
+    if (body !== undefined) this.learnElements(name, body);
+    return learnt;
   }
 
   /** The table an index belongs to, when the plan created it. */
@@ -38,10 +57,17 @@ export class Known {
     return this.indexes.get(index);
   }
 
-  /** Learns a CREATE TABLE. */
-  createTable(name: string, body: Node): void {
-    const t: KnownTable = { columns: new Map(), constraints: new Map() };
-    this.tables.set(name, t);
+  /** Learns a CREATE TABLE: at once from `body`, or from `source` when a later statement asks. */
+  createTable(name: string, body: Node, source?: TableSource): void {
+    if (source !== undefined) {
+      this.tables.set(name, source);
+      return;
+    }
+    this.tables.set(name, { columns: new Map(), constraints: new Map() });
+    this.learnElements(name, body);
+  }
+
+  private learnElements(name: string, body: Node): void {
     for (const elt of list(body.tableElts)) {
       const u = unwrap(elt);
       if (u?.[0] === "ColumnDef") this.addColumn(name, u[1]);
@@ -51,7 +77,7 @@ export class Known {
 
   /** Learns a column (CREATE TABLE's or ADD COLUMN's), with its inline constraints. */
   addColumn(table: string, def: Node): void {
-    const t = this.tables.get(table);
+    const t = this.table(table);
     const col = text(def.colname);
     if (!t || col === undefined) return;
     const c: KnownColumn = { type: typeRef(def.typeName), notNull: false };
@@ -69,7 +95,7 @@ export class Known {
 
   /** Learns a table constraint; `column` for one written inline on a column. */
   addConstraint(table: string, con: Node, column?: string): void {
-    const t = this.tables.get(table);
+    const t = this.table(table);
     if (!t) return;
     const type = text(con.contype);
     const valid = con.skip_validation !== true;
@@ -83,13 +109,13 @@ export class Known {
   }
 
   setNotNull(table: string, column: string, value = true): void {
-    const c = this.tables.get(table)?.columns.get(column);
+    const c = this.table(table)?.columns.get(column);
     if (c) c.notNull = value;
   }
 
   /** Whether the column is known to hold no NULL: NOT NULL, or a valid CHECK that proves it. */
   provenNotNull(table: string, column: string): "not-null" | "check" | undefined {
-    const t = this.tables.get(table);
+    const t = this.table(table);
     if (!t) return undefined;
     if (t.columns.get(column)?.notNull) return "not-null";
     for (const c of t.constraints.values()) if (c.kind === "check" && c.valid && c.impliesNotNull.includes(column)) return "check";

@@ -4,7 +4,7 @@ import { alterTable, type Verdict } from "./alter.ts";
 import { dotted, list, names, qualified, rangeVar, text, unwrap, walk } from "./ast.ts";
 import { isNode } from "./parser.ts";
 import { finding } from "./findings.ts";
-import type { Known } from "./known.ts";
+import type { Known, TableSource } from "./known.ts";
 import type { Node } from "./parser.ts";
 import { LOCK_MODES, type LockMode, type RelationLock, type TransactionMode } from "./lock-types.ts";
 
@@ -38,11 +38,12 @@ const CATALOG_ONLY = new Set([
   "VariableSetStmt",
 ]);
 
-export function statementLocks(kind: string, body: Node, known: Known, mode: TransactionMode): Verdict {
+/** `source` reads this statement's tree again (a created table's columns are learnt when first asked). */
+export function statementLocks(kind: string, body: Node, known: Known, mode: TransactionMode, source?: TableSource): Verdict {
   if (CATALOG_ONLY.has(kind)) return none();
   switch (kind) {
     case "CreateStmt":
-      return createTable(body, known);
+      return createTable(body, known, source);
     case "AlterTableStmt": {
       const objtype = text(body.objtype);
       if (objtype === "OBJECT_TABLE" || objtype === "OBJECT_FOREIGN_TABLE") return alterTable(body, known);
@@ -93,23 +94,30 @@ export function statementLocks(kind: string, body: Node, known: Known, mode: Tra
   }
 }
 
-function createTable(body: Node, known: Known): Verdict {
+function createTable(body: Node, known: Known, source?: TableSource): Verdict {
   const table = rangeVar(body.relation);
   if (table === undefined) return skip("CREATE TABLE without a name");
   if (list(body.inhRelations).length > 0 || body.partbound !== undefined) return skip("CREATE TABLE … INHERITS or PARTITION OF is not in the analyser's rules");
   const locks: RelationLock[] = [];
-  // A foreign key to another table takes SHARE ROW EXCLUSIVE on it (its triggers are added there).
-  for (const [kind, node] of walk(body.tableElts)) {
-    if (kind === "Constraint" && node.contype === "CONSTR_FOREIGN") {
-      const ref = rangeVar(node.pktable);
-      if (ref !== undefined && ref !== table) locks.push({ relation: ref, mode: "SHARE ROW EXCLUSIVE" });
-    }
-    if (kind === "TableLikeClause") {
-      const like = rangeVar(node.relation);
+  // A foreign key to another table takes SHARE ROW EXCLUSIVE on it (its triggers are added
+  // there), written on a column or as a table constraint; LIKE reads the table it copies. The
+  // grammar puts nothing else in a table's elements, so they are read directly, not walked.
+  const foreignKey = (con: unknown): void => {
+    const u = unwrap(con);
+    if (u?.[0] !== "Constraint" || u[1].contype !== "CONSTR_FOREIGN") return;
+    const ref = rangeVar(u[1].pktable);
+    if (ref !== undefined && ref !== table) locks.push({ relation: ref, mode: "SHARE ROW EXCLUSIVE" });
+  };
+  for (const elt of list(body.tableElts)) {
+    const u = unwrap(elt);
+    if (u?.[0] === "ColumnDef") list(u[1].constraints).forEach(foreignKey);
+    else if (u?.[0] === "Constraint") foreignKey(elt);
+    else if (u?.[0] === "TableLikeClause") {
+      const like = rangeVar(u[1].relation);
       if (like !== undefined) locks.push({ relation: like, mode: "ACCESS SHARE" });
-    }
+    } else return skip(`CREATE TABLE with a ${u?.[0] ?? "malformed"} element is not in the analyser's rules`);
   }
-  known.createTable(table, body);
+  known.createTable(table, body, source);
   return { locks, holds: "catalog-only", findings: [] };
 }
 
@@ -125,7 +133,7 @@ function createIndex(body: Node, known: Known, mode: TransactionMode): Verdict {
   if (body.concurrent === true) {
     return { locks: [{ relation: table, mode: SUE }], holds: "build", findings: mode === "none" ? [] : [finding.concurrentlyInTransaction(mode)] };
   }
-  return { locks: [{ relation: table, mode: "SHARE" }], holds: "build", findings: known.table(table) ? [] : [finding.indexNotConcurrent(table)] };
+  return { locks: [{ relation: table, mode: "SHARE" }], holds: "build", findings: known.has(table) ? [] : [finding.indexNotConcurrent(table)] };
 }
 
 function drop(body: Node, known: Known, mode: TransactionMode): Verdict {
@@ -192,14 +200,16 @@ function createView(body: Node): Verdict {
   const view = rangeVar(body.view);
   // Reading the query opens each table it names (ACCESS SHARE); replacing a view locks the old one.
   const ctes = new Set<string>();
-  for (const [kind, node] of walk(body.query)) if (kind === "CommonTableExpr" && typeof node.ctename === "string") ctes.add(node.ctename);
+  walk(body.query, (kind, node) => {
+    if (kind === "CommonTableExpr" && typeof node.ctename === "string") ctes.add(node.ctename);
+  });
   const locks: RelationLock[] = [];
-  for (const [kind, node] of walk(body.query)) {
-    if (kind !== "RangeVar") continue;
-    if (node.schemaname === undefined && typeof node.relname === "string" && ctes.has(node.relname)) continue;
+  walk(body.query, (kind, node) => {
+    if (kind !== "RangeVar") return;
+    if (node.schemaname === undefined && typeof node.relname === "string" && ctes.has(node.relname)) return;
     const r = rangeVar(node);
     if (r !== undefined) locks.push({ relation: r, mode: "ACCESS SHARE" });
-  }
+  });
   if (body.replace === true && view !== undefined) locks.push({ relation: view, mode: AE });
   return { locks, holds: "catalog-only", findings: [] };
 }
