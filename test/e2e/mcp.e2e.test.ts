@@ -71,11 +71,13 @@ const CASES: readonly (readonly [string, Record<string, unknown>, readonly strin
   ["status", { schema: "storefront" }, ["status", "storefront"]],
   ["schema", { schema: "storefront" }, ["schema", "storefront"]],
   ["plan", { schema: "storefront" }, ["plan", "storefront"]],
+  ["plan", { schema: "storefront", locks: true }, ["plan", "storefront", "--locks"]],
   ["plans", {}, ["plans"]],
   ["approvals", {}, ["approvals"]],
   ["ledger", { schema: "storefront" }, ["ledger", "storefront"]],
   ["history", { schema: "storefront" }, ["history", "storefront"]],
   ["inbox", {}, ["inbox"]],
+  ["inbox", { locks: true }, ["inbox", "--locks"]],
   ["explain", { topic: ["stale"] }, ["explain", "stale"]],
   ["explain", { topic: ["storefront"] }, ["explain", "storefront"]],
 ];

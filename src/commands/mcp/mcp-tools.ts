@@ -40,6 +40,7 @@ export const TOOL_SHAPES = {
     namespace,
     applied: z.boolean().optional().describe("The plan the last confirmed apply ran, instead of the current plan"),
     plan: NAME.optional().describe("A retained plan by name (see the plans tool), instead of the current plan"),
+    locks: z.boolean().optional().describe("The lock impact of every statement (modes, what they block, for how long, findings) and of the whole transaction, before the SQL"),
     page,
   },
   plans: {
@@ -67,7 +68,12 @@ export const TOOL_SHAPES = {
   },
   approvals: { schema: schema.optional(), migration: migration.optional(), namespace, allNamespaces, selector: SELECTOR.optional(), page },
   ledger: { schema: schema.optional(), migration: migration.optional(), namespace, allNamespaces, selector: SELECTOR.optional(), page },
-  inbox: { namespace, allNamespaces, page },
+  inbox: {
+    namespace,
+    allNamespaces,
+    locks: z.boolean().optional().describe("Add each waiting schema plan's strongest lock and what it blocks (reads each plan)"),
+    page,
+  },
   history: { schema: schema.optional(), migration: migration.optional(), namespace, page },
   migration: { migration, namespace, page },
   explain: {
@@ -97,6 +103,7 @@ export interface AnyArgs {
   readonly applied?: boolean;
   readonly plan?: string;
   readonly unpinned?: boolean;
+  readonly locks?: boolean;
   readonly from?: string;
   readonly to?: string;
   readonly topic?: readonly string[];
@@ -107,7 +114,7 @@ export const DESCRIPTIONS: Readonly<Record<ToolName, string>> = {
   status:
     "Lists PtahSchemas and PtahMigrations with phase, readiness, plan and approval state, or shows one schema in detail with every condition and the exact next command a person should run. Start here for 'why is X stuck?'.",
   schema: "Shows one PtahSchema as upstream's kubectl-ptah does: phase, source, drift, conditions and the current plan.",
-  plan: "Shows the SQL of a schema's current (or applied, or a named retained) plan, only after verifying its chunks, digests and fingerprint; refuses a plan that does not verify.",
+  plan: "Shows the SQL of a schema's current (or applied, or a named retained) plan, only after verifying its chunks, digests and fingerprint; refuses a plan that does not verify. With locks: what each statement will lock in PostgreSQL and what that blocks, from the statements alone (the plugin never connects to the database and knows no table sizes).",
   plans: "Lists the stored plans of schemas and migrations and every reference that keeps each one (pins); with unpinned, only those nothing references.",
   diff: "Shows what changed between two plans of a schema (by default: since the plan last approved): the fingerprint inputs that moved and the statements added or removed.",
   approvals: "Lists approvals with their derived state (Pending, Reserved, Consumed, Stale, Superseded) and the plan each binds.",
@@ -148,6 +155,7 @@ export function commandLine(tool: ToolName, args: AnyArgs, output: string | unde
       if (args.applied === true && args.plan !== undefined) throw new ArgumentError("name applied or a plan, not both");
       if (args.applied === true) flags.push("--applied");
       if (args.plan !== undefined) flags.push(`--plan=${args.plan}`);
+      if (args.locks === true) flags.push("--locks");
       positionals.push(args.schema!);
       break;
     case "plans":
@@ -171,6 +179,8 @@ export function commandLine(tool: ToolName, args: AnyArgs, output: string | unde
       positionals.push(...(args.topic ?? []));
       break;
     case "inbox":
+      if (args.locks === true) flags.push("--locks");
+      break;
     case "doctor":
       break;
   }
