@@ -154,6 +154,9 @@ export const planCommand: CommandBody<PlanOptions> = {
     // An export reads its signing key before it connects: a key it cannot use refuses first.
     if (options.exportTo !== undefined) return (await import("./plan-export.ts")).exportPlan(options.schema, options.selection, options.exportTo, options.signing, ctx);
     const { reader, namespace } = await ctx.connect();
+    // --locks: the parser's WebAssembly compiles off the main thread while the plan is read. A load
+    // that fails is not lost: the analysis asks for the same load and says "not analysed" with why.
+    if (options.locks) void import("../../locks/index.ts").then((m) => m.preloadParser()).catch(() => undefined);
     const log = new CheckLog();
     const label = selectionLabel(options.selection);
     let verified;
