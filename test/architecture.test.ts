@@ -23,7 +23,7 @@ function listing(dir: string, base = dir): { rel: string; regular: boolean }[] {
 }
 
 /** The declaration files src/ has (a .d.ts is types only); another is named like any other non-.ts file. */
-const DECLARATIONS = new Set(["render/cli-table3-utils.d.ts"]);
+const DECLARATIONS = new Set(["render/cli-table3-utils.d.ts", "locks/libpg-query-glue.d.ts"]);
 
 /**
  * Every entry of a listing of src/ that is not a TypeScript module: the lint rules, the read-only
@@ -111,7 +111,7 @@ const IO_MODULES = ["node:fs", "node:http", "node:https", "node:net", "node:chil
 const all = files(SRC).map((f) => ({ file: f, rel: path.relative(SRC, f).split(path.sep).join("/") }));
 
 describe("architecture", () => {
-  it("every file under src/ is .ts (the one declaration file it has excepted)", () => {
+  it("every file under src/ is .ts (the declaration files it has excepted)", () => {
     const entries = listing(SRC);
     expect(entries.length).toBeGreaterThan(50);
     expect(notTypeScript(entries)).toEqual([]);

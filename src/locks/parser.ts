@@ -34,12 +34,10 @@ const decoder = new TextDecoder();
 
 /** Loads the parser (once; later calls share the first). Resolves when statements can be parsed. */
 export function preloadParser(): Promise<void> {
-  loading ??= import("libpg-query/wasm/libpg-query.js").then(async (ns: unknown) => {
-    // A CommonJS module whose export is the module factory: the namespace's default (Node,
-    // vitest, a bundle's interop), or the namespace itself.
-    const factory = typeof ns === "function" ? ns : (ns as { default?: unknown }).default;
-    if (typeof factory !== "function") throw new Error("libpg-query's module has no factory");
-    const m: unknown = await (factory as () => Promise<unknown>)();
+  loading ??= import("libpg-query/wasm/libpg-query.js").then(async (ns) => {
+    // A CommonJS module whose export is the module factory: the namespace's default in Node,
+    // vitest and the bundle's interop alike (a missing one rejects here, an answer like any other).
+    const m: unknown = await ns.default();
     if (!isGlue(m)) throw new Error("libpg-query's module lacks the parse function");
     loaded = m;
     return m;
