@@ -2,6 +2,7 @@
 // definitions across namespaces, each kind counted, the listing command named; a cluster-wide list
 // refused narrows to the namespace (said so), refused there too the row is skipped naming the read.
 import { describe, expect, it } from "vitest";
+import type { LocalFacts } from "../../../src/commands/command-types.ts";
 import { ReadError } from "../../../src/errors.ts";
 import { aMigration, inSyncSchema } from "../../support/builders.ts";
 import { FIXED_NOW, runCliWith } from "../../support/cli.ts";
@@ -29,8 +30,15 @@ const OBJECTS: FakeObject[] = [
 
 const FORBIDDEN = (where: string) => new ReadError(`ptahschemas.operator.ptah.run is forbidden: User "bob" cannot list resource "ptahschemas" ${where}`, 403);
 
+const MACHINE: LocalFacts = {
+  kubectl: { gitVersion: "v1.32.4", minor: 32 },
+  plugins: [{ path: "/usr/local/bin/kubectl-ptah", self: true }],
+  selfPath: undefined,
+  processGuard: true,
+};
+
 function doctor(reader: FakeReader) {
-  return runCliWith(["doctor", "-n", "app"], reader, { inspector: new FakeInspector() });
+  return runCliWith(["doctor", "-n", "app"], reader, { inspector: new FakeInspector(), machine: MACHINE });
 }
 
 const row = (stdout: string) => stdout.split("\n").find((l) => /^ {2}\S+ +stuck resources /u.test(l));
@@ -40,10 +48,11 @@ describe("doctor's stuck resources row", () => {
     const reader = new FakeReader(OBJECTS);
     const r = await doctor(reader);
     expect(row(r.stdout)).toBe(
-      "  problem  stuck resources     4 stuck in any namespace (overdue 1, stalled 1, lock release owed 1, unresolved run 1, outcome unknown 1); kubectl ptah status -A --stuck",
+      "  warning  stuck resources     4 stuck in any namespace (overdue 1, stalled 1, lock release owed 1, unresolved run 1, outcome unknown 1); kubectl ptah status -A --stuck",
     );
-    expect(r.stdout).toContain("fix: see each one, why, and its next command: kubectl ptah status -A --stuck");
-    expect(r.status).toBe(1);
+    // Worth a look, not this setup's fault: doctor still passes, and says there is a warning.
+    expect(r.status, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^No problems found \(\d+ checks ok, 1 warning\)\.$/mu);
     expect(reader.requests).toEqual(expect.arrayContaining(["list PtahSchema *", "list PtahMigration *"]));
   });
 
@@ -56,7 +65,7 @@ describe("doctor's stuck resources row", () => {
     const reader = new FakeReader(OBJECTS);
     reader.faults.set("list PtahSchema *", FORBIDDEN("at the cluster scope"));
     const r = await doctor(reader);
-    expect(row(r.stdout)).toMatch(/problem +stuck resources +1 stuck in app \(overdue 1, stalled 0, .*\); kubectl ptah status -n app --stuck$/u);
+    expect(row(r.stdout)).toMatch(/warning +stuck resources +1 stuck in app \(overdue 1, stalled 0, .*\); kubectl ptah status -n app --stuck$/u);
     expect(r.stdout).toContain("only app was read: may not list them in every namespace (ptahschemas.operator.ptah.run is forbidden");
   });
 
