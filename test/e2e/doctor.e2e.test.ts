@@ -45,11 +45,16 @@ function crdState(crd: KubeObject): string {
 }
 
 describe.skipIf(skip)("doctor on the lab, as each identity", { timeout: 180_000 }, () => {
-  it("admin: every check ok or skipped with why, exit 0", () => {
+  it("admin: every check ok or skipped with why, exit 0; stuck objects in the shared lab only a warning", () => {
     const r = ptah(["doctor"], "admin");
     expect(r.stderr).toBe("");
     expect(r.status, r.stdout).toBe(0);
     expect(lines(r.stdout, "problem")).toEqual([]);
+    // The lab is shared: a scenario (stuck-resources) leaves stalled and overdue objects on purpose, and the
+    // stuck row counts every namespace, so it is ok or a warning depending on what ran before.
+    expect(r.stdout).toMatch(
+      /^ {2}(ok +stuck resources +none: no schema or migration in any namespace|warning +stuck resources +\d+ stuck in any namespace \(overdue \d+, stalled \d+, lock release owed \d+, unresolved run \d+, outcome unknown \d+\); kubectl ptah status -A --stuck$)/mu,
+    );
     for (const name of ["kubeconfig", "server", "version skew", "clock", "plugin on PATH", "kinds served", "mutating webhooks", "validating webhooks", "commands"]) {
       expect(r.stdout, name).toMatch(new RegExp(`^  ok +${name} `, "mu"));
     }

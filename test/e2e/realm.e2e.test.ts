@@ -59,11 +59,21 @@ describe.skipIf(skip)("realms, four-eyes read exactly, and a second kubectl-ptah
     expect(r.status, r.stdout).toBe(0);
     expect(r.stdout).toContain(`Realm ${realm} (spec.target.realmRef):\n  Claimants:   ptahschema ${b}/storefront-b (no sharedRealm)\n  This claim:  no sharedRealm\n`);
     expect(r.stdout).toMatch(new RegExp(`\\n  Lease: {7}${COORDINATION_NAMESPACE}/${lease} held by ptahschema ${b}/storefront-b, operation op-7 \\(Apply\\), renewed `, "u"));
-    // The viewer may list every namespace's schemas but not the admission configuration: one line says so.
-    const viewer = ptah(["explain", "storefront", "-n", a], "viewer");
-    expect(viewer.status).toBe(0);
-    expect(viewer.stdout).toContain(`  Claimants:   ptahschema ${b}/storefront-b (no sharedRealm)\n`);
-    expect(viewer.stdout).toMatch(/\n {2}Lease: {7}not read: may not get mutatingwebhookconfigurations \(/u);
+    // ptah-viewer grants the realm reads (rbac/ptah-viewer.yaml): the viewer sees the holder too, in explain and status.
+    for (const args of [
+      ["explain", "storefront", "-n", a],
+      ["status", "storefront", "-n", a],
+    ]) {
+      const viewer = ptah(args, "viewer");
+      expect(viewer.status, viewer.stderr).toBe(0);
+      expect(viewer.stdout).toContain(`  Claimants:   ptahschema ${b}/storefront-b (no sharedRealm)\n`);
+      expect(viewer.stdout).toMatch(new RegExp(`\\n  Lease: {7}${COORDINATION_NAMESPACE}/${lease} held by ptahschema ${b}/storefront-b, operation op-7 `, "u"));
+    }
+    // Only the chart's approver role, in this namespace: the admission configuration is refused, and one line says so.
+    kubectl(["create", "rolebinding", "chart-approver", "--clusterrole=ptah-operator-approver", "--user=chart-approver"], { namespace: a });
+    const chart = ptah(["explain", "storefront", "-n", a, "--as", "chart-approver"], "admin");
+    expect(chart.status, chart.stderr).toBe(0);
+    expect(chart.stdout).toMatch(/\n {2}Lease: {7}not read: may not get mutatingwebhookconfigurations \(/u);
   });
 
   it("doctor reads four-eyes on and off from ptah-operator-admission, and the guard in force", () => {
@@ -85,9 +95,23 @@ describe.skipIf(skip)("realms, four-eyes read exactly, and a second kubectl-ptah
     } finally {
       applyAdmission(base);
     }
+    // ptah-viewer reads both (rbac/ptah-viewer.yaml); the viewer is not exempt from the guard.
     const viewer = ptah(["doctor", "-n", "default"], "viewer");
-    expect(viewer.stdout).toMatch(/^ {2}skipped +four-eyes +not read: may not get mutatingwebhookconfigurations\/ptah-operator-admission .*; inferred instead: /mu);
-    expect(viewer.stdout).toMatch(/^ {2}skipped +apply-policy guard +may not list validatingadmissionpolicies/mu);
+    expect(viewer.stdout).toMatch(/^ {2}ok +four-eyes +(on|off): ptah-operator-admission /mu);
+    expect(viewer.stdout).toMatch(/^ {2}ok +apply-policy guard +in force: .*you \(lab-viewer\) are not exempt/mu);
+    // An account without those reads (only the chart's approver role, here) is told which read was refused.
+    const ns = createNamespace("realm-chart");
+    kubectl(["create", "rolebinding", "chart-approver", "--clusterrole=ptah-operator-approver", "--user=chart-approver"], { namespace: ns });
+    const chart = ptah(["doctor", "-n", ns, "--as", "chart-approver"], "admin");
+    expect(chart.stdout).toMatch(/^ {2}skipped +four-eyes +not read: may not get mutatingwebhookconfigurations\/ptah-operator-admission .*; inferred instead: /mu);
+    expect(chart.stdout).toMatch(/^ {2}skipped +apply-policy guard +may not list validatingadmissionpolicies/mu);
+    // The stuck row: refused in every namespace, read in its own, and said so.
+    expect(chart.stdout).toMatch(
+      new RegExp(
+        `^ {2}ok +stuck resources +none: no schema or migration in ${ns} has stopped converging \\(0 read\\)\n {31}only ${ns} was read: may not list them in every namespace`,
+        "mu",
+      ),
+    );
   });
 
   it("doctor and version tell upstream's Go kubectl-ptah on PATH from this plugin", () => {

@@ -188,4 +188,17 @@ export const ROWS: readonly Row[] = [
     tests: ["test/locks/rules.test.ts"],
     red: "ALTER TABLE orders ALTER COLUMN total SET NOT NULL (after [])",
   },
+  // doctor's stuck resources row: a stuck object is a warning, never doctor's failure; a refused cluster-wide list narrows.
+  {
+    name: "doctor: a warning fails doctor like a problem",
+    mutant: { file: "src/commands/doctor/doctor-command.ts", from: 'view.checks.some((c) => c.status === "problem")', to: 'view.checks.some((c) => c.status !== "ok")' },
+    tests: ["test/commands/doctor/doctor-stuck.test.ts"],
+    red: "counts what status --stuck lists, in every namespace",
+  },
+  {
+    name: "doctor: a refused cluster-wide list of stuck objects not narrowed to the namespace",
+    mutant: { file: "src/commands/doctor/doctor-stuck.ts", from: "    if (!forbidden(err)) return fail(err);", to: "    return fail(err);" },
+    tests: ["test/commands/doctor/doctor-stuck.test.ts"],
+    red: "refused in every namespace, reads doctor's own and says so",
+  },
 ];

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listScenarioFiles, loadScenario, parseDuration, variablesRead } from "./scenario.ts";
+import { HOLD_PHASE_ANNOTATION, RECONCILE_AFTER_ANNOTATION } from "../sim/common.ts";
 
 const files = listScenarioFiles();
 
@@ -43,6 +44,14 @@ describe("scenario files", () => {
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("variables:", "database: storefront\nvariables:"));
     expect(loadScenario(file).database).toBe("storefront");
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("has the stuck states made by the simulator's lab knobs, and reads them with status --stuck and plans", () => {
+    const file = files.find((f) => f.endsWith("stuck-resources.yaml"))!;
+    const text = fs.readFileSync(file, "utf8");
+    for (const knob of [`${HOLD_PHASE_ANNOTATION}: Applying`, `${HOLD_PHASE_ANNOTATION}: AwaitingApproval`, `${RECONCILE_AFTER_ANNOTATION}: "1"`]) expect(text).toContain(knob);
+    const runs = loadScenario(file).steps.map((st) => st.run.trim());
+    expect(runs).toEqual(expect.arrayContaining(["kubectl ptah status -A --stuck", 'kubectl ptah status -n "$NAMESPACE" --stuck', 'kubectl ptah plans -n "$NAMESPACE"']));
   });
 
   it("asks diff, after the new plan waits, what changed since storefront-v1 was approved", () => {

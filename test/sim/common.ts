@@ -13,6 +13,30 @@ import { sha256 } from "./catalog.ts";
 export const MANAGED_LABEL = "lab.ptah.run/operator-simulator";
 export const MANAGED_VALUE = "enabled";
 
+/**
+ * Lab knobs (not the operator's): annotations a scenario sets on a PtahSchema in a labelled
+ * namespace to make the simulator produce a state the operator reaches only by time or
+ * misfortune. Both are read from the live object on every pass, like everything else.
+ * - HOLD_PHASE_ANNOTATION = "AwaitingApproval": no approval is reserved (one that matches nothing
+ *   is still retired); = "Applying": the Apply Job never finishes, so its activeOperation ages past
+ *   spec.execution.activeDeadlineSeconds (a stalled Apply). Remove it and the object moves on.
+ * - RECONCILE_AFTER_ANNOTATION = "N" (seconds): on reaching InSync, status.nextReconciliationTime
+ *   is N seconds later; the simulator never re-resolves, so past it the object is overdue.
+ */
+export const HOLD_PHASE_ANNOTATION = "lab.ptah.run/hold-phase";
+export const RECONCILE_AFTER_ANNOTATION = "lab.ptah.run/reconcile-after-seconds";
+
+export function heldIn(o: Obj, phase: "AwaitingApproval" | "Applying"): boolean {
+  return o.metadata.annotations?.[HOLD_PHASE_ANNOTATION] === phase;
+}
+
+/** status.nextReconciliationTime from RECONCILE_AFTER_ANNOTATION, or undefined without it. */
+export function nextReconciliationTime(o: Obj): string | undefined {
+  const seconds = Number(o.metadata.annotations?.[RECONCILE_AFTER_ANNOTATION]);
+  if (!Number.isInteger(seconds) || seconds < 0) return undefined;
+  return new Date(Date.now() + seconds * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+}
+
 /** The manager's execution binding: one fixed epoch for the lab. */
 export const MANAGER = {
   executionBindingID: `v1-${sha256("ptah-lab simulator execution binding").slice(7, 39)}`,

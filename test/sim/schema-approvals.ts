@@ -3,7 +3,7 @@
 // (status.plan.approval + Event ApprovalAccepted), re-validated on the next pass (else
 // ApprovalRevoked) and dispatched: approval Accepted/Stale/Consumed in one write. Approvals that
 // match nothing are retired as Stale, duplicates as SupersededApproval.
-import { Conditions, emitEvent, isCond } from "./common.ts";
+import { Conditions, emitEvent, heldIn, isCond } from "./common.ts";
 import { resourcePath, type Obj } from "./kube.ts";
 import { MSG, SchemaPhases, type Step } from "./schema-phases.ts";
 import { modelFingerprint } from "./catalog.ts";
@@ -79,7 +79,8 @@ export abstract class SchemaApprovals extends SchemaPhases {
       if (!candidate) candidate = a;
       else await this.markApprovalStale(ns, a.metadata.name, a.metadata.uid, "SupersededApproval", MSG.superseded);
     }
-    if (candidate) {
+    // Lab knob (common.ts): held in AwaitingApproval, nothing is reserved.
+    if (candidate && !heldIn(s, "AwaitingApproval")) {
       const approval = { name: candidate.metadata.name, uid: candidate.metadata.uid, approver: candidate.spec.approver, approvedAt: candidate.spec.approvedAt };
       await this.write(s, { plan: { ...plan, approval } }, c);
       this.log(`ptahschema ${ns}/${s.metadata.name}: reserved approval ${candidate.metadata.name} by ${candidate.spec.approver.username}`);

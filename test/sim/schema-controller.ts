@@ -9,7 +9,7 @@
 // This file: the reconcile switch, a new generation, the Apply (the plan's statements in one
 // transaction on the real database) and convergence; schema-phases.ts plans, schema-approvals.ts
 // reserves and dispatches.
-import { Conditions, DISPATCHED_BY, conditionOf, executionBindingStatus, nowISO } from "./common.ts";
+import { Conditions, DISPATCHED_BY, conditionOf, executionBindingStatus, heldIn, nextReconciliationTime, nowISO } from "./common.ts";
 import { modelFingerprint } from "./catalog.ts";
 import type { Databases } from "./database.ts";
 import type { Kube, Obj } from "./kube.ts";
@@ -54,7 +54,8 @@ export class SchemaController extends SchemaApprovals {
       case "ReadyToApply":
         return this.dispatch(s, c, undefined);
       case "Applying":
-        return this.apply(s, c);
+        // Lab knob (common.ts): the Apply Job never finishes while the object is held here.
+        return heldIn(s, "Applying") ? undefined : this.apply(s, c);
       case "VerifyingConvergence":
         return this.verifyConvergence(s, c);
       default:
@@ -172,6 +173,8 @@ export class SchemaController extends SchemaApprovals {
       activeOperation: null,
       target: this.targetStatus(s, []),
       lastSuccessfulReconciliation: nowISO(),
+      // Lab knob (common.ts): when the next reconciliation is due; never, without it.
+      nextReconciliationTime: nextReconciliationTime(s) ?? null,
     };
     if (applied) {
       status.applied = {

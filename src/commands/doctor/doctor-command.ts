@@ -12,6 +12,7 @@ import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type 
 import { buildPermissionCheck, rulesToReview } from "./doctor-permissions.ts";
 import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "./doctor-spec-writer.ts";
 import { applyGuardCheck, fourEyesCheck } from "./doctor-admission.ts";
+import { readStuckFacts, stuckCheck } from "./doctor-stuck.ts";
 import { lastSpecWriter } from "../../model/spec-writer.ts";
 import { doctorDocument, skipped, type Check, type DoctorView } from "./doctor-report.ts";
 import { renderDoctor } from "./doctor-report-text.ts";
@@ -94,7 +95,7 @@ const guardsFound = (g: Outcome<readonly unknown[]>): boolean => g.kind === "val
 function unreachable(why: string): Check[] {
   return [
     ...["kinds served", "CRD generation"].map((n) => skipped("API", n, why)),
-    ...["mutating webhooks", "validating webhooks", "spec writers", "four-eyes", "apply-policy guard"].map((n) => skipped("Operator", n, why)),
+    ...["mutating webhooks", "validating webhooks", "spec writers", "four-eyes", "apply-policy guard", "stuck resources"].map((n) => skipped("Operator", n, why)),
     skipped("Permissions", "commands", why),
   ];
 }
@@ -115,13 +116,14 @@ async function clusterChecks(
   const forms = ((await ctx.allCommands?.()) ?? []).flatMap((command) => command.permissions);
   // The access reviews themselves need no review: answered, they prove the account may create them.
   const rules = rulesToReview(forms).filter((r) => ruleKey(r) !== ruleKey(ACCESS_REVIEW));
-  const [discovery, mutating, validating, access, admission, guards] = await Promise.all([
+  const [discovery, mutating, validating, access, admission, guards, stuck] = await Promise.all([
     attempt(() => inspector.discoverGroup(PTAH_API_VERSION)),
     attempt(() => inspector.listWebhooks("mutating")),
     attempt(() => inspector.listWebhooks("validating")),
     attempt(() => inspector.reviewAccess(rules.map((r) => ({ ...r, namespace: c.namespace })))),
     attempt(() => inspector.admissionConfiguration()),
     attempt(() => inspector.applyGuards()),
+    readStuckFacts(c),
   ]);
   const served = discovery.kind === "value" ? PTAH_KIND_NAMES.filter((k) => discovery.value.kinds.includes(k)) : [];
   const crds = served.length === 0 ? undefined : await attempt(() => Promise.all(served.map((k) => inspector.getCrd(crdNameOf(k)))));
@@ -132,6 +134,7 @@ async function clusterChecks(
   const cluster = [kindsCheck(discovery), generationCheck(crds), webhookCheck("mutating", mutating), webhookCheck("validating", validating)];
   const writers = specWriterCheck(c.namespace, mutating, await stampedFacts(c, mutating));
   cluster.push(writers, fourEyesCheck(admission, writers), applyGuardCheck(guards, guardsFound(guards) ? await attempt(() => c.reader.whoAmI()) : undefined));
+  cluster.push(stuckCheck(stuck, ctx.now));
   if (o.probe !== undefined) cluster.push(probeCheck(await probe(c, ctx, o.probe)));
   cluster.push(buildPermissionCheck(c.namespace, forms, allowed));
   return { server: connection, cluster };
@@ -179,9 +182,9 @@ export const doctorCommand: CommandBody<DoctorOptions> = {
     {
       form: "doctor",
       argv: ["doctor"],
-      // The lists are the spec-writer check's: is any object stamped by the webhook?
+      // The lists are the spec-writer check's (is any object stamped by the webhook?) and the stuck row's.
       rules: [ACCESS_REVIEW, ...ptah("list", "ptahschemas", "ptahmigrations")],
-      note: "also get `/version` and discovery; optionally get `customresourcedefinitions`, list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations`, get `mutatingwebhookconfigurations` `ptah-operator-admission` (four-eyes), list `validatingadmissionpolicies` (by the label `app.kubernetes.io/component=apply-policy-guard`) and `validatingadmissionpolicybindings` (cluster scope — skipped without them), and create `selfsubjectreviews.authentication.k8s.io` when a guard is found (are you exempt?); `--probe` as `approve --dry-run=server`",
+      note: "also get `/version` and discovery; optionally get `customresourcedefinitions`, list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations`, get `mutatingwebhookconfigurations` `ptah-operator-admission` (four-eyes), list `validatingadmissionpolicies` (by the label `app.kubernetes.io/component=apply-policy-guard`) and `validatingadmissionpolicybindings` (cluster scope — skipped without them), and create `selfsubjectreviews.authentication.k8s.io` when a guard is found (are you exempt?); list `ptahschemas`, `ptahmigrations` in every namespace for the stuck row (else in its own); `--probe` as `approve --dry-run=server`",
     },
   ],
   toOptions(args) {

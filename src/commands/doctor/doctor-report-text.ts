@@ -3,7 +3,7 @@
 import { paint, type Color } from "../../render/color.ts";
 import { SECTIONS, verdict, type CheckStatus, type DoctorView } from "./doctor-report.ts";
 
-const COLOR: Record<CheckStatus, Color> = { ok: "green", problem: "red", skipped: "yellow" };
+const COLOR: Record<CheckStatus, Color> = { ok: "green", problem: "red", warning: "yellow", skipped: "yellow" };
 
 const NAME_WIDTH = 19;
 const STATUS_WIDTH = 8;

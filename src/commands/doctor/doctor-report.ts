@@ -1,7 +1,8 @@
-// doctor's report: checks (ok, problem with its fix, skipped with why) in four sections,
+// doctor's report: checks (ok, problem with its fix, warning, skipped with why) in four sections,
 // the closing verdict and the -o json document. Pure: the facts come in, data goes out; the human
 // text is commands/doctor/doctor-report-text.ts.
-export type CheckStatus = "ok" | "problem" | "skipped";
+/** A warning is something to look at that is not this setup's fault (it does not fail doctor). */
+export type CheckStatus = "ok" | "problem" | "warning" | "skipped";
 
 export type Section = "Connection" | "API" | "Operator" | "Permissions";
 
@@ -31,6 +32,10 @@ export function problem(section: Section, name: string, summary: string, fix: st
   return { section, name, status: "problem", summary, details, fix };
 }
 
+export function warning(section: Section, name: string, summary: string, details: readonly string[] = []): Check {
+  return { section, name, status: "warning", summary, details };
+}
+
 export function skipped(section: Section, name: string, why: string, details: readonly string[] = []): Check {
   return { section, name, status: "skipped", summary: why, details };
 }
@@ -47,7 +52,8 @@ function plural(n: number, word: string): string {
 export function verdict(view: DoctorView): string {
   const problems = countOf(view, "problem");
   const skips = countOf(view, "skipped");
-  const skippedText = skips > 0 ? `, ${plural(skips, "check")} skipped` : "";
+  const warnings = countOf(view, "warning");
+  const skippedText = (warnings > 0 ? `, ${plural(warnings, "warning")}` : "") + (skips > 0 ? `, ${plural(skips, "check")} skipped` : "");
   return problems === 0 ? `No problems found (${plural(countOf(view, "ok"), "check")} ok${skippedText}).` : `${plural(problems, "problem")} found${skippedText}.`;
 }
 
@@ -56,6 +62,7 @@ export function doctorDocument(view: DoctorView): Record<string, unknown> {
   return {
     namespace: view.namespace,
     problems: countOf(view, "problem"),
+    warnings: countOf(view, "warning"),
     skipped: countOf(view, "skipped"),
     checks: view.checks.map((c) => ({ section: c.section, name: c.name, status: c.status, summary: c.summary, details: c.details, ...(c.fix ? { fix: c.fix } : {}) })),
   };

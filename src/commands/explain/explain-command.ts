@@ -9,7 +9,7 @@ import { isDnsSubdomain } from "../../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "./explain-view.ts";
 import { namesOf } from "../shared/candidates.ts";
 import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "../command-types.ts";
-import { OFFLINE, events, ptah } from "../shared/permissions.ts";
+import { OFFLINE, REALM_READS, events, ptah } from "../shared/permissions.ts";
 
 export type ExplainOutput = "text" | "json" | "name";
 
@@ -43,10 +43,6 @@ const NAME = "explain";
  * - Topics always win over object names: a schema named like a topic word is explained as the
  *   topic. Wire words are CamelCase and object names are lowercase, so this rarely collides.
  */
-/** What the realm section reads, only for an object refused for its realm or waiting to Apply; each optional. */
-const REALM_READS =
-  "when it is refused for its realm or waits to Apply: list `ptahschemas`, `ptahmigrations` in every namespace (else its own), get `mutatingwebhookconfigurations` `ptah-operator-admission` (cluster scope) and list `leases.coordination.k8s.io` in the coordination namespace it names (each skipped with one line without the permission)";
-
 export function makeExplainCommand(diagnose?: Diagnose): CommandBody<ExplainOptions> {
   return {
     positionals: [{ name: "TOPIC", variadic: true, complete: topicWords }],

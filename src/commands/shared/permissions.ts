@@ -40,6 +40,9 @@ export const WHO_AM_I =
 /** Four-eyes read exactly: one cluster-scoped get, optional (without it the switch is inferred, and said to be). */
 export const FOUR_EYES_SWITCH =
   "optionally get `mutatingwebhookconfigurations` `ptah-operator-admission` (cluster scope: whether four-eyes is on; without it, inferred from annotations and said so)";
+/** Who holds the realm: what explain SCHEMA and status SCHEMA read for an object refused for its realm or waiting to Apply; each optional. */
+export const REALM_READS =
+  "when it is refused for its realm or waits to Apply: list `ptahschemas`, `ptahmigrations` in every namespace (else its own), get `mutatingwebhookconfigurations` `ptah-operator-admission` (cluster scope) and list `leases.coordination.k8s.io` in the coordination namespace it names (each skipped with one line without the permission)";
 /** A form without the cluster. */
 export const OFFLINE = "no cluster";
 
@@ -55,7 +58,27 @@ const KINDS = [
   "ptahmigrationrunacknowledgments",
   "ptahrealms",
 ];
-const VIEWER: readonly Rule[] = [...READS.flatMap((v) => ptah(v, ...KINDS)), ...events(...READS), ...READS.map((verb) => ({ verb, group: "events.k8s.io", resource: "events" }))];
+const ADMISSION = "admissionregistration.k8s.io";
+/**
+ * The operator's own configuration, read by doctor, explain and status (get and list only): its
+ * admission configuration (four-eyes and the coordination namespace; the YAML narrows it to
+ * `ptah-operator-admission` by resourceNames, which a Rule does not carry), the apply-policy guard
+ * and its bindings, and the realm Leases.
+ */
+const OPERATOR_CONFIGURATION: readonly Rule[] = [
+  { verb: "get", group: ADMISSION, resource: "mutatingwebhookconfigurations" },
+  ...(["get", "list"] as const).flatMap((verb) => [
+    { verb, group: ADMISSION, resource: "validatingadmissionpolicies" },
+    { verb, group: ADMISSION, resource: "validatingadmissionpolicybindings" },
+    { verb, group: "coordination.k8s.io", resource: "leases" },
+  ]),
+];
+const VIEWER: readonly Rule[] = [
+  ...READS.flatMap((v) => ptah(v, ...KINDS)),
+  ...events(...READS),
+  ...READS.map((verb) => ({ verb, group: "events.k8s.io", resource: "events" })),
+  ...OPERATOR_CONFIGURATION,
+];
 
 /** The recommended ClusterRoles of rbac/ as rules (test/commands/doctor/doctor-checks.test.ts compares them with the YAML). */
 export const RECOMMENDED_ROLES: Readonly<Record<"ptah-viewer" | "ptah-approver", readonly Rule[]>> = {

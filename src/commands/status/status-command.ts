@@ -19,7 +19,7 @@ import { gapWarning, readSecondary, rejectedWarnings, servedObjects, unprintedWa
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody, Printed, Connection, RunContext } from "../command-types.ts";
 import { watchStatus } from "./status-watch.ts";
-import { ptah } from "../shared/permissions.ts";
+import { REALM_READS, ptah } from "../shared/permissions.ts";
 import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
 
@@ -213,7 +213,7 @@ export const statusCommand: CommandBody<StatusOptions> = {
   ],
   permissions: [
     { form: "status", argv: ["status"], rules: ptah("list", "ptahschemas", "ptahmigrations", "ptahschemaapprovals") },
-    { form: "status SCHEMA", argv: ["status", "storefront"], rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")] },
+    { form: "status SCHEMA", argv: ["status", "storefront"], rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")], note: REALM_READS },
     {
       form: "status --watch",
       argv: ["status", "--watch"],
