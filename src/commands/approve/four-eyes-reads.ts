@@ -35,9 +35,20 @@ function held<T>(read: Promise<T>): Promise<T> {
   return read;
 }
 
-/** Sends the four-eyes reads now (the object read first says whether who you are is needed). */
+/** Resolves once the requests already on their way (the caller's, in this turn) have taken a connection. */
+function afterThisTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Sends the four-eyes reads beside the caller's next read (the object read first says whether who
+ * you are is needed). They go a turn later: the transport speaks HTTP/1.1, one request per
+ * connection at a time, so the plan's read, which the rest waits on, keeps the connection already
+ * open and these open their own while the plan, its chunks and the last read go on.
+ */
 export function startFourEyes(c: Connection, first: Pick<ObjectMeta, "annotations">): FourEyesReads {
-  return { switch: held(readFourEyesSwitch(c)), me: lastSpecWriter(first) ? held(c.reader.whoAmI()) : undefined };
+  const turn = afterThisTurn();
+  return { switch: held(turn.then(() => readFourEyesSwitch(c))), me: lastSpecWriter(first) ? held(turn.then(() => c.reader.whoAmI())) : undefined };
 }
 
 export async function fourEyes(c: Connection, ask: FourEyesAsk, started?: FourEyesReads): Promise<FourEyes> {
