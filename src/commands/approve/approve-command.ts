@@ -34,12 +34,12 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
   const ns = c.namespace;
   const nsFlag = namespaceFlag(ctx.global, ns);
   // The four-eyes reads (not sent with --dry-run=server, where admission answers) go beside the plan's.
-  let started: FourEyesReads | undefined;
-  const early = o.dryRun === "server" ? undefined : (first: PtahSchema) => void (started = startFourEyes(c, first.metadata));
+  const side: { reads?: FourEyesReads } = {};
+  const early = o.dryRun === "server" ? undefined : (first: PtahSchema) => void (side.reads = startFourEyes(c, first.metadata));
   const { manifest, verified, plan, planRef, schema } = await buildSchemaApproval(c, nsFlag, o.name, o.approvalName, early);
   if (o.dryRun === "server") return dryRun(c, "PtahSchemaApproval", manifest, o.output);
   const retry = `kubectl ptah approve ${o.name}${nsFlag}`;
-  const eyes = await fourEyes(c, { metadata: schema.metadata, allowSelf: o.allowSelf, what: `approve ${ns}/${o.name}`, retry }, started);
+  const eyes = await fourEyes(c, { metadata: schema.metadata, allowSelf: o.allowSelf, what: `approve ${ns}/${o.name}`, retry }, side.reads);
   // The analyser loads only here, after every check held: approve's other paths never pay for it.
   const impact = await import("../shared/lock-impact.ts");
   const report = await impact.analysePlan(verified);
