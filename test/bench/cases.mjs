@@ -98,7 +98,9 @@ export function buildCases(ctx, size, one, big) {
           agent: "kubectl",
         },
       },
-      3 + one.chunks.length,
+      // schema, plan, chunks, schema again, and the four-eyes switch (the admission configuration's GET,
+      // sent beside the plan's reads; no SelfSubjectReview: the seeded schemas record no spec writer).
+      4 + one.chunks.length,
       [{ against: "pipeline", max: 1.0 }],
     ),
   );

@@ -201,4 +201,31 @@ export const ROWS: readonly Row[] = [
     tests: ["test/commands/doctor/doctor-stuck.test.ts"],
     red: "refused in every namespace, reads doctor's own and says so",
   },
+  // Independent reads at once (a fake cluster holds each answer until the others arrive, test/support/held-reads.ts).
+  {
+    name: "status SCHEMA: the approvals LIST waits for the schema's answer",
+    mutant: {
+      file: "src/commands/status/status-command.ts",
+      from: "const schemaRead = loadSchema(connection, name);",
+      to: "const schemaRead = loadSchema(connection, name);\n  await schemaRead.catch(() => {});",
+    },
+    tests: ["test/commands/status/status-parallel.test.ts"],
+    red: "has the schema's GET and the approvals LIST in flight together",
+  },
+  {
+    name: "approve: the four-eyes reads wait for the plan's verification",
+    mutant: { file: "src/commands/approve/approve-command.ts", from: 'const early = o.dryRun === "server" ? undefined :', to: "const early = true ? undefined :" },
+    tests: ["test/commands/approve/approve-parallel.test.ts"],
+    red: "has the plan's GET, the switch and who you are in flight together",
+  },
+  {
+    name: "inbox: who you are asked after the switch is read",
+    mutant: {
+      file: "src/commands/inbox/inbox-command.ts",
+      from: "const meRead = needed ? whoYouAre(c.reader)",
+      to: "const meRead = needed ? switchRead.then(() => whoYouAre(c.reader))",
+    },
+    tests: ["test/commands/inbox/inbox-parallel.test.ts"],
+    red: "has the SelfSubjectReview and the switch's read in flight together",
+  },
 ];

@@ -16,7 +16,8 @@ import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest 
 import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
-import { fourEyes } from "./four-eyes-reads.ts";
+import { fourEyes, startFourEyes, type FourEyesReads } from "./four-eyes-reads.ts";
+import type { PtahSchema } from "../../model/kinds.ts";
 import { FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
 
 export interface ApproveOptions {
@@ -32,10 +33,13 @@ export interface ApproveOptions {
 async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<Printed> {
   const ns = c.namespace;
   const nsFlag = namespaceFlag(ctx.global, ns);
-  const { manifest, verified, plan, planRef, schema } = await buildSchemaApproval(c, nsFlag, o.name, o.approvalName);
+  // The four-eyes reads (not sent with --dry-run=server, where admission answers) go beside the plan's.
+  const side: { reads?: FourEyesReads } = {};
+  const early = o.dryRun === "server" ? undefined : (first: PtahSchema) => void (side.reads = startFourEyes(c, first.metadata));
+  const { manifest, verified, plan, planRef, schema } = await buildSchemaApproval(c, nsFlag, o.name, o.approvalName, early);
   if (o.dryRun === "server") return dryRun(c, "PtahSchemaApproval", manifest, o.output);
   const retry = `kubectl ptah approve ${o.name}${nsFlag}`;
-  const eyes = await fourEyes(c, { metadata: schema.metadata, allowSelf: o.allowSelf, what: `approve ${ns}/${o.name}`, retry });
+  const eyes = await fourEyes(c, { metadata: schema.metadata, allowSelf: o.allowSelf, what: `approve ${ns}/${o.name}`, retry }, side.reads);
   // The analyser loads only here, after every check held: approve's other paths never pay for it.
   const impact = await import("../shared/lock-impact.ts");
   const report = await impact.analysePlan(verified);
@@ -60,6 +64,7 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
   const notFound = noSuchMigration(ns, o.name);
   const first = (await getOrNotFound(c.reader, "PtahMigration", ns, o.name, notFound)).object;
   refuse(migrationApprovable(first, nsFlag), `approve migration ${ns}/${o.name}`);
+  const started = o.dryRun === "server" ? undefined : startFourEyes(c, first.metadata);
   const plan = await loadMigrationPlan(c, first);
   refuse(planContractApprovable("migration", o.name, plan.spec.contractVersion, nsFlag), `approve migration ${ns}/${o.name}`);
   const last = (await getOrNotFound(c.reader, "PtahMigration", ns, o.name, notFound)).object;
@@ -78,7 +83,7 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
   );
   if (o.dryRun === "server") return dryRun(c, "PtahMigrationApproval", manifest, o.output);
   const retry = `kubectl ptah approve migration ${o.name}${nsFlag}`;
-  const eyes = await fourEyes(c, { metadata: last.metadata, allowSelf: o.allowSelf, what: `approve migration ${ns}/${o.name}`, retry });
+  const eyes = await fourEyes(c, { metadata: last.metadata, allowSelf: o.allowSelf, what: `approve migration ${ns}/${o.name}`, retry }, started);
   const header = migrationApprovalHeader({
     namespace: ns,
     migration: o.name,

@@ -51,9 +51,13 @@ export async function reviewAll(reader: ClusterReader, items: readonly InboxItem
   return (namespace, kind) => everywhere.has(kind) || answers.get(accessKey(namespace, kind)) === true;
 }
 
-/** Who you are, asked only when an item you may approve records its last spec writer. */
-export async function whoAmIIfNeeded(reader: ClusterReader, items: readonly InboxItem[], may: (i: InboxItem) => boolean): Promise<Identity | undefined> {
-  if (!items.some((i) => i.writer && may(i))) return undefined;
+/** Whether who you are matters: an item you may approve records its last spec writer. */
+export function needsIdentity(items: readonly InboxItem[], may: (i: InboxItem) => boolean): boolean {
+  return items.some((i) => i.writer && may(i));
+}
+
+/** Who you are (asked only when needsIdentity), or undefined when the server does not say. */
+export async function whoYouAre(reader: ClusterReader): Promise<Identity | undefined> {
   try {
     return await reader.whoAmI();
   } catch {

@@ -23,8 +23,12 @@ import { countStuck, stuckFooter } from "../shared/stuck.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { ACCESS_REVIEW, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
-import { readFourEyesSwitch, switchLine } from "../shared/four-eyes-switch.ts";
-import { reviewAll, whoAmIIfNeeded } from "./inbox-access.ts";
+import { readFourEyesSwitch, switchLine, type FourEyesSwitch } from "../shared/four-eyes-switch.ts";
+import { readAll } from "../shared/read.ts";
+import { needsIdentity, reviewAll, whoYouAre } from "./inbox-access.ts";
+
+/** The switch when nothing you may approve records a writer: not read, and said nowhere. */
+const NOT_ASKED: FourEyesSwitch = { kind: "not-asked" };
 
 export { REVIEW_CONCURRENCY } from "./inbox-access.ts";
 
@@ -201,9 +205,13 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined, l
   const items = inboxItems(schemas, migrations);
   const mayCreate = await reviewAll(c.reader, items, read.allNamespaces);
   const may = (i: InboxItem): boolean => (i.approvalKind ? mayCreate(i.namespace, i.approvalKind) : false);
-  // Four-eyes read exactly where the account may: off, nobody's own approval is refused.
-  const eyes = await readFourEyesSwitch(c);
-  const me = await whoAmIIfNeeded(c.reader, items, may);
+  // Four-eyes read exactly where the account may: off, nobody's own approval is refused. Who you
+  // are and the switch matter only when something you may approve records its spec writer: then
+  // both are read at once (a failed switch read is the error, as when it went first), else neither.
+  const needed = needsIdentity(items, may);
+  const switchRead = needed ? readFourEyesSwitch(c) : Promise.resolve(NOT_ASKED);
+  const meRead = needed ? whoYouAre(c.reader) : Promise.resolve(undefined);
+  const [eyes, me] = await readAll([switchRead, meRead]);
   const own = (i: InboxItem): boolean => me !== undefined && i.writer !== undefined && isSpecWriter(i.writer, me);
   let rows = items.map((i) => inboxRow(i, i.approvalKind ? may(i) : undefined, eyes.kind !== "off" && own(i)));
   let lockWarnings = "";

@@ -43,10 +43,18 @@ export async function dryRun(c: Connection, kind: DryRunKind, manifest: Record<s
  * The approval `approve SCHEMA` prints, after its preconditions, the full plan verification and
  * the last read of the schema (also doctor's --probe).
  */
-export async function buildSchemaApproval(c: Connection, nsFlag: string, schemaName: string, approvalName: string | undefined) {
+export async function buildSchemaApproval(
+  c: Connection,
+  nsFlag: string,
+  schemaName: string,
+  approvalName: string | undefined,
+  /** Told the first read once its preconditions hold: the caller may start reads of its own beside the plan's. */
+  approvable?: (first: PtahSchema) => void,
+) {
   const ns = c.namespace;
   const first = await getOrNotFound(c.reader, "PtahSchema", ns, schemaName, noSuchSchema(ns, schemaName));
   refuse(schemaApprovable(first.object, nsFlag), `approve ${ns}/${schemaName}`);
+  approvable?.(first.object);
   // Approve only what was verified: chunks, content digest, recomputed fingerprint — of the plan
   // this very read names (the loader does not read the schema again).
   const verified = await loadVerifiedPlan(c.reader, ns, schemaName, "current", { schema: first });

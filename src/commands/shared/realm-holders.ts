@@ -112,6 +112,9 @@ export async function realmSection(c: Connection, kind: Claimant["kind"], o: Rea
   const realm = o.spec.target?.realmRef?.name;
   if (!realm || !waitsForRealm(o)) return [];
   const self = claimantOf(kind, o);
+  // The claimants and the admission configuration at once; a failure is the claimants' first, as in turn.
+  const admissionRead = readAdmission(c);
+  admissionRead.catch(() => {}); // awaited below, or moot when the claimants' read fails first
   const { found, gap } = await claimants(c, realm);
   const others = found.filter((x) => x.uid !== self.uid || x.name !== self.name);
   const lines = [`Realm ${sanitize(realm)} (spec.target.realmRef):`];
@@ -120,7 +123,7 @@ export async function realmSection(c: Connection, kind: Claimant["kind"], o: Rea
     others.length === 0 ? "  Claimants:   no other resource claims it" : `  Claimants:   ${others.map((x) => `${label(x)}${x.shared ? "" : " (no sharedRealm)"}`).join(", ")}`,
   );
   lines.push(`  This claim:  ${self.shared ? "sharedRealm set" : "no sharedRealm"}`);
-  const admission = await readAdmission(c);
+  const admission = await admissionRead;
   if (admission === undefined) return lines;
   if ("refused" in admission) return [...lines, `  Lease:       not read: ${admission.refused} (the coordination namespace is named there)`];
   const ns = admission.annotations[COORDINATION_NAMESPACE_ANNOTATION];
@@ -136,6 +139,10 @@ export async function realmSection(c: Connection, kind: Claimant["kind"], o: Rea
 
 /** `text` (a detail or a diagnosis), then the realm section when the object waits for its realm. */
 export async function appendRealm(c: Connection, kind: Claimant["kind"], o: Realmish, text: string): Promise<string> {
-  const realm = await realmSection(c, kind, o);
+  return withRealm(text, await realmSection(c, kind, o));
+}
+
+/** `text`, then the realm section's lines when there are any. */
+export function withRealm(text: string, realm: readonly string[]): string {
   return realm.length === 0 ? text : `${text.trimEnd()}\n\n${realm.join("\n")}\n`;
 }

@@ -1,5 +1,5 @@
 // `kubectl ptah status [SCHEMA]`: every PtahSchema and PtahMigration as a table, or one
-// schema in detail. Reads: one paginated LIST per kind, or GET schema + LIST approvals; the list
+// schema in detail. Reads: one paginated LIST per kind, or GET schema + LIST approvals at once; the list
 // with --contexts/--all-contexts reads each context (shared/fleet.ts), a CONTEXT column first.
 import { mayBindSchema } from "../../approval/state.ts";
 import { UsageError, sanitize } from "../../errors.ts";
@@ -11,7 +11,7 @@ import { renderMachine } from "../../render/formats.ts";
 import { renderSchemaDetail } from "./schema-detail.ts";
 import { onlyStuck, renderStatusList } from "./status-list.ts";
 import { migrationStuck, schemaStuck } from "../shared/stuck.ts";
-import { appendRealm } from "../shared/realm-holders.ts";
+import { realmSection, withRealm } from "../shared/realm-holders.ts";
 import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "../shared/output.ts";
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "../shared/printing.ts";
 import { getOrNotFound, noSuchSchema, readAll } from "../shared/read.ts";
@@ -56,10 +56,15 @@ export function loadSchema(connection: Connection, name: string): Promise<Parsed
 async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, connection: Connection): Promise<Printed> {
   // Machine output is the schema alone: no need to list the namespace's approvals.
   if (output.kind !== "human") return { kind: "printed", stdout: renderMachine(output, [(await loadSchema(connection, name)).raw], true, { noHeaders: ctx.global.noHeaders }) };
-  const [schema, approvals] = await readAll([
-    loadSchema(connection, name),
+  // The approvals LIST does not need the schema's answer: both go at once. The realm section's
+  // reads (only for a schema that waits for its realm) start as soon as the schema is in, beside
+  // the LIST. A failure is the first in this order, as when they ran one after another.
+  const schemaRead = loadSchema(connection, name);
+  const [schema, approvals, realm] = await readAll([
+    schemaRead,
     // Only the approvals naming this schema are parsed (the namespace may hold thousands).
     readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, select: (raw) => mayBindSchema(raw, name) })),
+    schemaRead.then((s) => realmSection(connection, "PtahSchema", s.object)),
   ]);
   const detail = renderSchemaDetail({
     schema: schema.object,
@@ -69,7 +74,7 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
     color: ctx.global.color,
     nsFlag: namespaceFlag(ctx.global, connection.namespace),
   });
-  const stdout = await appendRealm(connection, "PtahSchema", schema.object, detail);
+  const stdout = withRealm(detail, realm);
   const stderr = approvals.gap !== undefined ? gapWarning("approvals", approvals.gap) : rejectedWarnings([approvals.value]);
   return stderr ? { kind: "printed", stdout, stderr } : { kind: "printed", stdout };
 }
