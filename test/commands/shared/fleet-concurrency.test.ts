@@ -135,7 +135,10 @@ describe("a fleet's concurrency", () => {
 
   it.each(["status", "ledger"])("%s takes the flag too", async (command) => {
     const names = contextNames(2);
-    const r = await runCliWith([command, "--all-contexts", "--max-concurrent-contexts", "zero"], undefined, { readers: gatedFleet(names, 1).readers, env: { KUBECONFIG: kubeconfig(names) } });
+    const r = await runCliWith([command, "--all-contexts", "--max-concurrent-contexts", "zero"], undefined, {
+      readers: gatedFleet(names, 1).readers,
+      env: { KUBECONFIG: kubeconfig(names) },
+    });
     expect(r).toMatchObject({ status: 2, stdout: "" });
     expect(r.stderr).toContain('invalid argument "zero" for "--max-concurrent-contexts" flag');
   });
