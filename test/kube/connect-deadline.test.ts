@@ -33,7 +33,8 @@ describe("connecting to a server that never answers", () => {
     expect(saved).toEqual({ dialMs: 30_000, handshakeMs: 10_000 });
   });
 
-  it("--request-timeout=0: the TLS handshake's limit ends it with kubectl's words (exit 1)", async () => {
+  // Without the bound this run never ends: the harness's own limit (not a time asserted) makes that a failure.
+  it("--request-timeout=0: the TLS handshake's limit ends it with kubectl's words (exit 1)", { timeout: 15_000 }, async () => {
     CONNECT_LIMITS.handshakeMs = 200;
     const kubeconfig = writeKubeconfig(dir, "silent", { server: `https://127.0.0.1:${port}` });
     const r = await runRealCli(["status", "--request-timeout=0"], { kubeconfig, home: dir });
