@@ -106,7 +106,10 @@ export function connectionError(err: unknown, endpoint: Endpoint, timeoutMs: num
     case "EPIPE":
       return new ReadError(`the connection to the server ${host} was reset`);
     case "ETIMEDOUT":
+    case "PTAH_DIAL_TIMEOUT":
       return new ReadError(`unable to connect to the server ${host}: i/o timeout`);
+    case "PTAH_TLS_HANDSHAKE_TIMEOUT":
+      return new ReadError(`unable to connect to the server ${host}: net/http: TLS handshake timeout`);
     case "CERT_HAS_EXPIRED":
       return new ReadError(`unable to connect to the server: x509: certificate has expired or is not yet valid`);
     case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":

@@ -1,15 +1,15 @@
-// The transport to the API server (https://, or http:// as kubectl allows): TLS from the
-// kubeconfig, credentials asked before every request (and once more after a 401), impersonation,
-// proxy tunnelling, per-request timeouts, bounded retries for reads (429 with Retry-After,
-// 500/503/504), streaming for watches, -v request logs. It can send GETs and one closed set of
-// creates, nothing else (read-only by construction; test/architecture.test.ts checks its shape).
-// Errors become one kubectl-style line (api-errors.ts).
+// The transport to the API server (https://, or http:// as kubectl allows): TLS from the kubeconfig,
+// credentials asked before every request (and once more after a 401), impersonation, proxy tunnelling,
+// per-request timeouts and client-go's connect bounds (connect-deadline.ts), bounded retries for reads (429
+// with Retry-After, 500/503/504), streaming for watches, -v request logs. It can send GETs and one closed
+// set of creates, nothing else (read-only by construction; test/architecture.test.ts checks its shape).
 import http from "node:http";
 import https from "node:https";
 import tls from "node:tls";
 import { ReadError, ReadOnlyError, sanitize } from "../errors.ts";
 import { KINDS } from "../model/parse.ts";
-import { connectionError } from "./api-errors.ts";
+import { connectionError } from "./api-errors.ts"; // errors become one kubectl-style line
+import { boundConnect } from "./connect-deadline.ts";
 import type { AuthState, CredentialSource } from "./credentials.ts";
 import { TunnelAgent } from "./proxy-tunnel.ts";
 import { MAX_RETRIES, retryWait, sleep } from "./retry.ts";
@@ -137,6 +137,7 @@ export class Transport {
     const started = this.log.request(method, url, headers);
     return new Promise((resolve, reject) => {
       const req = send(url, this.config.server, { method, agent: this.agentFor(auth), headers, signal: options.signal });
+      boundConnect(req, url.protocol === "https:");
       let timer: NodeJS.Timeout | undefined;
       if (timeoutMs > 0) {
         timer = setTimeout(() => req.destroy(Object.assign(new Error("timeout"), { code: "PTAH_TIMEOUT" })), timeoutMs);

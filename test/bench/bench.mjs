@@ -19,6 +19,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildCases } from "./cases.mjs";
+import { fleetLayout, slowProxy, writeFleetKubeconfig } from "./fleet.mjs";
 import { measureCase, RSS_METHOD, round, runSync } from "./measure.mjs";
 import { parseArgs } from "./options.mjs";
 import { fmtMs, renderMarkdown, renderText, updateDocs } from "./report.mjs";
@@ -162,6 +163,17 @@ async function main() {
     largestSize: Math.max(...opts.sizes),
   };
 
+  // The fleet case's 50 contexts: the lab, a proxy adding 100 ms each way (a far cluster), port 1 (refused).
+  const labUrl = new URL(lab.server);
+  const slow = await slowProxy({ host: labUrl.hostname, port: Number(labUrl.port) }, 100);
+  const layout = fleetLayout(50, { slow: slow.port, dead: 1 });
+  const count = (kind) => layout.filter((c) => c.kind === kind).length;
+  ctx.fleet = {
+    kubeconfig: await writeFleetKubeconfig(lab.kubeconfigs.viewer, layout, NAMESPACES[0], path.join(tmp, "fleet", "config")),
+    slowest: layout.find((c) => c.kind === "slow").name,
+    summary: `${count("live")} at the lab, ${count("slow")} through a proxy adding 100 ms each way, ${count("dead")} refused`,
+  };
+
   const lib = await bundleLib(tmp);
   const api = new ApiClient(lab, { concurrency: opts.concurrency });
   for (const ns of NAMESPACES) await api.ensureNamespace(ns);
@@ -221,6 +233,7 @@ async function main() {
     report.sizes.push({ size, schemas: size + 1, approvals: 3 * size, results });
   }
   api.close();
+  await slow.close();
 
   report.machine.loadAfter = os.loadavg().map((x) => round(x, 2));
   report.targets = evaluateTargets(report);

@@ -180,6 +180,20 @@ export function buildCases(ctx, size, one, big) {
     runs: listRuns,
   });
 
+  // A fleet of 50 contexts (fleet.mjs; size-independent): the whole fleet against its slowest
+  // context alone, both from the same kubeconfig. Its 3 dead contexts are refused at once (port 1):
+  // a silent one costs its --request-timeout by construction, which test/e2e/fleet-fifty shows.
+  if (size === ctx.firstSize && ctx.fleet) {
+    const fleetCmd = (args) => plugin(["--kubeconfig", ctx.fleet.kubeconfig, ...args]);
+    cases.push({
+      group: "fleet",
+      id: "inbox-fleet-50",
+      label: `inbox --all-contexts (50 contexts: ${ctx.fleet.summary})`,
+      sides: { plugin: fleetCmd(["inbox", "--all-contexts"]), slowest: fleetCmd(["--context", ctx.fleet.slowest, "inbox"]) },
+      goals: [{ against: "slowest", max: 1.3 }],
+    });
+  }
+
   // The 8 MiB plan: time against kubectl's reads of the same objects; memory against kubectl's.
   const bigChunks = big.chunks.map((c) => `get ${nsPath(BIG_NAMESPACE, "ptahschemaplanchunks", c)}`).join(" & ");
   const sqlCheck = (warm) => (warm.stdoutBytes < big.documentBytes * 0.5 ? `printed only ${warm.stdoutBytes} bytes of SQL` : undefined);

@@ -7,7 +7,7 @@ const HELP = [
   "  --sizes A,B,C      schema counts to seed and measure, ascending (default 100,1000,5000)",
   "  --runs N           measured runs per command after one warm-up (default 5; offline cases 3×)",
   "  --heavy-runs N     runs of the 8 MiB plan and diff cases and of the lists at 5,000 (default 3, --quick 1)",
-  "  --only a,b         only these groups or cases: offline,single,lists,plan-big or a case id",
+  "  --only a,b         only these groups or cases: offline,single,lists,plan-big,fleet or a case id",
   "  --keep-lab         leave the seeded lab running (for profiling); default stops it",
   "  --record           also copy the results to test/bench/latest.json and put the table in",
   "                     docs/performance.md between <!-- bench:start --> and <!-- bench:end -->",

@@ -17,7 +17,7 @@ export function fmtMs(ms) {
   return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 
-const REF_NAMES = { floor: "floor", kubectl: "kubectl", node: "node -e 0", pipeline: "kubectl+jq", planSql: "plan -o sql" };
+const REF_NAMES = { floor: "floor", kubectl: "kubectl", node: "node -e 0", pipeline: "kubectl+jq", planSql: "plan -o sql", slowest: "slowest context alone" };
 
 /** "floor 1.32× ✗ · kubectl 2.1×": the plugin against each reference, ✗ where a goal is missed. */
 function ratiosCell(r) {
@@ -97,7 +97,7 @@ export function renderMarkdown(report) {
   }
   md.push("");
   md.push(
-    "Cells: the plugin's median, then its time over each reference's (✓ / ✗: a target on that ratio held / missed). References: floor = the same requests sent by `test/bench/floor.mjs` (raw `node:https`); kubectl = the real binary reading the same objects; `node -e 0`; kubectl+jq = the seed's approval pipeline (`test/bench/approve-pipeline.sh`).",
+    "Cells: the plugin's median, then its time over each reference's (✓ / ✗: a target on that ratio held / missed). References: floor = the same requests sent by `test/bench/floor.mjs` (raw `node:https`); kubectl = the real binary reading the same objects; `node -e 0`; kubectl+jq = the seed's approval pipeline (`test/bench/approve-pipeline.sh`); slowest context alone = the fleet's slowest context read by itself (`--context`).",
   );
   md.push("");
   for (const t of report.targets) md.push(`* ${t.held === null ? "not measured" : t.held ? "**held**" : "**missed**"}: ${t.name} — ${t.detail}`);

@@ -95,6 +95,14 @@ export function evaluateTargets(report) {
     "`ledger -A` / `inbox -A` ≤ 1.2× kubectl -o json",
     goalsOf((r) => r.id === "ledger-all" || r.id === "inbox-all", "kubectl"),
   );
+  const fleet = all.filter((r) => r.id === "inbox-fleet-50");
+  const fleetGoals = goalsOf((r) => r.id === "inbox-fleet-50", "slowest");
+  const fleetRss = fleet.map((r) => r.sides.plugin.peakRssMb).filter((x) => x);
+  targets.push({
+    name: "`inbox --all-contexts` over 50 contexts ≤ 1.3× its slowest context alone, peak RSS ≤ 120 MB",
+    held: fleetGoals.length === 0 || fleetRss.length === 0 ? null : verdict(fleetGoals) !== false && fleetRss.every((x) => x <= 120),
+    detail: fleet.length ? `${line(fleetGoals)}; peak RSS ${fleetRss.map((x) => `${x} MB${x > 120 ? " ✗" : ""}`).join(", ")}` : "not measured",
+  });
   const requests = all.filter((r) => r.requestsHeld !== null);
   targets.push({
     name: "requests: the plugin sent exactly the expected requests (audit log)",

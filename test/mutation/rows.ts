@@ -228,4 +228,21 @@ export const ROWS: readonly Row[] = [
     tests: ["test/commands/inbox/inbox-parallel.test.ts"],
     red: "has the SelfSubjectReview and the switch's read in flight together",
   },
+  // A fleet's bound (src/commands/shared/fleet.ts) and the connect bounds under it (src/kube/connect-deadline.ts).
+  {
+    name: "fleet: every context read at once, --max-concurrent-contexts ignored",
+    mutant: {
+      file: "src/commands/shared/fleet.ts",
+      from: "Array.from({ length: Math.min(choice.concurrency, names.length) }, worker)",
+      to: "Array.from({ length: names.length }, worker)",
+    },
+    tests: ["test/commands/shared/fleet-concurrency.test.ts"],
+    red: "reads at most --max-concurrent-contexts contexts at once",
+  },
+  {
+    name: "transport: a connection's TLS handshake not bounded",
+    mutant: { file: "src/kube/http.ts", from: '      boundConnect(req, url.protocol === "https:");', to: "" },
+    tests: ["test/kube/connect-deadline.test.ts"],
+    red: "the TLS handshake's limit ends it",
+  },
 ];

@@ -1,31 +1,61 @@
 // A fleet of clusters: `--contexts a,b,c` and `--all-contexts` read the same
-// command from several kubeconfig contexts, in parallel and at most FLEET_CONCURRENCY at a time.
+// command from several kubeconfig contexts, in parallel and at most --max-concurrent-contexts at a time
+// (FLEET_CONCURRENCY by default: 50 contexts in one round, each its own connection).
 // Each context that fails is one stderr line naming it (`error: context "b": …`) while the others
 // print; the exit status is 0 when at least one context answered, 1 when none did.
 import { PtahError, UsageError, sanitize } from "../../errors.ts";
 import type { FlagSpec, GlobalOptions, Printed, RunContext } from "../command-types.ts";
 
-/** Contexts read at once. */
-export const FLEET_CONCURRENCY = 4;
+/**
+ * Contexts read at once unless --max-concurrent-contexts says otherwise: enough that a fleet of 50
+ * is one round (wall time ≈ its slowest context), bounded so a kubeconfig of hundreds never opens
+ * hundreds of sockets at once. Each context in flight holds its own connection (one TLS context,
+ * one kept-alive socket per request in parallel).
+ */
+export const FLEET_CONCURRENCY = 50;
 
 export const FLEET_FLAGS: readonly FlagSpec[] = [
   { name: "contexts", type: "string", value: "A,B,…", describe: "Read these kubeconfig contexts (comma-separated) in parallel; the table gains a CONTEXT column" },
   { name: "all-contexts", type: "boolean", describe: "Read every context of the kubeconfig in parallel; the table gains a CONTEXT column" },
+  {
+    name: "max-concurrent-contexts",
+    type: "string",
+    value: "N",
+    default: String(FLEET_CONCURRENCY),
+    describe: "With --contexts or --all-contexts: how many contexts are read at once, each over its own connection; the rest wait for a free slot",
+  },
 ];
 
-/** The contexts asked for: a list, every one ("all"), or none (one cluster, as before). */
-export type FleetChoice = readonly string[] | "all" | undefined;
+/** The contexts asked for — a list, or every one ("all") — and how many are read at once; undefined: one cluster, as before. */
+export type FleetChoice = { readonly contexts: readonly string[] | "all"; readonly concurrency: number } | undefined;
+
+/**
+ * An int flag as pflag reads it, strconv.ParseInt(text, 0, 64): a sign, then decimal, 0x hex, 0o or
+ * leading-0 octal, 0b binary, `_` between digits; pflag's error lines.
+ */
+export function parseIntFlag(text: string, flag: string): number {
+  const error = (why: string) => new UsageError(`invalid argument ${JSON.stringify(text)} for "--${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(text)}: ${why}`);
+  const m = /^([+-]?)(0[xX](?:_?[0-9a-fA-F])+|0[bB](?:_?[01])+|0[oO](?:_?[0-7])+|0(?:_?[0-7])*|[1-9](?:_?[0-9])*)$/u.exec(text);
+  if (!m) throw error("invalid syntax");
+  const digits = m[2]!.replace(/_/gu, "");
+  const magnitude = BigInt(/^0[0-7]/u.test(digits) ? `0o${digits.slice(1)}` : digits);
+  const value = m[1] === "-" ? -magnitude : magnitude;
+  if (value < -(2n ** 63n) || value >= 2n ** 63n) throw error("value out of range");
+  return Number(value);
+}
 
 export function parseFleet(flags: Readonly<Record<string, unknown>>, global: GlobalOptions, command: string): FleetChoice {
   const list = typeof flags.contexts === "string" ? flags.contexts : undefined;
   const all = flags["all-contexts"] === true;
+  const most = typeof flags["max-concurrent-contexts"] === "string" ? parseIntFlag(flags["max-concurrent-contexts"], "max-concurrent-contexts") : FLEET_CONCURRENCY;
+  if (most < 1) throw new UsageError("--max-concurrent-contexts must be greater than 0", command);
   if (list === undefined && !all) return undefined;
   if (list !== undefined && all) throw new UsageError("--contexts and --all-contexts both name the contexts to read; give one", command);
   if (global.context !== undefined) throw new UsageError("--context names one context; with --contexts or --all-contexts, name them there", command);
-  if (all) return "all";
+  if (all) return { contexts: "all", concurrency: most };
   const names = [...new Set(list!.split(",").map((n) => n.trim()))];
   if (names.some((n) => n === "")) throw new UsageError(`--contexts is a comma-separated list of context names, not ${JSON.stringify(list)}`, command);
-  return names;
+  return { contexts: names, concurrency: most };
 }
 
 /** A context name as a shell word in a command line a person copies. */
@@ -57,10 +87,14 @@ function failureLine(context: string, err: unknown): string {
   return `error: context "${sanitize(context)}": ${sanitize(message)}`;
 }
 
-/** Reads every context with `read` (its own RunContext), at most FLEET_CONCURRENCY at once. */
+/**
+ * Reads every context with `read` (its own RunContext), at most `choice.concurrency` at once: each
+ * slot takes the next context as soon as its last one answers or fails. The outcomes are kept by
+ * index, so the output is in the contexts' order whatever order they finish in.
+ */
 export async function readFleet<T>(ctx: RunContext, choice: Exclude<FleetChoice, undefined>, read: (c: RunContext) => Promise<T>): Promise<FleetResult<T>> {
   if (!ctx.forContext || !ctx.kubeconfigContexts) throw new UsageError("this shell cannot read several contexts");
-  const names = choice === "all" ? await ctx.kubeconfigContexts() : choice;
+  const names = choice.contexts === "all" ? await ctx.kubeconfigContexts() : choice.contexts;
   if (names.length === 0) throw new UsageError("the kubeconfig has no contexts to read");
   const outcomes: ({ ok: true; value: T } | { ok: false; line: string })[] = [];
   let next = 0;
@@ -75,7 +109,7 @@ export async function readFleet<T>(ctx: RunContext, choice: Exclude<FleetChoice,
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(FLEET_CONCURRENCY, names.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(choice.concurrency, names.length) }, worker));
   const answers: FleetAnswer<T>[] = [];
   const failures: string[] = [];
   outcomes.forEach((o, i) => (o.ok ? answers.push({ context: names[i]!, value: o.value }) : failures.push(o.line)));

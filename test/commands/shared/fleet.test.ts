@@ -7,9 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ReadError } from "../../../src/errors.ts";
-import { FLEET_CONCURRENCY, aimAt } from "../../../src/commands/shared/fleet.ts";
-import type { ListOptions, ListResult } from "../../../src/kube/types.ts";
-import type { KindName, ObjectOf } from "../../../src/model/parse.ts";
+import { aimAt } from "../../../src/commands/shared/fleet.ts";
 import { FakeReader } from "../../support/fake-reader.ts";
 import { runCliWith } from "../../support/cli.ts";
 import { expectGolden } from "../../support/golden.ts";
@@ -93,28 +91,6 @@ describe("inbox across contexts", () => {
       ["west", "billing"],
     ]);
     expect(r.stderr).toMatch(/^error: context "down": /u);
-  });
-
-  it("reads at most FLEET_CONCURRENCY contexts at once, and every one of them", async () => {
-    const names = Array.from({ length: 10 }, (_, i) => `c${i}`);
-    let inFlight = 0;
-    let most = 0;
-    /** Holds each schema list a moment, counting how many contexts are being read at once. */
-    class Gated extends FakeReader {
-      override async list<K extends KindName>(kind: K, options: ListOptions): Promise<ListResult<ObjectOf<K>>> {
-        if (kind !== "PtahSchema") return super.list(kind, options);
-        most = Math.max(most, ++inFlight);
-        await new Promise((r) => setTimeout(r, 5));
-        inFlight--;
-        return super.list(kind, options);
-      }
-    }
-    const all: Record<string, FakeReader> = {};
-    for (const n of names) all[n] = new Gated([{ kind: "PtahSchema", raw: awaitingSchema({ name: `s-${n}`, uid: `uid-${n}` }) }]);
-    const r = await run(["--all-contexts", "-o", "json"], all as never, names);
-    expect(r.status).toBe(0);
-    expect((JSON.parse(r.stdout) as { items: { context: string }[] }).items.map((i) => i.context)).toEqual(names);
-    expect(most).toBeLessThanOrEqual(FLEET_CONCURRENCY);
   });
 
   it.each([
