@@ -44,21 +44,23 @@ function run(command, args, options = {}) {
 async function main() {
   const argv = process.argv.slice(2);
   const codeCache = !argv.includes("--no-code-cache");
+  // --loader: the npm tree from SEA assets, through the npm bin's loader (src/cli/code-cache.ts).
+  const loader = argv.includes("--loader");
   // The startup snapshot starts the CLI in about 40 % less time than the code cache.
-  const snapshot = codeCache && !argv.includes("--no-snapshot");
+  const snapshot = codeCache && !loader && !argv.includes("--no-snapshot");
   const out = argv.includes("--out") ? path.resolve(argv[argv.indexOf("--out") + 1] ?? "") : undefined;
   const withArchive = !argv.includes("--no-archive") && out === undefined;
   const host = hostPlatform();
   if (!host) fail(`no release target for ${process.platform}/${process.arch}`);
   const version = releaseVersion();
-  const entry = path.join(DIST, "kubectl-ptah.cjs");
+  const entry = path.join(DIST, loader ? "sea-start.cjs" : "kubectl-ptah.cjs");
   if (!existsSync(entry)) fail("dist/kubectl-ptah.cjs is missing: run `npm run build` first");
 
   // 1. The preparation blob, made by this very node; 2. a copy of node with the blob injected.
   const seaDir = out ? mkdtempSync(path.join(os.tmpdir(), "ptah-sea-")) : path.join(DIST, "sea");
   const binary = out ?? path.join(DIST, "bin", binaryName(host.os));
   try {
-    const blob = prepareBlob({ node: process.execPath, entry, dir: seaDir, codeCache, snapshot });
+    const blob = prepareBlob({ node: process.execPath, entry, dir: seaDir, codeCache, snapshot, tree: loader ? path.join(DIST, "npm") : undefined });
     const warnings = injectBlob({ node: process.execPath, blob, binary, os: host.os, beforeInject: host.os === "darwin" ? unsign : undefined });
     if (warnings.length > 0) process.stderr.write(`${warnings.join("\n")}\n`);
   } catch (err) {
@@ -78,7 +80,7 @@ async function main() {
     fail(`the binary's smoke test failed: status ${smoke.status}, stdout ${JSON.stringify(smoke.stdout)}, stderr ${JSON.stringify(smoke.stderr)}`);
   }
   const lines = [
-    `binary   ${path.relative(ROOT, binary)}  ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB  (${snapshot ? "startup snapshot" : `code cache ${codeCache ? "on" : "off"}`})`,
+    `binary   ${path.relative(ROOT, binary)}  ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB  (${loader ? "npm tree's loader" : snapshot ? "startup snapshot" : `code cache ${codeCache ? "on" : "off"}`})`,
   ];
 
   if (withArchive) {

@@ -37,7 +37,10 @@ export function writeWasmAsset(dir) {
  * An esbuild plugin for a single-file bundle: the glue's factory instantiates the asset's bytes,
  * so it never looks for a file. `embedded` is src/cli/embedded.ts (absolute).
  */
-export function embedWasm(embedded) {
+export function embedWasm(embedded, { onlyInSea = false } = {}) {
+  // onlyInSea: the npm tree's glue, which the single binary also runs from its assets (src/cli/
+  // code-cache.ts startFromSeaAssets): the hook only in a SEA, the file beside the chunk otherwise.
+  const when = onlyInSea ? 'if (process.getBuiltinModule("node:sea").isSea())' : "";
   return {
     name: "embed-libpg-query-wasm",
     setup(b) {
@@ -45,7 +48,7 @@ export function embedWasm(embedded) {
         // This Emscripten build reads no `wasmBinary` option; `instantiateWasm` is its hook for
         // instantiating the module from bytes the caller has.
         contents: `${readFileSync(args.path, "utf8")}
-;{ const glue = module.exports; const { embeddedAsset } = require(${JSON.stringify(embedded)});
+;${when} { const glue = module.exports; const { embeddedAsset } = require(${JSON.stringify(embedded)});
   const instantiateWasm = (imports, receive) => { WebAssembly.instantiate(embeddedAsset(${JSON.stringify(WASM_ASSET)}, __filename), imports).then((r) => receive(r.instance)); return {}; };
   module.exports = (arg = {}) => glue({ ...arg, instantiateWasm }); module.exports.default = module.exports; }\n`,
         loader: "js",
