@@ -8,9 +8,13 @@
 //
 // Recipe (node's single executable applications, krew/sea.mjs): the blob must come from the same node
 // binary that is copied, so this only builds for its own platform; the release workflow runs it
-// on one native runner per platform. Options: --no-snapshot (a V8 code cache of the
-// bundle instead of a startup snapshot of the loaded CLI), --no-code-cache (neither), --no-archive, --out FILE (write
-// only the binary, there, working in a temp folder: what test/distribution/bin-parity.test.ts uses).
+// on one native runner per platform. By default the binary is the npm tree: its main script is
+// dist/sea-start.cjs, the npm bin's loader (src/cli/code-cache.ts), and each file of dist/npm/ is an
+// asset it loads when the command reaches it, from the same V8 code cache folder as the npm bin.
+// Options for the earlier forms, kept to measure against (docs/performance.md): --snapshot (a
+// V8 startup snapshot of dist/kubectl-ptah.cjs with every command loaded), --bundle (that one
+// file with SEA's code cache), --bundle --no-code-cache (neither); --no-archive, --out FILE
+// (write only the binary, there, working in a temp folder: what test/distribution/bin-parity.test.ts uses).
 // Environment: PTAH_VERSION overrides the version (as in krew/bundle.mjs).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -43,18 +47,19 @@ function run(command, args, options = {}) {
 
 async function main() {
   const argv = process.argv.slice(2);
-  const codeCache = !argv.includes("--no-code-cache");
-  // --loader: the npm tree from SEA assets, through the npm bin's loader (src/cli/code-cache.ts).
-  const loader = argv.includes("--loader");
-  // The startup snapshot starts the CLI in about 40 % less time than the code cache.
-  const snapshot = codeCache && !loader && !argv.includes("--no-snapshot");
+  // The npm tree from SEA assets, through the npm bin's loader: as fast as the npm bin, where the
+  // snapshot of every command (--snapshot) took 1.15-1.23x its time and 60 MB against its 41-43 MB
+  // of peak RSS (docs/performance.md).
+  const snapshot = argv.includes("--snapshot");
+  const loader = !snapshot && !argv.includes("--bundle");
+  const codeCache = snapshot || (!loader && !argv.includes("--no-code-cache"));
   const out = argv.includes("--out") ? path.resolve(argv[argv.indexOf("--out") + 1] ?? "") : undefined;
   const withArchive = !argv.includes("--no-archive") && out === undefined;
   const host = hostPlatform();
   if (!host) fail(`no release target for ${process.platform}/${process.arch}`);
   const version = releaseVersion();
   const entry = path.join(DIST, loader ? "sea-start.cjs" : "kubectl-ptah.cjs");
-  if (!existsSync(entry)) fail("dist/kubectl-ptah.cjs is missing: run `npm run build` first");
+  if (!existsSync(entry)) fail(`${path.relative(ROOT, entry)} is missing: run \`npm run build\` first`);
 
   // 1. The preparation blob, made by this very node; 2. a copy of node with the blob injected.
   const seaDir = out ? mkdtempSync(path.join(os.tmpdir(), "ptah-sea-")) : path.join(DIST, "sea");

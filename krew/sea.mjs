@@ -37,7 +37,8 @@ export function prepareBlob({ node, entry, dir, codeCache, snapshot = false, tre
   const config = path.join(dir, "sea-config.json");
   // The MCP server rides beside the snapshot as an asset (krew/bundle.mjs says why).
   // So does the lock analyser's WebAssembly (krew/wasm-asset.mjs).
-  const assets = Object.fromEntries(["mcp-server.cjs.gz", "libpg-query.wasm.gz"].map((a) => [a, path.join(path.dirname(entry), a)]));
+  // (The npm tree, `tree`, holds the MCP server as a chunk of its own.)
+  const assets = Object.fromEntries([...(tree ? [] : ["mcp-server.cjs.gz"]), "libpg-query.wasm.gz"].map((a) => [a, path.join(path.dirname(entry), a)]));
   // `tree` (the npm tree, dist/npm/): each of its .cjs files an asset named by its path there,
   // which the main script (dist/sea-start.cjs) loads as the npm bin does (src/cli/code-cache.ts).
   if (tree) for (const file of treeFiles(tree)) assets[file] = path.join(tree, file);
