@@ -1,7 +1,9 @@
 // Bundles src/main.ts with esbuild: the npm bin's tree, dist/npm/ (CommonJS, one file per chunk of
 // esbuild's split, so that only network commands load the connection code) with its loader
 // dist/start.cjs (src/cli/code-cache.ts: V8's code cache for every file), and
-// dist/kubectl-ptah.cjs (one CommonJS file, the SEA entry) with dist/mcp-server.cjs.gz (a SEA asset).
+// dist/sea-start.cjs (the single binary's main script: the same loader over the tree as SEA assets),
+// and dist/kubectl-ptah.cjs (one CommonJS file: the binary's --snapshot and --bundle forms) with
+// dist/mcp-server.cjs.gz (a SEA asset).
 import { build, transform } from "esbuild";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";

@@ -1,8 +1,9 @@
 // PostgreSQL's parser for the lock analyser (src/locks/parser.ts): libpg-query's Emscripten glue
 // reads libpg-query.wasm from its own folder (`__dirname`) when it is first imported.
 //   The npm tree (dist/npm/): the .wasm is copied beside the chunk that holds the glue, so the
-//     glue finds it as in node_modules; only a command that analyses locks loads that chunk.
-//   The single binary's script (dist/kubectl-ptah.cjs): a SEA has no folder of its own files, so
+//     glue finds it as in node_modules; only a command that analyses locks loads that chunk. The
+//     single binary runs this tree from its SEA assets: there the glue takes the asset's bytes, as below.
+//   The one-file script (dist/kubectl-ptah.cjs, the binary's --snapshot and --bundle forms): a SEA has no folder of its own files, so
 //     the glue is handed the module built from the bytes (Emscripten's `instantiateWasm`) from a gzipped SEA asset
 //     (src/cli/embedded.ts embeddedAsset; krew/sea.mjs lists it), or from the file beside the
 //     script when node runs it outside a SEA. Not in the startup snapshot: read on first use.
