@@ -64,7 +64,7 @@ const OBJECTS: Record<string, Array<Record<string, unknown>>> = {
 beforeAll(async () => {
   if (skip) return;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-parity-"));
-  if (!fs.existsSync(path.join(ROOT, "dist", "start.cjs")) || !fs.existsSync(path.join(ROOT, "dist", "kubectl-ptah.cjs"))) {
+  if (!fs.existsSync(path.join(ROOT, "dist", "start.cjs")) || !fs.existsSync(path.join(ROOT, "dist", "sea-start.cjs"))) {
     const b = spawnSync(process.execPath, [path.join(ROOT, "krew", "bundle.mjs")], { cwd: ROOT, encoding: "utf8" });
     expect(b.status, b.stderr).toBe(0);
   }
