@@ -43,7 +43,7 @@ function unsign(binary) {
  * Writes `file` again through 64 KiB writes. postject writes the whole binary at once, and the page
  * cache then holds it as large folios, which a start maps whole: the same binary measured 57 MB of
  * peak RSS on `explain stale` as written, 41-44 MB rewritten so, copied, or read back after its pages
- * were dropped (docs/performance.md). krew's installer writes it in small pieces too.
+ * were dropped (docs/performance.md).
  */
 function rewriteInSmallWrites(file) {
   const data = readFileSync(file);
