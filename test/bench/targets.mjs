@@ -22,7 +22,7 @@ export function evaluateTargets(report) {
   const all = report.sizes.flatMap((s) => s.results.map((r) => ({ ...r, size: s.size, judged: judgeGoals(r) })));
   const goalsOf = (pred, against, rss = false) =>
     all.flatMap((r) => (pred(r) ? r.judged.filter((g) => g.against === against && !!g.rss === rss).map((g) => ({ ...g, id: r.id, size: r.size })) : []));
-  const line = (es) => es.map((e) => `${e.id} @${e.size}: ${fmt(e.value)}${e.held === false ? " ✗" : ""}`).join(", ");
+  const line = (es) => es.map((e) => `${e.id} @${e.size}${e.rss ? " RSS" : ""}: ${fmt(e.value)}${e.held === false ? " ✗" : ""}`).join(", ");
   const targets = [];
   const push = (name, es) => targets.push({ name, held: verdict(es), detail: line(es) || "not measured" });
 
