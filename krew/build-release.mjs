@@ -11,7 +11,9 @@
 // the target's version running here (linux/x64). The V8 code cache is compiled by that node for
 // its own CPU and flags; a target of another architecture or OS rejects or mis-reads it (Node's
 // SEA documentation says cross-platform blobs must not use it; measured here: see the README),
-// so only linux/amd64, whose blob node is the target build itself, gets one.
+// so only linux/amd64, whose blob node is the target build itself, gets one. It covers only the
+// main script (dist/sea-start.cjs, the npm tree's loader): every platform's binary caches the
+// commands' own code at run time in the user's cache folder, as the npm bin does.
 // macOS binaries are signed ad hoc after injection with krew/adhoc-sign (our Go program over
 // github.com/blacktop/go-macho, built once into $HOME/.cache), since macOS on arm64 runs no
 // unsigned code; the build then reads each signature back twice (adhoc-sign show, and
@@ -75,8 +77,9 @@ function main() {
   checkHost();
   const argv = process.argv.slice(2);
   const only = argv.includes("--only") ? (argv[argv.indexOf("--only") + 1] ?? "").split(",") : undefined;
-  const entry = path.join(DIST, "kubectl-ptah.cjs");
-  if (!existsSync(entry)) fail("dist/kubectl-ptah.cjs is missing: run `npm run build` first");
+  // The npm tree's loader as the main script, the tree's files as assets (krew/build-binary.mjs).
+  const entry = path.join(DIST, "sea-start.cjs");
+  if (!existsSync(entry)) fail("dist/sea-start.cjs is missing: run `npm run build` first");
   const version = releaseVersion();
   const releaseDir = path.join(DIST, "release");
   rmSync(releaseDir, { recursive: true, force: true });
@@ -93,7 +96,7 @@ function main() {
     log(`${key}: node ${build.version} from ${build.package}`);
     const node = fetchNodeBuild(build);
     const codeCache = usesCodeCache(key);
-    const blob = prepareBlob({ node: blobNodeFor(build), entry, dir: path.join(DIST, "sea", `${p.os}_${p.arch}`), codeCache });
+    const blob = prepareBlob({ node: blobNodeFor(build), entry, dir: path.join(DIST, "sea", `${p.os}_${p.arch}`), codeCache, tree: path.join(DIST, "npm") });
     const binary = path.join(DIST, "release-bin", `${p.os}_${p.arch}`, binaryName(p.os));
     const warnings = injectBlob({ node, blob, binary, os: p.os, beforeInject: p.os === "windows" ? removePeSignature : undefined });
     if (warnings.length > 0) log(warnings.join("\n"));

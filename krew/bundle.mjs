@@ -1,7 +1,9 @@
 // Bundles src/main.ts with esbuild: the npm bin's tree, dist/npm/ (CommonJS, one file per chunk of
 // esbuild's split, so that only network commands load the connection code) with its loader
 // dist/start.cjs (src/cli/code-cache.ts: V8's code cache for every file), and
-// dist/kubectl-ptah.cjs (one CommonJS file, the SEA entry) with dist/mcp-server.cjs.gz (a SEA asset).
+// dist/sea-start.cjs (the single binary's main script: the same loader over the tree as SEA assets),
+// and dist/kubectl-ptah.cjs (one CommonJS file: the binary's --snapshot and --bundle forms) with
+// dist/mcp-server.cjs.gz (a SEA asset).
 import { build, transform } from "esbuild";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -64,10 +66,13 @@ const noSnapshot = {
 };
 // The process guard (src/cli/process-guard.ts) is an entry of its own: the loader (dist/start.cjs)
 // loads and installs it before the bundle's entry, and main.ts's import of it is the same module.
+const EMBEDDED = fileURLToPath(new URL("../src/cli/embedded.ts", import.meta.url));
 const split = await build({
   ...common,
   entryPoints: { ...common.entryPoints, "process-guard": "src/cli/process-guard.ts" },
-  plugins: [...common.plugins, noSnapshot],
+  // The single binary runs this tree too (dist/sea-start.cjs): there the parser's bytes come
+  // from its gzipped asset, not from the file beside the chunk (krew/wasm-asset.mjs).
+  plugins: [...common.plugins, noSnapshot, embedWasm(EMBEDDED, { onlyInSea: true })],
   format: "esm",
   metafile: true,
   splitting: true,
@@ -102,6 +107,15 @@ await build({
   format: "cjs",
   outfile: "dist/start.cjs",
 });
+// The single binary's main script: the same loader, reading the npm tree from the binary's SEA
+// assets (krew/sea.mjs lists every file of dist/npm/ as one).
+await build({
+  ...common,
+  entryPoints: undefined,
+  stdin: { contents: 'import { startFromSeaAssets } from "./src/cli/code-cache.ts";\nstartFromSeaAssets();\n', resolveDir: ".", loader: "ts", sourcefile: "sea-start.ts" },
+  format: "cjs",
+  outfile: "dist/sea-start.cjs",
+});
 
 // Optional packages required inside try/catch: absent in the npm install too, so behaviour is
 // the same; in a SEA a real require() of them would warn on stderr (krew/optional-absent.cjs).
@@ -124,7 +138,6 @@ const mcpServer = await build({
 });
 // Gzipped (750 KB -> 180 KB of the binary and of every download); gunzipped when `mcp` starts.
 writeFileSync(`dist/${MCP_SERVER}.gz`, gzipSync(mcpServer.outputFiles[0].contents, { level: 9 }));
-const EMBEDDED = fileURLToPath(new URL("../src/cli/embedded.ts", import.meta.url));
 const embedMcp = {
   name: "embed-mcp-server",
   setup(b) {

@@ -4,7 +4,7 @@
 // and build-release.mjs (all six).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { archiveName, binaryName, completeHelperName } from "./platforms.mjs";
@@ -31,18 +31,30 @@ export function sha256(buffer) {
  * Writes the preparation blob for `entry`, made by `node`. A code cache is V8's compiled form
  * for the node that makes it: only valid when the blob's node is the target's own build.
  */
-export function prepareBlob({ node, entry, dir, codeCache, snapshot = false }) {
+export function prepareBlob({ node, entry, dir, codeCache, snapshot = false, tree }) {
   mkdirSync(dir, { recursive: true });
   const blob = path.join(dir, "kubectl-ptah.blob");
   const config = path.join(dir, "sea-config.json");
   // The MCP server rides beside the snapshot as an asset (krew/bundle.mjs says why).
   // So does the lock analyser's WebAssembly (krew/wasm-asset.mjs).
-  const assets = Object.fromEntries(["mcp-server.cjs.gz", "libpg-query.wasm.gz"].map((a) => [a, path.join(path.dirname(entry), a)]));
+  // (The npm tree, `tree`, holds the MCP server as a chunk of its own.)
+  const assets = Object.fromEntries([...(tree ? [] : ["mcp-server.cjs.gz"]), "libpg-query.wasm.gz"].map((a) => [a, path.join(path.dirname(entry), a)]));
+  // `tree` (the npm tree, dist/npm/): each of its .cjs files an asset named by its path there,
+  // which the main script (dist/sea-start.cjs) loads as the npm bin does (src/cli/code-cache.ts).
+  if (tree) for (const file of treeFiles(tree)) assets[file] = path.join(tree, file);
   const settings = { main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: snapshot, useCodeCache: codeCache && !snapshot, assets };
   writeFileSync(config, `${JSON.stringify(settings, null, 2)}\n`);
   const prep = run(node, ["--experimental-sea-config", config]);
   if (prep.status !== 0) throw new BuildError(`${node} --experimental-sea-config failed:\n${prep.stderr}`);
   return blob;
+}
+
+/** The .cjs files under `dir`, as paths relative to it with "/" (their asset names). */
+export function treeFiles(dir, under = "") {
+  return readdirSync(path.join(dir, under), { withFileTypes: true }).flatMap((e) => {
+    const rel = under ? `${under}/${e.name}` : e.name;
+    return e.isDirectory() ? treeFiles(dir, rel) : e.name.endsWith(".cjs") ? [rel] : [];
+  });
 }
 
 /** Copies `node` to `binary` and injects `blob`; returns postject's unexpected stderr lines. */

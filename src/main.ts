@@ -109,9 +109,10 @@ function start(): void {
   });
 }
 
-// The single binary is built with a V8 startup snapshot (krew/sea.mjs, useSnapshot): while it is
-// built, the CLI is loaded and initialised (the parser, every command, the zod models) into the
-// snapshot, and each start of the binary only runs main(). Nothing read from the machine (argv,
+// The single binary's startup-snapshot form (krew/build-binary.mjs --snapshot; by default the
+// binary runs the npm tree, where node:v8 is a stub and this never holds): while it is built, the
+// CLI is loaded and initialised (the parser, every command, the zod models) into the snapshot, and
+// each start of the binary only runs main(). Nothing read from the machine (argv,
 // env, streams, clock) is touched before main() runs; the connection code loads on demand after.
 if (startupSnapshot?.isBuildingSnapshot()) {
   // Every command too (loadAllCommands): the snapshot holds them initialised, where the npm bin

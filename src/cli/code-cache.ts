@@ -76,16 +76,23 @@ export class CodeCacheLoader {
   private readonly dir: string | undefined;
   private readonly log: ((outcome: CacheOutcome, file: string) => void) | undefined;
 
-  constructor(dir: string | undefined, log?: (outcome: CacheOutcome, file: string) => void) {
+  private readonly read: ((file: string) => Buffer) | undefined;
+
+  /**
+   * `read`: a file's bytes, for a tree that is not in files (the single binary's SEA assets:
+   * startFromSeaAssets); such a tree has no packages beside it either.
+   */
+  constructor(dir: string | undefined, log?: (outcome: CacheOutcome, file: string) => void, read?: (file: string) => Buffer) {
     this.dir = dir;
     this.log = log;
+    this.read = read;
   }
 
   /** Loads `file` (absolute) as CommonJS, once; relative requires inside go through here too. */
   load(file: string): unknown {
     const known = this.modules.get(file);
     if (known) return known.exports;
-    const source = readFileSync(file);
+    const source = this.read ? this.read(file) : readFileSync(file);
     const entry = this.dir === undefined ? undefined : cacheEntryName(file);
     const stored = entry === undefined ? undefined : readIfThere(path.join(this.dir!, entry));
     const cachedData = stored === undefined ? undefined : decodeEntry(stored, source);
@@ -109,6 +116,7 @@ export class CodeCacheLoader {
   private external(id: string, from: string): unknown {
     const builtin = process.getBuiltinModule(id);
     if (builtin !== undefined) return builtin;
+    if (this.read) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: "MODULE_NOT_FOUND" });
     this.nodeRequire ??= process.getBuiltinModule("node:module").createRequire(from);
     return this.nodeRequire(id);
   }
@@ -151,7 +159,7 @@ function readdirIfThere(dir: string): string[] {
  * of it is this same instance) and installs it, then loads `entry` through the cache; saves what
  * this run compiled at exit.
  */
-export function startFromCodeCache(entry: string, guardModule: string, env: NodeJS.ProcessEnv = process.env): void {
+export function startFromCodeCache(entry: string, guardModule: string, env: NodeJS.ProcessEnv = process.env, read?: (file: string) => Buffer): void {
   const logFile = env.PTAH_CODE_CACHE_LOG;
   const dir = codeCacheDir(env);
   // Lines wait until the guard, loaded first, hands out the log file's one writer.
@@ -165,7 +173,7 @@ export function startFromCodeCache(entry: string, guardModule: string, env: Node
       /* a diagnostic only */
     }
   };
-  const loader = new CodeCacheLoader(dir, logFile ? (outcome, file) => log(`${outcome} ${file}\n`) : undefined);
+  const loader = new CodeCacheLoader(dir, logFile ? (outcome, file) => log(`${outcome} ${file}\n`) : undefined, read);
   const guard = loader.load(guardModule) as typeof ProcessGuard;
   guard.installProcessGuard();
   if (logFile) {
@@ -175,4 +183,17 @@ export function startFromCodeCache(entry: string, guardModule: string, env: Node
   const folder = dir === undefined ? undefined : guard.codeCacheFolder(dir);
   process.once("exit", () => folder && loader.save(folder));
   loader.load(entry);
+}
+
+/**
+ * The single binary's start: the same npm tree, each of its files a SEA asset named by its path
+ * under dist/npm/ (krew/sea.mjs), loaded as the npm bin loads them, with the same code cache
+ * folder. The files are named as if they lay in `npm/` beside the binary (they are never read
+ * from there); a require of a package that is not a built-in fails as an absent optional one.
+ */
+export function startFromSeaAssets(env: NodeJS.ProcessEnv = process.env): void {
+  const sea = process.getBuiltinModule("node:sea");
+  const root = path.join(path.dirname(process.execPath), "npm");
+  const read = (file: string): Buffer => Buffer.from(sea.getAsset(path.relative(root, file).split(path.sep).join("/")));
+  startFromCodeCache(path.join(root, "kubectl-ptah.cjs"), path.join(root, "process-guard.cjs"), env, read);
 }

@@ -1,4 +1,5 @@
-// The single binary's embedded module: `kubectl ptah mcp`'s server (the MCP SDK and zod, ~750 KB),
+// The one-file binary's embedded module (krew/build-binary.mjs --snapshot or --bundle; the default
+// binary runs the npm tree, whose own chunk holds it): `kubectl ptah mcp`'s server (the MCP SDK and zod, ~750 KB),
 // carried beside the startup snapshot as a gzipped SEA asset (krew/bundle.mjs, krew/sea.mjs), since
 // in the snapshot's one script its source would make every other command's start pay for it; and
 // its embedded bytes: the lock analyser's WebAssembly parser, another gzipped asset.

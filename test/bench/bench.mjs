@@ -135,7 +135,7 @@ async function main() {
     fs.copyFileSync(binary, path.join(binDir, "kubectl-ptah-binary"));
     fs.chmodSync(path.join(binDir, "kubectl-ptah-binary"), 0o755);
     binary = path.join(binDir, "kubectl-ptah-binary");
-  } else say("no single binary (npm run build:binary): its offline rows are left out");
+  } else say("no single binary (npm run build:binary): its rows and columns are left out");
 
   const loadBefore = os.loadavg().map((x) => round(x, 2));
   const lab = startLab(opts);

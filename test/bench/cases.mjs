@@ -1,7 +1,8 @@
 // The bench's cases at one size: each the plugin (the npm bin, run directly as `kubectl-ptah`, as
 // kubectl runs a plugin) and its references in the same run — the floor (floor.mjs: the same
 // requests by raw node:https), kubectl (the real binary), `node -e 0` for offline commands and the
-// seed's kubectl+jq pipeline for `approve`. `goals`: the issue's targets that a ratio must hold.
+// seed's kubectl+jq pipeline for `approve`; and the single binary (`--binary`) beside the npm bin on
+// every row. `goals`: the issue's targets that a ratio must hold.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BIG_NAMESPACE, NAMESPACES, schemaAt } from "./seed.mjs";
@@ -21,6 +22,17 @@ export function buildCases(ctx, size, one, big) {
   const plugin = (args, check) => ({ argv: ["kubectl-ptah", ...args], display: `kubectl-ptah ${args.join(" ")}`, agent: "plugin", check });
   const floor = (...steps) => ({ argv: [process.execPath, path.join(HERE, "floor.mjs"), ...steps], display: `floor: ${steps.join(" ; ")}`, agent: "floor" });
   const node0 = { argv: [process.execPath, "-e", "0"], display: "node -e 0" };
+  // The single binary (what krew installs) beside the npm bin on every live row: its ratio is
+  // binary / npm bin (`over`), its goal ≤ 1.03× the npm bin's time and ≤ its peak RSS.
+  const binary = (argv, check) =>
+    ctx.binary ? { binary: { argv: [ctx.binary, ...argv.slice(1)], display: `single binary ${argv.slice(1).join(" ")}`, agent: "plugin", check, over: true } } : {};
+  const binaryGoals = ctx.binary
+    ? [
+        { against: "binary", max: 1.03 },
+        { against: "binary", rss: true, max: 1.0 },
+      ]
+    : [];
+  const withBinary = (c) => ({ ...c, sides: { ...c.sides, ...binary(c.sides.plugin.argv, c.sides.plugin.check) }, goals: [...c.goals, ...binaryGoals] });
   const ns = NAMESPACES[0];
   const name = schemaAt(0).name;
   const schemasTotal = size + 1; // + the big one
@@ -30,14 +42,15 @@ export function buildCases(ctx, size, one, big) {
   const listApprovals = `list ${nsPath(ns, "ptahschemaapprovals")}`;
   const getPlan = `get ${nsPath(ns, "ptahschemaplans", one.plan)}`;
   const getChunks = one.chunks.map((c) => `get ${nsPath(ns, "ptahschemaplanchunks", c)}`).join(" & ");
-  const single = (id, label, args, sides, expectedRequests, extraGoals = []) => ({
-    group: "single",
-    id,
-    label,
-    expectedRequests,
-    sides: { plugin: plugin([...args, "-n", ns]), ...sides },
-    goals: [{ against: "floor", max: 1.2 }, ...extraGoals],
-  });
+  const single = (id, label, args, sides, expectedRequests, extraGoals = []) =>
+    withBinary({
+      group: "single",
+      id,
+      label,
+      expectedRequests,
+      sides: { plugin: plugin([...args, "-n", ns]), ...sides },
+      goals: [{ against: "floor", max: 1.2 }, ...extraGoals],
+    });
   const cases = [];
 
   // Offline: nothing but the start of the process; measured once (they do not depend on the size).
@@ -56,8 +69,20 @@ export function buildCases(ctx, size, one, big) {
           label: `${dist === "npm" ? "kubectl-ptah" : "single binary"} ${args.join(" ")}`,
           expectedRequests: 0,
           runs: ctx.offlineRuns,
-          sides: { plugin: { argv: [bin, ...args], display: `${path.basename(bin)} ${args.join(" ")}`, agent: "plugin" }, node: node0 },
-          goals: [{ against: "node", max }],
+          sides: {
+            plugin: { argv: [bin, ...args], display: `${path.basename(bin)} ${args.join(" ")}`, agent: "plugin" },
+            node: node0,
+            ...(dist === "binary" ? { npm: { argv: ["kubectl-ptah", ...args], display: `kubectl-ptah ${args.join(" ")}` } } : {}),
+          },
+          goals: [
+            { against: "node", max },
+            ...(dist === "binary"
+              ? [
+                  { against: "npm", max: 1.03 },
+                  { against: "npm", rss: true, max: 1.0 },
+                ]
+              : []),
+          ],
         });
   }
 
@@ -251,5 +276,6 @@ export function buildCases(ctx, size, one, big) {
       runs: ctx.heavyRuns,
     });
 
+  for (const [i, c] of cases.entries()) if (c.group !== "offline" && c.group !== "single") cases[i] = withBinary(c);
   return cases.filter((c) => !ctx.only || ctx.only.includes(c.group) || ctx.only.includes(c.id));
 }

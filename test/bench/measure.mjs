@@ -186,7 +186,7 @@ export async function measureCase(c, ctx) {
     const spec = c.sides[name];
     const warm = await runOnce(spec.argv, ctx, { capture: true });
     const problem = warm.code !== 0 ? `exit ${warm.code}: ${warm.stderr.trim().split("\n")[0] ?? ""}` : spec.check?.(warm);
-    const rec = { command: spec.display, argv: spec.argv, samplesMs: [], rssKb: [], requests: [], stdoutBytes: warm.stdoutBytes, error: problem || undefined };
+    const rec = { command: spec.display, argv: spec.argv, samplesMs: [], rssKb: [], requests: [], stdoutBytes: warm.stdoutBytes, error: problem || undefined, over: spec.over };
     result.sides[name] = rec;
     // One run only (--quick's 8 MiB cases): that run is the sample, there is no separate warm-up.
     if ((c.runs ?? ctx.runs) === 1 && !problem) record(rec, warm, spec);
@@ -215,7 +215,9 @@ export async function measureCase(c, ctx) {
   result.ratios = {};
   for (const name of names.filter((n) => n !== "plugin")) {
     const ref = result.sides[name];
-    result.ratios[name] = plugin.medianMs && ref.medianMs ? round(plugin.medianMs / ref.medianMs, 2) : null;
+    // `over`: the side over the plugin (the single binary against the npm bin), not the plugin over it.
+    const [a, b] = ref.over ? [ref, plugin] : [plugin, ref];
+    result.ratios[name] = a.medianMs && b.medianMs ? round(a.medianMs / b.medianMs, 2) : null;
   }
   result.requestsHeld = c.expectedRequests === undefined || plugin.requestCount === null ? null : plugin.requestCount === c.expectedRequests;
   return result;

@@ -15,7 +15,7 @@ const HELP = [
   "  --with-sim         start the operator simulator too (default off: no background traffic)",
   "  --concurrency N    requests in flight while seeding (default 16)",
   "  --plugin-bin FILE  measure this plugin executable instead of the npm bin",
-  "  --binary FILE      the single binary for the offline rows (default dist/bin/kubectl-ptah if built)",
+  "  --binary FILE      the single binary for its rows and columns (default dist/bin/kubectl-ptah if built)",
   "  --kubectl PATH     kubectl binary (default: kubectl; behind gcloud's dispatcher, the",
   "                     kubectl.<minor> binary the dispatcher would pick for the lab's server)",
   "",

@@ -64,7 +64,7 @@ const OBJECTS: Record<string, Array<Record<string, unknown>>> = {
 beforeAll(async () => {
   if (skip) return;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-parity-"));
-  if (!fs.existsSync(path.join(ROOT, "dist", "start.cjs")) || !fs.existsSync(path.join(ROOT, "dist", "kubectl-ptah.cjs"))) {
+  if (!fs.existsSync(path.join(ROOT, "dist", "start.cjs")) || !fs.existsSync(path.join(ROOT, "dist", "sea-start.cjs"))) {
     const b = spawnSync(process.execPath, [path.join(ROOT, "krew", "bundle.mjs")], { cwd: ROOT, encoding: "utf8" });
     expect(b.status, b.stderr).toBe(0);
   }
@@ -225,5 +225,28 @@ describe.skipIf(skip)("the single executable behaves like the npm bin", () => {
         args.join(" ") === "status -n empty" ? "No resources found in empty namespace.\n" : "",
       );
     }
+  });
+
+  // The binary runs the npm tree from its SEA assets through the npm bin's loader (krew/build-binary.mjs):
+  // the process guard's module first, then only what the command reaches, from the same code cache.
+  it("loads the process guard first and only the command's files, compiled once and then from the code cache", () => {
+    const home = fs.mkdtempSync(path.join(dir, "home-"));
+    const loaded = (n: number): string[][] => {
+      const log = path.join(home, `loaded-${n}.log`);
+      const r = spawnSync(subject, ["explain", "stale"], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: home, NO_COLOR: "1", PTAH_CODE_CACHE_LOG: log } });
+      expect(r.status, r.stderr).toBe(0);
+      return fs
+        .readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" "));
+    };
+    const first = loaded(1);
+    expect(first[0]![1]!).toMatch(/[\\/]npm[\\/]process-guard\.cjs$/u);
+    expect(new Set(first.map(([outcome]) => outcome))).toEqual(new Set(["miss"]));
+    expect(first.some(([, file]) => /mcp-server|libpg-query|client-node|connection/u.test(file!))).toBe(false);
+    const second = loaded(2);
+    expect(second.map(([, file]) => file)).toEqual(first.map(([, file]) => file));
+    expect(new Set(second.map(([outcome]) => outcome))).toEqual(new Set(["hit"]));
   });
 });

@@ -20,7 +20,8 @@ export type Reach = "process" | "globalThis" | "Function" | "eval" | "require";
  * read or call (any other use of the process there — passed on, computed, destructured — is
  * named), `process` any use, and `require` Node's module loader. The entry (argv, stdio, env,
  * exit, signals, isatty), the process guard (it replaces process's own functions), the two loaders
- * (they hand the bundle Node's built-ins; the code cache's key names the Node that compiled it),
+ * (they hand the bundle Node's built-ins; the code cache's key names the Node that compiled it; in
+ * the single binary the npm loader names the tree's files after the binary's own path, execPath),
  * doctor's machine facts (this program's own path, the platform), the klog prefix's pid and the V8
  * version that decides a large read's tuning.
  */
@@ -38,7 +39,7 @@ export const PROCESS_REACH: Readonly<Record<string, readonly string[]>> = {
     "process.stdout",
   ],
   "cli/process-guard.ts": ["process", "require"],
-  "cli/code-cache.ts": ["process.arch", "process.env", "process.getBuiltinModule", "process.once", "process.platform", "process.version", "require"],
+  "cli/code-cache.ts": ["process.arch", "process.env", "process.execPath", "process.getBuiltinModule", "process.once", "process.platform", "process.version", "require"],
   "cli/embedded.ts": ["process.getBuiltinModule"],
   "cli/local.ts": ["process.argv", "process.execPath", "process.platform"],
   "kube/request-log.ts": ["process.pid"],
