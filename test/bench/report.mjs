@@ -17,7 +17,16 @@ export function fmtMs(ms) {
   return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 
-const REF_NAMES = { floor: "floor", kubectl: "kubectl", node: "node -e 0", pipeline: "kubectl+jq", planSql: "plan -o sql", slowest: "slowest context alone", npm: "npm bin", binary: "binary / npm bin" };
+const REF_NAMES = {
+  floor: "floor",
+  kubectl: "kubectl",
+  node: "node -e 0",
+  pipeline: "kubectl+jq",
+  planSql: "plan -o sql",
+  slowest: "slowest context alone",
+  npm: "npm bin",
+  binary: "binary / npm bin",
+};
 
 /** "floor 1.32× ✗ · kubectl 2.1×": the plugin against each reference, ✗ where a goal is missed. */
 function ratiosCell(r) {
