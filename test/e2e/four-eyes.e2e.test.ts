@@ -1,7 +1,8 @@
 // Four-eyes on the real lab through the real kubectl: test/scenarios/four-eyes.yaml,
-// recorded as the demo records it. lab-approver changes the spec; the plugin refuses its approve
-// (exit 1, one line), admission refuses its --allow-self approval (the lab's distinct-approver
-// label is on), and lab-admin, a second identity, approves the same plan, which is applied. Its
+// recorded as the demo records it, with the cluster's four-eyes switch on for the run. lab-approver
+// changes the spec; the plugin reads the switch and refuses its approve, --allow-self or not (exit
+// 1, one line), admission refuses it on a server-side dry run (the lab's distinct-approver label is
+// on), and lab-admin, a second identity, approves the same plan, which is applied. Its
 // replay page is written and read back here without a browser (scenarios.e2e.test.ts shows every
 // page, this one included, in Chromium).
 import fs from "node:fs";
@@ -24,13 +25,15 @@ describe.skipIf(Boolean(skip))("four-eyes on the lab", () => {
     expect(result.steps.filter((s) => s.viewer && !s.viewer.held).map((s) => `step ${s.index}: ${s.viewer!.detail}`)).toEqual([]);
     const byNote = (text: string) => result.steps.find((s) => s.step.note.includes(text))!;
     // The plugin's refusal: exactly one line, stdout empty.
-    const refused = byNote("approve refuses the author");
+    const refused = byNote("refuses the author");
     expect(refused).toMatchObject({ exit: 1, stdout: "" });
     expect(refused.stderr).toMatch(
-      /^error: cannot approve \S+\/storefront: you \(lab-approver\) last changed its spec, and an operator installed with approvals\.requireDistinctApprover=true refuses your approval; next: [^\n]*\n$/u,
+      /^error: cannot approve \S+\/storefront: you \(lab-approver\) last changed its spec, and approvals\.requireDistinctApprover is on \(the operator's admission configuration has its writer entries\), so admission refuses your approval; next: ask another approver to run kubectl ptah approve storefront -n \S+\n$/u,
     );
-    // Admission's refusal, in upstream's words, reached through the real kubectl create.
-    expect(byNote("--allow-self only says").stderr).toContain("schema requires a distinct approver, and lab-approver last changed its spec");
+    // --allow-self does not move the plugin once the switch is read as on.
+    expect(byNote("--allow-self only says").stderr).toContain("approvals.requireDistinctApprover is on");
+    // Admission's refusal, in upstream's words, reached through a server-side dry run.
+    expect(byNote("Admission refuses it too").stderr).toContain("schema requires a distinct approver, and lab-approver last changed its spec");
     const [page] = writePages(PAGES, [record]);
     const html = fs.readFileSync(page!, "utf8");
     expect(html).toContain("Four eyes");

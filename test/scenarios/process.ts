@@ -5,6 +5,8 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { admissionYaml } from "../../lab/admission.ts";
+import { FIELD_MANAGER } from "../../lab/config.ts";
 import { MANAGED_LABEL, MANAGED_VALUE } from "../sim/common.ts";
 import { labEnv, uniqueName } from "../support/lab.ts";
 import { REPO } from "./scenario.ts";
@@ -65,6 +67,17 @@ export function createScenarioNamespace(id: string): string {
   const r = spawnSync("kubectl", ["--kubeconfig", env.kubeconfig, "--context", env.contexts.admin, "create", "-f", "-"], { input: manifest, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`cannot create namespace ${ns}: ${r.stderr}`);
   return ns;
+}
+
+/**
+ * Sets the cluster's four-eyes switch: ptah-operator-admission with or without its writer entries,
+ * applied as the lab applies it. The switch is cluster-wide, as upstream's is; scenarios run one at a time.
+ */
+export function setFourEyes(on: boolean): void {
+  const env = labEnv();
+  const args = ["--kubeconfig", env.kubeconfig, "--context", env.contexts.admin, "apply", "--server-side", "--force-conflicts", `--field-manager=${FIELD_MANAGER}`, "-f", "-"];
+  const r = spawnSync("kubectl", args, { input: admissionYaml(on), encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`cannot turn four-eyes ${on ? "on" : "off"}: ${r.stderr}`);
 }
 
 /** Waits until the operator simulator says it is ready (the lab writes .lab/sim.json). */

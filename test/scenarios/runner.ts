@@ -9,7 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { awaitObservation, expectationClaim, observationClaim, observe, q } from "./claims.ts";
-import { createScenarioNamespace, exec, pluginBinDir, sleep, waitForSimulator, type ExecResult } from "./process.ts";
+import { createScenarioNamespace, exec, pluginBinDir, setFourEyes, sleep, waitForSimulator, type ExecResult } from "./process.ts";
+import { labFourEyes } from "../../lab/admission.ts";
 import { isReadOnlyStep, parseDuration, type Check, type Expectation, type Scenario, type ScenarioStep } from "./scenario.ts";
 import { labEnv, type LabUser } from "../support/lab.ts";
 import { databaseName } from "../sim/database.ts";
@@ -126,6 +127,9 @@ export async function runScenario(s: Scenario, opts: RunOptions = {}): Promise<S
   const steps: StepResult[] = [];
   const log = opts.log;
   log?.(`namespace ${namespace}`);
+  // The switch is cluster-wide: set for this run and put back after it, a failure to put it back thrown.
+  const switched = s.fourEyes !== undefined && s.fourEyes !== labFourEyes();
+  if (switched) setFourEyes(s.fourEyes === true);
   try {
     for (const [i, r] of (s.reset ?? []).entries()) {
       const as = r.as ?? "admin";
@@ -199,6 +203,7 @@ export async function runScenario(s: Scenario, opts: RunOptions = {}): Promise<S
     return { scenario: s, namespace, steps, checks, passed: checks.every((c) => c.held) && steps.every((r) => r.viewer?.held !== false) };
   } finally {
     fs.rmSync(workdir, { recursive: true, force: true });
+    if (switched) setFourEyes(labFourEyes());
   }
 }
 

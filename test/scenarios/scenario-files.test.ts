@@ -46,12 +46,19 @@ describe("scenario files", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("has the stuck states made by the simulator's lab knobs, and reads them with status --stuck and plans", () => {
+  it("has the stuck states made by the simulator's lab knobs, and reads them with status --stuck, plans and the inbox's footer", () => {
     const file = files.find((f) => f.endsWith("stuck-resources.yaml"))!;
     const text = fs.readFileSync(file, "utf8");
     for (const knob of [`${HOLD_PHASE_ANNOTATION}: Applying`, `${HOLD_PHASE_ANNOTATION}: AwaitingApproval`, `${RECONCILE_AFTER_ANNOTATION}: "1"`]) expect(text).toContain(knob);
     const runs = loadScenario(file).steps.map((st) => st.run.trim());
-    expect(runs).toEqual(expect.arrayContaining(["kubectl ptah status -A --stuck", 'kubectl ptah status -n "$NAMESPACE" --stuck', 'kubectl ptah plans -n "$NAMESPACE"']));
+    expect(runs).toEqual(
+      expect.arrayContaining([
+        "kubectl ptah status -A --stuck",
+        'kubectl ptah status -n "$NAMESPACE" --stuck',
+        'kubectl ptah plans -n "$NAMESPACE"',
+        'kubectl ptah inbox -n "$NAMESPACE"',
+      ]),
+    );
   });
 
   it("asks diff, after the new plan waits, what changed since storefront-v1 was approved", () => {

@@ -57,6 +57,11 @@ export interface Scenario {
   database?: string;
   /** Identity the steps run as (default approver); reset runs as admin unless it says otherwise. */
   as?: LabUser;
+  /**
+   * The cluster's four-eyes switch for this run (ptah-operator-admission's writer entries, which the
+   * plugin reads); the lab's own setting is put back when the run ends. Unset: the lab's setting.
+   */
+  fourEyes?: boolean;
   reset?: ResetStep[];
   steps: ScenarioStep[];
   file?: string;
@@ -129,6 +134,7 @@ export function loadScenario(file: string): Scenario {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(s.id ?? "")) fail(name, "id must be kebab-case");
   if (!s.title) fail(name, "title is required");
   if (!Array.isArray(s.variables)) fail(name, "variables (the names steps may read) is required");
+  if (s.fourEyes !== undefined && typeof s.fourEyes !== "boolean") fail(name, "fourEyes must be true or false");
   for (const v of s.variables) if (!(KNOWN_VARIABLES as readonly string[]).includes(v)) fail(name, `variable ${v} is not one the runner provides (${KNOWN_VARIABLES.join(", ")})`);
   if (s.variables.includes("PGDATABASE") && !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(s.database ?? ""))
     fail(name, "PGDATABASE needs database: the name of the PtahSchema or PtahMigration whose database it names");

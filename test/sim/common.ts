@@ -14,9 +14,9 @@ export const MANAGED_LABEL = "lab.ptah.run/operator-simulator";
 export const MANAGED_VALUE = "enabled";
 
 /**
- * Lab knobs (not the operator's): annotations a scenario sets on a PtahSchema in a labelled
- * namespace to make the simulator produce a state the operator reaches only by time or
- * misfortune. Both are read from the live object on every pass, like everything else.
+ * Lab knobs (not the operator's): annotations a scenario sets on a PtahSchema (hold-phase Applying
+ * on a PtahMigration too) in a labelled namespace to make the simulator produce a state the
+ * operator reaches only by time or misfortune. Both are read from the live object on every pass, like everything else.
  * - HOLD_PHASE_ANNOTATION = "AwaitingApproval": no approval is reserved (one that matches nothing
  *   is still retired); = "Applying": the Apply Job never finishes, so its activeOperation ages past
  *   spec.execution.activeDeadlineSeconds (a stalled Apply). Remove it and the object moves on.

@@ -10,7 +10,7 @@
 // This file: the phases up to a claimed approval; migration-runs.ts runs and settles.
 import { coordinationDigest, canonicalEngine, policyFingerprint, readVerificationPolicy, targetIdentityDigest } from "./binding.ts";
 import { resolveMigrations } from "./catalog.ts";
-import { Conditions, executionBindingStatus, isCond, nowISO } from "./common.ts";
+import { Conditions, executionBindingStatus, heldIn, isCond, nowISO } from "./common.ts";
 import type { Databases } from "./database.ts";
 import { resourcePath, type Kube, type Obj } from "./kube.ts";
 import type { History } from "./migration-history.ts";
@@ -65,7 +65,7 @@ export class MigrationController extends MigrationRuns {
       case "AwaitingApproval":
         return this.awaitApproval(m, c);
       case "Applying":
-        return this.apply(m, c);
+        return heldIn(m, "Applying") ? undefined : this.apply(m, c);
       default:
         return undefined;
     }
