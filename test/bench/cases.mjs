@@ -60,7 +60,7 @@ export function buildCases(ctx, size, one, big) {
       ["help", ["--help"]],
       ["complete", ["__complete", ""]],
     ];
-    const bins = [["npm", "kubectl-ptah", 1.25], ...(ctx.binary ? [["binary", ctx.binary, 1.1]] : [])];
+    const bins = [["npm", "kubectl-ptah", 1.15], ...(ctx.binary ? [["binary", ctx.binary, 1.1]] : [])];
     for (const [dist, bin, max] of bins)
       for (const [id, args] of offline)
         cases.push({
@@ -94,7 +94,7 @@ export function buildCases(ctx, size, one, big) {
       ["status", name],
       { floor: floor(`${getSchema} & ${listApprovals}`), kubectl: kubectl(["get", "ptahschema", name, "-n", ns, "-o", "yaml"]) },
       1 + pages(approvalsInNs),
-      [{ against: "kubectl", max: 2.0 }],
+      [{ against: "kubectl", max: 1.5 }],
     ),
   );
   cases.push(

@@ -31,11 +31,11 @@ export function evaluateTargets(report) {
     goalsOf((r) => r.group === "single", "floor"),
   );
   push(
-    "`status S` ≤ 2.0× `kubectl get ptahschema S -o yaml`, npm bin",
+    "`status S` ≤ 1.5× `kubectl get ptahschema S -o yaml`, npm bin",
     goalsOf((r) => r.id === "status-one", "kubectl"),
   );
   push(
-    "offline commands, npm bin ≤ 1.25× `node -e 0`",
+    "offline commands, npm bin ≤ 1.15× `node -e 0`",
     goalsOf((r) => r.group === "offline" && r.id.endsWith("-npm"), "node"),
   );
   push(
