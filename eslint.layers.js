@@ -21,8 +21,9 @@ export const VALUES = {
   // cli-table3's string-width helper (render/cli-table3-utils.d.ts types it), by its exact path.
   render: ["cli-table3", "cli-table3/src/utils.js", "js-yaml", "jsonpath-plus"],
   plan: ["node:crypto"],
-  // The parser's Emscripten module itself, not the package's wrapper (src/locks/parser.ts says why).
-  locks: ["libpg-query/wasm/libpg-query.js"],
+  // The parser's Emscripten module itself, not the package's wrapper, and node:v8 to have it compiled
+  // by V8's baseline compiler only (src/locks/parser.ts says why of both).
+  locks: ["libpg-query/wasm/libpg-query.js", "node:v8"],
   explain: [],
   // The transport and the connection (http, https, tls, net, os, fs: eslint.read-only.js limits
   // which file takes what), the exec credential (client-node's KubeConfig, js-yaml), page

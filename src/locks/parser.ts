@@ -3,6 +3,7 @@
 // (or by preloadParser), never by a command that does not analyse locks. A statement the parser
 // refuses, one too large to parse cheaply, or a parser that fails in any way is an answer
 // (ParseResult.error), never a throw.
+import { setFlagsFromString } from "node:v8";
 
 /** A node of the parser's JSON tree, read loosely: every access is checked where it is used. */
 export type Node = Record<string, unknown>;
@@ -27,6 +28,19 @@ interface Glue {
   readonly HEAPU8: Uint8Array;
 }
 
+/**
+ * The parser's WebAssembly is compiled by V8's baseline compiler (Liftoff) only. With tiering, the
+ * functions a parse makes hot go to TurboFan on a background thread, and the process cannot exit until
+ * those jobs end: `approve` of a one-statement plan waited ~50 ms after its last line, and the 8 MiB
+ * plan's jobs held ~50 MB. Liftoff's code parses this grammar as fast (9,000 statements: 236 against
+ * 251 ms; docs/locks.md, measured on Node 20). V8 reads the flag when a module is compiled, so it is set
+ * just before the load. V8 has had the flag since 2019 and every V8 a supported Node ships has it (a
+ * test runs it on this Node and requires a silent stderr).
+ */
+export function compileBaselineOnly(): void {
+  setFlagsFromString("--liftoff-only");
+}
+
 let loading: Promise<Glue> | undefined;
 let loaded: Glue | undefined;
 const encoder = new TextEncoder();
@@ -35,6 +49,7 @@ const decoder = new TextDecoder();
 /** Loads the parser (once; later calls share the first). Resolves when statements can be parsed. */
 export function preloadParser(): Promise<void> {
   loading ??= import("libpg-query/wasm/libpg-query.js").then(async (ns) => {
+    compileBaselineOnly();
     // A CommonJS module whose export is the module factory: the namespace's default in Node,
     // vitest and the bundle's interop alike (a missing one rejects here, an answer like any other).
     const m: unknown = await ns.default();
