@@ -1,4 +1,4 @@
-// What an offline start of the npm bin asks of Node itself: with stdout a pipe, it
+// What an offline start of the npm bin asks of Node itself: with stdout a pipe (or /dev/null), it
 // loads none of Node's stream, net, tty, crypto, os or ES-module-loader code (stdout is written
 // with fs.writeSync, isatty is asked only of a character device, the code cache compares bytes,
 // built-ins come from process.getBuiltinModule). Each is tens of internal modules compiled at
@@ -31,12 +31,13 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 let runs = 0;
-function internals(args: readonly string[]): { modules: string[]; status: number | null; stdout: string; stderr: string } {
+/** Runs the bin with `args`, stdout a pipe unless `stdout` names another: "null" is /dev/null. */
+function internals(args: readonly string[], stdout: "pipe" | "null" = "pipe"): { modules: string[]; status: number | null; stdout: string; stderr: string } {
   const record = path.join(dir, `modules-${++runs}`);
   const r = spawnSync(process.execPath, ["-r", preload, BIN, ...args], {
     encoding: "utf8",
     env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: "1", RECORD: record },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", stdout === "null" ? "ignore" : "pipe", "pipe"],
     timeout: 30_000,
   });
   return { ...r, modules: fs.readFileSync(record, "utf8").split("\n").filter(Boolean) };
@@ -65,6 +66,26 @@ describe("an offline start, stdout a pipe", () => {
         ).toEqual([]);
     },
   );
+
+  it("explain stale with stdout /dev/null (a script that wants only the status) loads no tty either", () => {
+    const r = internals(["explain", "stale"], "null");
+    expect(r.status).toBe(0);
+    expect(r.modules.filter((m) => NOT_LOADED.some((p) => p.test(m)))).toEqual([]);
+  });
+
+  it("a terminal is still asked: under a pseudo-terminal (util-linux script) isatty is asked of node:tty", () => {
+    const record = path.join(dir, `modules-${++runs}`);
+    const quote = (a: string): string => `'${a.replaceAll("'", "'\\''")}'`;
+    const r = spawnSync("script", ["-qec", [process.execPath, "-r", preload, BIN, "explain", "stale"].map(quote).join(" "), "/dev/null"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: "1", RECORD: record },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 30_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Stale (approval state)");
+    expect(fs.readFileSync(record, "utf8").split("\n")).toContain("NativeModule tty");
+  });
 
   it("writes the same bytes as through a stream (a file and a pipe alike)", () => {
     const file = path.join(dir, "explain.txt");
