@@ -119,6 +119,12 @@ interface Keys {
   readonly order: number;
   readonly title: string;
   readonly aliases: readonly string[];
+  /**
+   * Whole words of the title and aliases, for plain-word matching; split on first use: an id, title
+   * or alias (most queries) is answered without them, and splitting every entry's words at load cost
+   * each `explain` ~0.7 ms of CPU and a young-generation collection (a profile at 50 µs samples).
+   */
+  readonly words: ReadonlySet<string>;
 }
 
 function splitWords(text: string): string[] {
@@ -130,28 +136,18 @@ function splitWords(text: string): string[] {
 }
 
 function keysOf(entries: readonly KnowledgeEntry[]): readonly Keys[] {
-  return entries.map((entry, order) => ({
-    entry,
-    order,
-    title: normalizeWord(entry.title),
-    aliases: entry.aliases.map(normalizeWord),
-  }));
-}
-
-const WORDS = new WeakMap<Keys, ReadonlySet<string>>();
-
-/**
- * Whole words of the entry's title and aliases, for plain-word matching; made on first use: an id,
- * title or alias (most queries) is answered without them, and splitting every entry's words at load
- * cost each `explain` ~0.7 ms of CPU and a young-generation collection (a profile at 50 µs samples).
- */
-function wordsOf(keys: Keys): ReadonlySet<string> {
-  let words = WORDS.get(keys);
-  if (!words) {
-    words = new Set([keys.entry.title, ...keys.entry.aliases].flatMap(splitWords));
-    WORDS.set(keys, words);
-  }
-  return words;
+  return entries.map((entry, order) => {
+    let words: ReadonlySet<string> | undefined;
+    return {
+      entry,
+      order,
+      title: normalizeWord(entry.title),
+      aliases: entry.aliases.map(normalizeWord),
+      get words() {
+        return (words ??= new Set([entry.title, ...entry.aliases].flatMap(splitWords)));
+      },
+    };
+  });
 }
 
 const DEFAULT_KEYS = keysOf(KNOWLEDGE);
@@ -179,10 +175,7 @@ function matchExact(key: string, pool: readonly Keys[]): Match | undefined {
 function matchWords(tokens: readonly string[], pool: readonly Keys[]): Match | undefined {
   const words = tokens.flatMap(splitWords).filter((w) => w.length >= 3);
   if (words.length === 0) return undefined;
-  const hits = pool.filter((k) => {
-    const own = wordsOf(k);
-    return words.every((w) => own.has(w));
-  });
+  const hits = pool.filter((k) => words.every((w) => k.words.has(w)));
   const [first, ...more] = hits;
   if (!first) return undefined;
   if (more.length === 0) return { kind: "found", entry: first.entry, via: "words", others: [] };

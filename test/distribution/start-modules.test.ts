@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureNpmBundle, NPM_BIN } from "../support/npm-bundle.ts";
+import { shellQuote } from "../support/shell-quote.ts";
 
 const BIN = NPM_BIN;
 let dir = "";
@@ -31,10 +32,15 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 let runs = 0;
-/** Runs the bin with `args`, stdout a pipe unless `stdout` names another: "null" is /dev/null. */
-function internals(args: readonly string[], stdout: "pipe" | "null" = "pipe"): { modules: string[]; status: number | null; stdout: string; stderr: string } {
+/**
+ * Runs the bin with `args` and stdout a pipe, /dev/null, or a pseudo-terminal (util-linux `script`
+ * runs the command on one: stdin, stdout and stderr alike).
+ */
+function internals(args: readonly string[], stdout: "pipe" | "null" | "terminal" = "pipe"): { modules: string[]; status: number | null; stdout: string; stderr: string } {
   const record = path.join(dir, `modules-${++runs}`);
-  const r = spawnSync(process.execPath, ["-r", preload, BIN, ...args], {
+  const argv = [process.execPath, "-r", preload, BIN, ...args];
+  const [file, ...rest] = stdout === "terminal" ? ["script", "-qec", argv.map(shellQuote).join(" "), "/dev/null"] : argv;
+  const r = spawnSync(file!, rest, {
     encoding: "utf8",
     env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: "1", RECORD: record },
     stdio: ["ignore", stdout === "null" ? "ignore" : "pipe", "pipe"],
@@ -74,17 +80,10 @@ describe("an offline start, stdout a pipe", () => {
   });
 
   it("a terminal is still asked: under a pseudo-terminal (util-linux script) isatty is asked of node:tty", () => {
-    const record = path.join(dir, `modules-${++runs}`);
-    const quote = (a: string): string => `'${a.replaceAll("'", "'\\''")}'`;
-    const r = spawnSync("script", ["-qec", [process.execPath, "-r", preload, BIN, "explain", "stale"].map(quote).join(" "), "/dev/null"], {
-      encoding: "utf8",
-      env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: "1", RECORD: record },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 30_000,
-    });
+    const r = internals(["explain", "stale"], "terminal");
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain("Stale (approval state)");
-    expect(fs.readFileSync(record, "utf8").split("\n")).toContain("NativeModule tty");
+    expect(r.modules).toContain("NativeModule tty");
   });
 
   it("writes the same bytes as through a stream (a file and a pipe alike)", () => {

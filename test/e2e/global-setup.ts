@@ -16,6 +16,7 @@ import { binCacheRoot, labDirOf, labLayout, repoLayout } from "../../lab/config.
 import type { LabState } from "../../lab/state.ts";
 import { auditLogSize } from "../support/audit.ts";
 import { toolsRequired } from "../support/machine-tools.ts";
+import { shellQuote } from "../support/shell-quote.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..", "..");
 const LAB = repoLayout(REPO).launcher;
@@ -59,10 +60,6 @@ for (let i = 2; i < process.argv.length; i++) {
     ? `#!/usr/bin/env node\n// Written by test/e2e/global-setup.ts (writePluginEntry).\n${swap}\nimport(${JSON.stringify(pathToFileURL(bin).href)});\n`
     : `#!/bin/sh\n# Written by test/e2e/global-setup.ts (writePluginEntry); KUBECONFIG only.\ncase "$KUBECONFIG" in\n${cases.join("\n")}\nesac\nexport KUBECONFIG\nexec ${shellQuote(bin)} "$@"\n`;
   fs.writeFileSync(entry, text, { mode: 0o755 });
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", "'\\''")}'`;
 }
 
 export default function setup(project: TestProject): () => void {
