@@ -41,7 +41,7 @@ export const VALUES = {
 /** @type {Record<string, string[]>} Specifiers a layer may import for their types only. */
 export const TYPES = {
   kube: ["node:child_process", "node:stream"],
-  cli: ["node:child_process", "node:stream"],
+  cli: ["node:child_process", "node:net", "node:stream"],
   // The SDK's Transport interface, which the mcp command's stdio transport implements.
   commands: ["@modelcontextprotocol/sdk/shared/transport.js"],
 };

@@ -46,12 +46,15 @@ const RULE = "see docs/architecture.md, 'Read-only by construction'";
 
 export const TRANSPORT = ["src/kube/http.ts", "src/kube/proxy-tunnel.ts"];
 export const GUARD = "src/cli/process-guard.ts";
+/** The egress guard (the network's one door): reached only through the process guard's exports. */
+export const EGRESS = ["src/cli/egress-guard.ts", "src/cli/egress-diagnostics.ts"];
 /** Which module may import which capability of the guard (the loader takes its own at run time). */
 export const GUARD_CAPABILITIES = {
-  "src/main.ts": ["installProcessGuard"],
+  "src/main.ts": ["installProcessGuard", "installEgressGuard", "takeEgressRefusal"],
   "src/cli/fd-output.ts": ["writeStdio"],
   "src/cli/local.ts": ["runKubectlVersion", "processGuardInstalled"],
-  "src/cli/context.ts": ["createNewFile", "startCredentialPlugin"],
+  "src/cli/context.ts": ["createNewFile", "startCredentialPlugin", "openDoor"],
+  "src/cli/run.ts": ["takeEgressRefusal"],
 };
 const CAPABILITIES = [...new Set([...Object.values(GUARD_CAPABILITIES).flat(), "codeCacheFolder", "codeCacheLog"])];
 /** What node:fs's importers may take from it: reads (openSync's flag is held to "r" below). */
@@ -94,7 +97,7 @@ const FS_WHY = `node:fs is imported by name, only its reads: writes go through t
 const why = (name) => `${name} reaches the network or runs a process: only the transport (${TRANSPORT.join(", ")}) and the named exceptions may (${RULE})`;
 
 /** The banned modules, minus `allow` (module → the import names allowed, or true for all), and the guard's `capabilities`. */
-function imports(allow = {}, capabilities = []) {
+function imports(allow = {}, capabilities = [], egress = false) {
   const fsPaths = allow.fs === true ? [] : ["fs", "node:fs"].map((name) => ({ name, allowImportNames: FS_READS, allowTypeImports: true, message: FS_WHY }));
   const fsPromises = allow.fs === true ? [] : ["fs/promises", "node:fs/promises"].map((name) => ({ name, allowTypeImports: true, message: FS_WHY }));
   const banned = CAPABILITIES.filter((c) => !capabilities.includes(c));
@@ -127,6 +130,15 @@ function imports(allow = {}, capabilities = []) {
           message: `src/ imports only its named dependencies and node:-prefixed builtins (${RULE})`,
         },
         guard,
+        ...(egress
+          ? []
+          : [
+              {
+                regex: "(^|/)egress-(guard|diagnostics)(\\.ts)?$",
+                allowTypeImports: true,
+                message: `the egress guard is reached through the process guard's exports, each by the modules GUARD_CAPABILITIES names (${RULE})`,
+              },
+            ]),
       ],
     },
   ];
@@ -227,9 +239,10 @@ export default [
   { files: ["src/kube/request-log.ts"], rules: { "read-only/imports": imports({ http: ["STATUS_CODES"] }) } },
   ...Object.entries(GUARD_CAPABILITIES).map(([file, capabilities]) => ({ files: [file], rules: { "read-only/imports": imports({}, capabilities) } })),
   {
-    files: [GUARD],
+    // The egress guard names process.binding and getBuiltinModule: it replaces what they hand out.
+    files: [GUARD, ...EGRESS],
     rules: {
-      "read-only/imports": imports({ fs: true }),
+      "read-only/imports": imports({ fs: true }, [], true),
       // It replaces process.dlopen, binding, kill and getBuiltinModule: it names them all (its `.constructor` is held below).
       "read-only/properties": "off",
       "read-only/syntax": [

@@ -5,7 +5,7 @@
 import { fstatSync, statSync } from "node:fs";
 import { startupSnapshot } from "node:v8";
 import { fdOutput, type FdOutput } from "./cli/fd-output.ts";
-import { installProcessGuard } from "./cli/process-guard.ts";
+import { installEgressGuard, installProcessGuard, takeEgressRefusal } from "./cli/process-guard.ts";
 import { versionAnswer } from "./cli/version-flag.ts";
 
 declare const PTAH_VERSION: string | undefined;
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   // built): no command's code has loaded yet, and from here on this process starts no program,
   // worker or native addon and writes nothing outside its named exceptions (cli/process-guard.ts).
   installProcessGuard();
+  installEgressGuard();
   const version = typeof PTAH_VERSION === "string" ? PTAH_VERSION : "dev";
   const argv = process.argv.slice(2);
   // `--version` answers before the CLI (every command, the zod models) is even loaded: that load
@@ -57,6 +58,13 @@ async function main(): Promise<void> {
     // Built only when a command reads it (`mcp`): the stream loads Node's stream stack.
     input: () => process.stdin,
   });
+  // A refusal of the egress guard that came after the line's answer (a plant's deferred call):
+  // still the one answer, with nothing on stdout.
+  const late = takeEgressRefusal();
+  if (late) {
+    await err.write(`error: ${late.message}\n`);
+    process.exit(1);
+  }
   await out.write(result.stdout);
   await err.write(result.stderr);
   // Exit now: a request still retrying in the background (one of several parallel reads,

@@ -176,6 +176,7 @@ export function startFromCodeCache(entry: string, guardModule: string, env: Node
   const loader = new CodeCacheLoader(dir, logFile ? (outcome, file) => log(`${outcome} ${file}\n`) : undefined, read);
   const guard = loader.load(guardModule) as typeof ProcessGuard;
   guard.installProcessGuard();
+  guard.installEgressGuard();
   if (logFile) {
     append = guard.codeCacheLog(logFile);
     log(lines.splice(0).join(""));

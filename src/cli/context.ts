@@ -6,7 +6,7 @@ import type { Connection, GlobalOptions, LineEnvironment, LineResult, LocalFacts
 import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/shared/candidates.ts";
 import { LAZY_COMMANDS } from "../commands/registry.ts";
 import { RefusalError, UsageError } from "../errors.ts";
-import { createNewFile, startCredentialPlugin } from "./process-guard.ts";
+import { createNewFile, openDoor, startCredentialPlugin } from "./process-guard.ts";
 
 export interface Environment {
   readonly argv: readonly string[];
@@ -127,6 +127,8 @@ export function shellContext(environment: Environment, global: GlobalOptions, ru
               log: environment.log ?? (() => {}),
               // The one child process a connection may start, as the process guard allows it.
               startCredentialPlugin,
+              // The one door to the network, to this connection's server and proxy.
+              openDoor,
             }),
           );
       // A failed connect is not kept: a long-lived command (mcp) tries again on its next call.

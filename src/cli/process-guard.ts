@@ -19,6 +19,9 @@ import type { ChildProcessByStdio, ExecFileException } from "node:child_process"
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { ReadOnlyError, sanitize } from "../errors.ts";
+import { installEgressGuard as installEgress, patchEgressExports } from "./egress-guard.ts";
+
+export { openDoor, takeEgressRefusal } from "./egress-guard.ts";
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 type ChildProcesses = typeof import("node:child_process");
@@ -133,6 +136,7 @@ function patch(name: string, target: Target | undefined): void {
 /** A built-in being handed out: patched first when it is one the guard watches. */
 function handOut<T>(id: string, module: T): T {
   if (installed && typeof module === "object" && module !== null) patch(id.replace(/^node:/u, ""), module as Target);
+  patchEgressExports(id, module);
   return module;
 }
 
@@ -166,6 +170,14 @@ export function installProcessGuard(): void {
     };
   }
   if (esm) (getBuiltin("node:module") as typeof import("node:module")).syncBuiltinESMExports();
+}
+
+/**
+ * The network's one door (cli/egress-guard.ts), installed after the process guard, whose hooks
+ * hand it each built-in as it is first handed out.
+ */
+export function installEgressGuard(): void {
+  installEgress(loaded);
 }
 
 export function processGuardInstalled(): boolean {

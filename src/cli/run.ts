@@ -6,6 +6,7 @@ import { NotFoundError, UsageError, exitStatusOf, formatError, sanitizeMultiline
 import { LAZY_COMMANDS, registrySet } from "../commands/registry.ts";
 import { checkObjectNames } from "../commands/shared/arguments.ts";
 import { shellContext, type Environment } from "./context.ts";
+import { takeEgressRefusal } from "./process-guard.ts";
 import { toGlobalOptions } from "./global-flags.ts";
 import { renderCommandHelp, renderRootHelp } from "./help.ts";
 import { findCommandWord, parseCommandLine } from "./program.ts";
@@ -20,6 +21,14 @@ export interface RunResult {
 }
 
 export async function runCli(environment: Environment): Promise<RunResult> {
+  const result = await runLine(environment);
+  // A connection, listener, datagram or write the egress guard refused during the line (its
+  // caller saw only EACCES, or nothing): the line's answer is that refusal, whatever it printed.
+  const refused = takeEgressRefusal();
+  return refused ? refusal(refused, environment, "") : result;
+}
+
+async function runLine(environment: Environment): Promise<RunResult> {
   const argv = environment.argv;
   // The headers are known at once; a declaration loads when its command runs (commands/registry.ts).
   const commands = environment.commands ? registrySet(environment.commands) : LAZY_COMMANDS;

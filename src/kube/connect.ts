@@ -10,11 +10,14 @@ import { ReadError, sanitize } from "../errors.ts";
 import type { ConnectOptions, Connection } from "./types.ts";
 import { NO_CREDENTIALS, readBytes, userCredentials, type StartCredentialPlugin } from "./credentials.ts";
 import { Transport } from "./http.ts";
+import type { Door } from "./proxy-tunnel.ts";
 import { HttpClusterInspector } from "./inspect.ts";
 import { describeOrigin, kubeconfigPaths, mergeKubeconfigs, resolveContext, resolveNamespace, type KubeconfigDoc, type SourceFile } from "./kubeconfig.ts";
 import { loadYaml } from "./kubeconfig-yaml.ts";
 import { impersonationHeaders, overrideCluster, overrideUser, validate } from "./overrides.ts";
 import { HttpClusterReader } from "./reader.ts";
+
+export type { Door } from "./proxy-tunnel.ts";
 
 export interface ConnectEnvironment {
   readonly env: NodeJS.ProcessEnv;
@@ -27,6 +30,8 @@ export interface ConnectEnvironment {
   readonly now?: () => number;
   /** Starts the kubeconfig's exec credential plugin (the shell hands in the process guard's). */
   readonly startCredentialPlugin: StartCredentialPlugin;
+  /** The door to the server and proxy (the shell hands in the egress guard's); Node's own connect without it. */
+  readonly openDoor?: (destinations: readonly URL[]) => Door;
 }
 
 const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -190,12 +195,14 @@ export async function connect(global: ConnectOptions, env: ConnectEnvironment): 
   const ca = readBytes(cluster["certificate-authority-data"], cluster["certificate-authority"], "certificate authority");
   if (ca) tlsOptions.ca = ca;
   if (typeof cluster["tls-server-name"] === "string" && cluster["tls-server-name"] !== "") tlsOptions.servername = cluster["tls-server-name"];
+  const proxy = selectProxy(cluster, server, env.env);
   const transport = new Transport({
     server,
     tls: tlsOptions,
     credentials,
     headers: impersonationHeaders(user),
-    proxy: selectProxy(cluster, server, env.env),
+    proxy,
+    door: env.openDoor?.(proxy ? [server, proxy] : [server]),
     userAgent: `kubectl-ptah/${env.version}`,
     timeoutMs,
     verbosity: global.verbosity,

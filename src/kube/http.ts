@@ -11,7 +11,7 @@ import { KINDS } from "../model/parse.ts";
 import { connectionError } from "./api-errors.ts"; // errors become one kubectl-style line
 import { boundConnect } from "./connect-deadline.ts";
 import type { AuthState, CredentialSource } from "./credentials.ts";
-import { TunnelAgent } from "./proxy-tunnel.ts";
+import { DoorAgent, NODE_DOOR, TunnelAgent, plainDoorAgent, type Door } from "./proxy-tunnel.ts";
 import { MAX_RETRIES, retryWait, sleep } from "./retry.ts";
 import { RequestLog } from "./request-log.ts";
 import { REVIEW_PATHS, guardRequest, type DryRunKind } from "./request-guard.ts";
@@ -34,6 +34,8 @@ export interface TransportConfig {
   readonly warningsAsErrors?: boolean;
   /** stderr, for -v and the server's warnings. */
   readonly log?: (line: string) => void;
+  /** The one way to connect (the egress guard's door, to the server and the proxy); Node's own without it. */
+  readonly door?: Door;
 }
 
 export interface HttpResponse {
@@ -80,26 +82,25 @@ export class Transport {
   /** The client certificate and key the agent was built with (an exec plugin may rotate them). */
   private agentAuth: AuthState | undefined;
   private readonly log: RequestLog;
+  /** Agents of an earlier client certificate (kube/retire-agent.ts). */
+  private readonly retired = new Set<http.Agent>();
 
   constructor(config: TransportConfig) {
     this.config = config;
     this.log = new RequestLog(config.verbosity ?? 0, config.log ?? (() => {}));
   }
 
-  /** Agents of an earlier client certificate (kube/retire-agent.ts). */
-  private readonly retired = new Set<http.Agent>();
-
   close(): void {
     for (const agent of [this.agent, ...this.retired]) agent?.destroy();
   }
 
   /**
-   * One TLS context (CA, client certificate and key parsed once) for every connection: parallel
-   * reads open one connection each, and building a context per connection cost ~5 ms apiece
-   * (the profile of `status -A`: test/bench/profile.mjs). Rebuilt only when the client certificate changes.
+   * One TLS context (CA, client certificate and key parsed once) for every connection: one per connection cost
+   * ~5 ms apiece (`status -A`'s profile, test/bench/profile.mjs). Rebuilt only when the client certificate changes.
    */
   private agentFor(auth: AuthState): http.Agent {
-    if (this.config.server.protocol === "http:") return (this.agent ??= new http.Agent({ keepAlive: true, maxSockets: 8 }));
+    const door = this.config.door ?? NODE_DOOR;
+    if (this.config.server.protocol === "http:") return (this.agent ??= plainDoorAgent(door));
     if (this.agent && this.agentAuth && sameBytes(this.agentAuth.cert, auth.cert) && sameBytes(this.agentAuth.key, auth.key)) return this.agent;
     if (this.agent) this.retired.add(retireAgent(this.agent));
     const tlsOptions: tls.ConnectionOptions = { ...this.config.tls, ...(auth.cert ? { cert: auth.cert } : {}), ...(auth.key ? { key: auth.key } : {}) };
@@ -110,7 +111,7 @@ export class Transport {
       secureContext = undefined; // each connection then fails with its own error
     }
     const options: https.AgentOptions = { ...tlsOptions, ...(secureContext ? { secureContext } : {}), keepAlive: true, maxSockets: 8 };
-    this.agent = this.config.proxy ? new TunnelAgent(this.config.proxy, this.config.server, options) : new https.Agent(options);
+    this.agent = this.config.proxy ? new TunnelAgent(this.config.proxy, this.config.server, options, door) : new DoorAgent(door, options);
     this.agentAuth = auth;
     return this.agent;
   }
@@ -286,10 +287,7 @@ export class Transport {
   }
 }
 
-/**
- * The one place a request to the API server leaves: kube/request-guard.ts checks its method and
- * URL first, and throws (nothing sent) unless the plugin may send it.
- */
+/** The one place a request leaves: kube/request-guard.ts checks its method and URL first (nothing sent unless allowed). */
 function send(url: URL, server: URL, options: http.RequestOptions): http.ClientRequest {
   guardRequest(options.method ?? "GET", url, server);
   return (url.protocol === "http:" ? http : https).request(url, options);

@@ -12,7 +12,7 @@ import { ReadOnlyError, exitStatusOf, formatError } from "../../src/errors.ts";
 import { connect } from "../../src/kube/connect.ts";
 import type { Transport } from "../../src/kube/http.ts";
 import { startCredentialPlugin } from "../../src/cli/process-guard.ts";
-import { TunnelAgent } from "../../src/kube/proxy-tunnel.ts";
+import { NODE_DOOR, TunnelAgent } from "../../src/kube/proxy-tunnel.ts";
 import { guardRequest, guardTunnel } from "../../src/kube/request-guard.ts";
 import { useFaultServer, writeKubeconfig } from "../support/fault-server.ts";
 
@@ -234,7 +234,7 @@ describe("a planted violation, through the real connection code", () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     const proxyUrl = new URL(`http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`);
-    const agent = new TunnelAgent(proxyUrl, new URL(f.server.url), {});
+    const agent = new TunnelAgent(proxyUrl, new URL(f.server.url), {}, NODE_DOOR);
     try {
       const refused = await new Promise<unknown>((resolve) => {
         const req = https.request("https://metadata.internal:443/computeMetadata/v1/", { agent }, () => resolve(undefined));

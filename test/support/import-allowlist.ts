@@ -15,7 +15,7 @@ import { SRC, rel } from "./transport-proof.ts";
  * hand the bundle the built-ins and packages its own (checked) imports name; the process guard
  * patches each built-in by name as it is first handed out.
  */
-export const COMPUTED = ["cli/code-cache.ts", "cli/embedded.ts", "cli/process-guard.ts"];
+export const COMPUTED = ["cli/code-cache.ts", "cli/embedded.ts", "cli/process-guard.ts", "cli/egress-guard.ts"];
 
 export interface Specifier {
   readonly file: string;

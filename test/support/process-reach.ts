@@ -39,6 +39,8 @@ export const PROCESS_REACH: Readonly<Record<string, readonly string[]>> = {
     "process.stdout",
   ],
   "cli/process-guard.ts": ["process", "require"],
+  "cli/egress-guard.ts": ["process"],
+  "cli/egress-diagnostics.ts": ["process"],
   "cli/code-cache.ts": ["process.arch", "process.env", "process.execPath", "process.getBuiltinModule", "process.once", "process.platform", "process.version", "require"],
   "cli/embedded.ts": ["process.getBuiltinModule"],
   "cli/local.ts": ["process.argv", "process.execPath", "process.platform"],

@@ -35,7 +35,18 @@ export const TRANSPORT_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     "Transport.stream",
     "TransportConfig",
   ],
-  "kube/proxy-tunnel.ts": ["TunnelAgent", "TunnelAgent.createConnection", "TunnelAgent.proxy", "TunnelAgent.server"],
+  "kube/proxy-tunnel.ts": [
+    "Door",
+    "DoorAgent",
+    "DoorAgent.createConnection",
+    "DoorAgent.door",
+    "NODE_DOOR",
+    "TunnelAgent",
+    "TunnelAgent.createConnection",
+    "TunnelAgent.proxy",
+    "TunnelAgent.server",
+    "plainDoorAgent",
+  ],
 };
 
 const HIDDEN = ts.ModifierFlags.Private | ts.ModifierFlags.Protected;

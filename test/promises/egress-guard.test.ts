@@ -1,0 +1,167 @@
+// The egress guard (src/cli/egress-guard.ts) is an allowlist, proven on generated cases: in a child
+// process with the built guard installed as the npm bin installs it (test/support/egress-probe.cjs),
+// every way out the probe knows is tried through every route to a built-in (require,
+// getBuiltinModule, createRequire, mainModule.require, a vm context, an import() in a code string),
+// and each must be refused while this process's listeners (TCP, UDP, a Unix socket, an inherited
+// connected socket) see no connection, no byte and no datagram, and the probe's folder stays empty.
+// What the probe cannot list is classified instead: every built-in module of the Node that runs
+// the probe, every global it adds to a bare V8 context, and every method of the socket handles
+// the guard patches is allowed, guarded or irrelevant — an unclassified one fails, so a new Node
+// cannot add a way out unseen. Each guarded module must have a way in the probe.
+import { spawn } from "node:child_process";
+import dgram from "node:dgram";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GUARDED_HANDLE_METHODS } from "../../src/cli/egress-guard.ts";
+import { unclassified, BUILTIN_CLASSES, GLOBAL_CLASSES, HARMLESS_HANDLE_METHODS } from "../support/egress-classes.ts";
+import { ensureNpmBundle, REPO } from "../support/npm-bundle.ts";
+
+interface Row {
+  readonly way: string;
+  readonly route: string;
+  readonly refused: boolean;
+  readonly message: string;
+}
+interface Facts {
+  readonly builtinModules: readonly string[];
+  readonly globals: readonly string[];
+  readonly ways: readonly (readonly [string, string])[];
+}
+
+const seen = { connections: 0, bytes: 0, datagrams: 0 };
+const closers: (() => void)[] = [];
+let dir = "";
+let config: Record<string, unknown> = {};
+let inherited: net.Socket;
+
+function listening<T extends net.Server>(server: T, ...args: unknown[]): Promise<T> {
+  return new Promise((resolve) => server.listen(...(args as []), () => resolve(server)));
+}
+
+beforeAll(async () => {
+  ensureNpmBundle();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-egress-"));
+  fs.mkdirSync(path.join(dir, "out"));
+  const count = (s: net.Socket): void => {
+    seen.connections++;
+    s.on("data", (d: Buffer) => (seen.bytes += d.length));
+    s.on("error", () => {});
+  };
+  const tcp = await listening(net.createServer(count), 0, "127.0.0.1");
+  const unix = await listening(net.createServer(count), path.join(dir, "unix.sock"));
+  const udp = dgram.createSocket("udp4").on("message", () => seen.datagrams++);
+  await new Promise<void>((resolve) => udp.bind(0, "127.0.0.1", resolve));
+  // A connected socket handed to the probe as descriptor 3; its peer counts what arrives.
+  const peer = await listening(net.createServer(count), 0, "127.0.0.1");
+  inherited = net.connect((peer.address() as net.AddressInfo).port, "127.0.0.1");
+  await new Promise((resolve) => inherited.once("connect", resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  seen.connections = 0;
+  closers.push(
+    () => tcp.close(),
+    () => unix.close(),
+    () => udp.close(),
+    () => peer.close(),
+    () => inherited.destroy(),
+  );
+  config = { host: "127.0.0.1", tcpPort: (tcp.address() as net.AddressInfo).port, udpPort: udp.address().port, unixPath: path.join(dir, "unix.sock"), dir: path.join(dir, "out") };
+});
+afterAll(() => {
+  for (const close of closers) close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the probe; `guard: false` runs it with no guard installed (the control). */
+function probe(extra: Record<string, unknown> = {}): Promise<{ facts: Facts; rows: Row[]; stderr: string }> {
+  const guardModule = path.join(REPO, "dist", "npm", "process-guard.cjs");
+  const child = spawn(process.execPath, [path.join(REPO, "test", "support", "egress-probe.cjs"), guardModule, JSON.stringify({ ...config, ...extra })], {
+    stdio: ["ignore", "pipe", "pipe", inherited],
+    env: { PATH: process.env.PATH, NODE_NO_WARNINGS: "1" },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`the probe exited ${String(code)}: ${stderr}`));
+      const [first, ...rest] = stdout.trim().split("\n");
+      // Whatever got out has arrived at a listener by the time the probe's next attempt ends;
+      // one more turn of this process's loop lets the listeners count it.
+      setImmediate(() => resolve({ facts: JSON.parse(first!) as Facts, rows: rest.map((l) => JSON.parse(l) as Row), stderr }));
+    });
+  });
+}
+
+describe("the egress guard, in a child process", () => {
+  let facts: Facts;
+  let rows: Row[];
+  beforeAll(async () => {
+    ({ facts, rows } = await probe());
+  }, 120_000);
+
+  it("refuses every way out through every route, with one refusal line each", () => {
+    const ways = new Set(facts.ways.map(([w]) => w));
+    expect(rows.length).toBe(ways.size * 6 + 1);
+    const through = rows.filter((r) => !r.refused).map((r) => `${r.way} via ${r.route}: ${r.message}`);
+    expect(through).toEqual([]);
+    for (const r of rows) expect(r.message).toMatch(/^refused to [^\n]+: the plugin only reads \([^\n]+\)$/u);
+  });
+
+  it("lets nothing reach a listener or the disk", () => {
+    expect(seen).toEqual({ connections: 0, bytes: 0, datagrams: 0 });
+    expect(fs.readdirSync(path.join(dir, "out"))).toEqual([]);
+  });
+
+  it("classifies every built-in module and every global of this Node", () => {
+    expect(unclassified(facts.builtinModules, BUILTIN_CLASSES)).toEqual([]);
+    expect(unclassified(facts.globals, GLOBAL_CLASSES)).toEqual([]);
+  });
+
+  it("has a way in the probe for every guarded module and global", () => {
+    const probed = new Set(facts.ways.map(([, id]) => id.replace(/^node:/u, "")));
+    const missing = Object.entries(BUILTIN_CLASSES)
+      .filter(([name, c]) => c === "guarded" && !probed.has(name))
+      .map(([name]) => name);
+    expect(missing).toEqual([]);
+    expect(
+      Object.entries(GLOBAL_CLASSES)
+        .filter(([, c]) => c === "guarded")
+        .map(([name]) => name),
+    ).toEqual(["fetch"]);
+  });
+
+  it("classifies every method of the socket handles it patches", () => {
+    for (const [where, guarded] of Object.entries(GUARDED_HANDLE_METHODS)) {
+      const [name, cls] = where.split(".");
+      const bound = (process as unknown as { binding(n: string): Record<string, { prototype: object }> }).binding(name!);
+      const target = cls ? bound[cls]!.prototype : bound;
+      const methods = Object.getOwnPropertyNames(target).filter((k) => k !== "constructor" && typeof Object.getOwnPropertyDescriptor(target, k)?.value === "function");
+      const harmless = HARMLESS_HANDLE_METHODS[where] ?? [];
+      expect(
+        methods.filter((m) => !guarded.includes(m) && !harmless.includes(m)),
+        where,
+      ).toEqual([]);
+    }
+  });
+});
+
+describe("the probe can fail", () => {
+  it("without the guard, the same ways reach the listeners", async () => {
+    const before = seen.connections + seen.datagrams;
+    const { rows } = await probe({ noGuard: true, only: ["net.connect", "net.connect (unix socket)", "dgram.send"] });
+    expect(rows.filter((r) => r.refused)).toEqual([]);
+    for (let i = 0; i < 100 && seen.connections + seen.datagrams === before; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen.connections + seen.datagrams - before).toBeGreaterThan(0);
+    seen.connections = seen.bytes = seen.datagrams = 0;
+  }, 60_000);
+
+  it("an unclassified module or global is named", () => {
+    expect(unclassified(["net", "sqlite"], BUILTIN_CLASSES)).toEqual(["sqlite"]);
+    expect(unclassified(["fetch", "WebSocket"], GLOBAL_CLASSES)).toEqual(["WebSocket"]);
+  });
+});
