@@ -10,39 +10,11 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadYaml } from "../../src/kube/kubeconfig-yaml.ts";
 import { allowedAliasRatio } from "../../src/kube/yaml-aliases.ts";
+import { aliasBomb } from "../support/hostile-files.ts";
 import { needTool } from "../support/machine-tools.ts";
 
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-yaml-aliases-"));
 afterAll(() => fs.rmSync(DIR, { recursive: true, force: true }));
-
-/** Ten levels of nine aliases each, beside an ordinary user with a client-certificate-data (1.4 KB). */
-export function aliasBomb(): string {
-  const levels = ["  a0: &a0 [x, x, x, x, x, x, x, x, x]"];
-  for (let i = 1; i < 10; i++)
-    levels.push(
-      `  a${i}: &a${i} [${Array(9)
-        .fill(`*a${i - 1}`)
-        .join(", ")}]`,
-    );
-  return [
-    "apiVersion: v1",
-    "kind: Config",
-    "preferences:",
-    ...levels,
-    "clusters:",
-    "- name: c",
-    "  cluster: {server: 'https://127.0.0.1:1'}",
-    "users:",
-    "- name: u",
-    "  user:",
-    `    client-certificate-data: ${"QUFB".repeat(100)}`,
-    "contexts:",
-    "- name: c",
-    "  context: {cluster: c, user: u}",
-    "current-context: c",
-    "",
-  ].join("\n");
-}
 
 interface Chain {
   /** Each level: a sequence or a mapping of `aliases` aliases of the level before, and `plain` scalars. */
