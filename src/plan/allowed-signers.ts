@@ -2,6 +2,8 @@
 // keytype base64key [comment]`, blank lines and # comments ignored. This plugin finds the lines
 // naming a signature's key (as `ssh-keygen -Y find-principals` does) and reports their principals,
 // so a principal must name one signer: a pattern (*, ?, !) on a matching line is refused plainly.
+// With a required signer (as `ssh-keygen -Y verify -I`), the principals are a pattern list matched
+// against it, as ssh-keygen reads them, and the signer is who is reported.
 // Of the options, namespaces="…" is honoured; cert-authority lines vouch for certificates, which
 // this plugin does not read, so they match no key; valid-after and valid-before are refused on a
 // matching line rather than ignored. Pure.
