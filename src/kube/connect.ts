@@ -1,7 +1,7 @@
 // Composition of a connection: read the kubeconfig files by kubectl's rules, apply the command
 // line's overrides (kube/overrides.ts), resolve the context, namespace, TLS, credentials
 // (kube/credentials.ts), impersonation and proxy, and build the reader.
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { BlockList, isIP, isIPv4 } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -36,12 +36,41 @@ export interface ConnectEnvironment {
 
 const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
 
+/**
+ * The most bytes a kubeconfig file may have: 32 MiB. A context with its cluster and user, the
+ * certificates inline, is about 5 KB, so this is thousands of them; /dev/zero or a pipe that
+ * never ends is refused once past it, having held no more.
+ */
+export const MAX_KUBECONFIG_BYTES = 32 * 1024 * 1024;
+
 function readFileOrUndefined(file: string): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(file, "utf8");
+    fd = openSync(file, "r");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new ReadError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  const tooLarge = (): ReadError => new ReadError(`error loading config file "${file}": it is larger than ${MAX_KUBECONFIG_BYTES} bytes, more than any kubeconfig holds`);
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFile() && stat.size > MAX_KUBECONFIG_BYTES) throw tooLarge();
+    const parts: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(1024 * 1024);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_KUBECONFIG_BYTES) throw tooLarge();
+      parts.push(chunk.subarray(0, n));
+    }
+    return Buffer.concat(parts, total).toString("utf8");
+  } catch (err) {
+    if (err instanceof ReadError) throw err;
+    throw new ReadError(`cannot read ${file}: ${(err as Error).message}`);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { ModelError, TooDeepError } from "../errors.ts";
 import type { MODELS } from "./kinds.ts";
 import { VALIDATORS, setStringPool } from "./validators.ts";
+import { MAX_DEPTH } from "./depth.ts";
 
 import { PTAH_GROUP, PTAH_VERSION } from "./api.ts";
 
@@ -55,16 +56,8 @@ function withoutNulls(value: unknown): unknown {
   return value;
 }
 
-/**
- * How deep a served object may nest: 128 levels, objects and arrays counted alike, the object
- * itself the first. The models read at most 7 levels (a PtahSchema's), and a real object adds
- * little to that (managedFields repeat its paths a few levels deeper), so none comes near. A CRD keeping unknown fields lets anyone who may write
- * one object store any nesting, and what reads an object recurses (dropping nulls, zod, the
- * printers of -o json|yaml): at a few thousand levels that ends in "Maximum call stack size
- * exceeded" for the whole command. Deeper than this, an object is refused before anything but
- * the walk below reads it: a misfit in a list, a one-line error for the object a command is about.
- */
-export const MAX_DEPTH = 128;
+/** How deep a served object may nest: the one bound of every value the plugin reads (model/depth.ts). */
+export { MAX_DEPTH };
 
 interface Survey {
   /** Nested deeper than MAX_DEPTH. */

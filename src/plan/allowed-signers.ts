@@ -2,6 +2,8 @@
 // keytype base64key [comment]`, blank lines and # comments ignored. This plugin finds the lines
 // naming a signature's key (as `ssh-keygen -Y find-principals` does) and reports their principals,
 // so a principal must name one signer: a pattern (*, ?, !) on a matching line is refused plainly.
+// With a required signer (as `ssh-keygen -Y verify -I`), the principals are a pattern list matched
+// against it, as ssh-keygen reads them, and the signer is who is reported.
 // Of the options, namespaces="…" is honoured; cert-authority lines vouch for certificates, which
 // this plugin does not read, so they match no key; valid-after and valid-before are refused on a
 // matching line rather than ignored. Pure.
@@ -107,10 +109,18 @@ const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(Buff
 /**
  * The principals the file allows to sign in `namespace` with the key `blob` (one entry per line),
  * or a VerificationError saying why none is: the key is not there, or not for this namespace.
+ * With `signer` (ssh-keygen -Y verify's -I), only the lines whose principals, a pattern list, match
+ * it count, as ssh-keygen reads them: the key must be listed for that signer, not under another
+ * name; and the signer is the one principal reported.
  */
-export function principalsFor(signers: readonly AllowedSigner[], blob: Uint8Array, namespace: string, described: { key: string; file: string }): string[] {
-  const lines = signers.filter((s) => !s.certAuthority && sameBytes(s.blob, blob));
-  if (lines.length === 0) throw new VerificationError(`the signature's key (${described.key}) is not in the allowed signers file ${described.file}`);
+export function principalsFor(signers: readonly AllowedSigner[], blob: Uint8Array, namespace: string, described: { key: string; file: string }, signer?: string): string[] {
+  const keyLines = signers.filter((s) => !s.certAuthority && sameBytes(s.blob, blob));
+  if (keyLines.length === 0) throw new VerificationError(`the signature's key (${described.key}) is not in the allowed signers file ${described.file}`);
+  const lines = signer === undefined ? keyLines : keyLines.filter((s) => matchesPatternList(s.principals.split(","), signer));
+  if (lines.length === 0) {
+    const listed = keyLines.map((s) => `${JSON.stringify(s.principals)} (line ${s.line})`).join(", ");
+    throw new VerificationError(`the signature's key (${described.key}) is not listed for ${signer} in ${described.file}, only for ${listed}`);
+  }
   const allowed = lines.filter((s) => s.namespaces === undefined || matchesPatternList(s.namespaces, namespace));
   if (allowed.length === 0) {
     const where = lines.map((s) => `line ${s.line} allows namespaces="${s.namespaces!.join(",")}"`).join("; ");
@@ -120,11 +130,11 @@ export function principalsFor(signers: readonly AllowedSigner[], blob: Uint8Arra
     if (s.unread.length > 0) {
       throw new VerificationError(`line ${s.line} of ${described.file} has the option ${s.unread[0]}, which this plugin does not read; it honours namespaces="…" only`);
     }
-    if (/[*?!]/u.test(s.principals)) {
+    if (signer === undefined && /[*?!]/u.test(s.principals)) {
       throw new VerificationError(
         `line ${s.line} of ${described.file} names the signer by the pattern ${JSON.stringify(s.principals)}; this plugin reports who signed, so it reads exact principals only`,
       );
     }
   }
-  return allowed.map((s) => s.principals);
+  return signer === undefined ? allowed.map((s) => s.principals) : [signer];
 }

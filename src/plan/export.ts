@@ -5,6 +5,7 @@
 // Pure: the command reads the cluster and the file system, this builds and checks the text.
 import { NotFoundError, PtahError, VerificationError } from "../errors.ts";
 import type { PtahSchemaApproval } from "../model/kinds.ts";
+import { MAX_DEPTH, nestsDeeperThan } from "../model/depth.ts";
 import { parseObject, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { digestBytes } from "./canonical.ts";
 import { bindingOfPlanSpec, digestSchemaPlanBinding } from "./fingerprint.ts";
@@ -27,6 +28,12 @@ export const MAX_EXPORT_BYTES = 64 * 1024 * 1024;
 
 /** Why an export has that bound, for the refusal of a larger file. */
 export const EXPORT_BOUND = `an export is at most ${MAX_EXPORT_BYTES} bytes (a plan's ${MAX_PLAN_BYTES} bytes at most, twice as base64, and the objects around them)`;
+
+/**
+ * How deep an export may nest: the objects it holds, each within the one bound (MAX_DEPTH), and the
+ * four levels around a chunk's object (the file, objects, chunks, the chunk's entry).
+ */
+export const MAX_EXPORT_DEPTH = MAX_DEPTH + 4;
 
 /** Every object a load read, as served, in the order it was read (the recorder's log). */
 export interface ServedObject {
@@ -120,6 +127,9 @@ function readSealed(log: CheckLog, bytes: Uint8Array): Json {
   } catch {
     return log.fail("file", fileError("is not JSON"));
   }
+  // Measured before anything recurses into it (the canonical form below is JSON.stringify's).
+  if (nestsDeeperThan(parsed, MAX_EXPORT_DEPTH))
+    return log.fail("file", fileError(`nests deeper than ${MAX_EXPORT_DEPTH} levels, which no export does (each object in it at most ${MAX_DEPTH})`));
   if (!isObject(parsed) || parsed.format !== EXPORT_FORMAT) return log.fail("file", fileError(`is not a ${EXPORT_FORMAT} file`));
   if (parsed.formatVersion !== EXPORT_FORMAT_VERSION) {
     return log.fail("file", fileError(`has format version ${JSON.stringify(parsed.formatVersion)}; this plugin reads ${EXPORT_FORMAT_VERSION}`));

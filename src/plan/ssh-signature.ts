@@ -69,6 +69,8 @@ export interface SignatureInput {
   readonly signature: Uint8Array;
   readonly allowedSigners: Uint8Array;
   readonly namespace: string;
+  /** The principal that must have signed (ssh-keygen -Y verify's -I); undefined: whoever the file names for the key. */
+  readonly signer?: string | undefined;
   /** How messages name the files: the signature, the allowed signers, the signed file. */
   readonly names: { readonly signature: string; readonly allowedSigners: string; readonly message: string };
 }
@@ -83,7 +85,8 @@ export interface Signer {
 /**
  * Checks a detached signature as `ssh-keygen -Y verify` would, finding the signer by the key (as
  * `-Y find-principals` does): the namespace, the key in the allowed signers file for that
- * namespace, then the signature over the message's hash. Throws a VerificationError naming what failed.
+ * namespace (and, with a signer, on a line whose principals match it, as -I asks), then the
+ * signature over the message's hash. Throws a VerificationError naming what failed.
  */
 export function verifySignature(input: SignatureInput): Signer {
   const { names } = input;
@@ -106,7 +109,7 @@ export function verifySignature(input: SignatureInput): Signer {
   const fingerprint = fingerprintOf(parsed.publicBlob);
   const keyText = `${keyTypeLabel(key.type)} key ${fingerprint}`;
   const signers = parseAllowedSigners(new TextDecoder().decode(input.allowedSigners), names.allowedSigners);
-  const principals = principalsFor(signers, parsed.publicBlob, input.namespace, { key: keyText, file: names.allowedSigners });
+  const principals = principalsFor(signers, parsed.publicBlob, input.namespace, { key: keyText, file: names.allowedSigners }, input.signer);
   let good: boolean;
   try {
     good = verifySshSignature(key, signedData(input.namespace, parsed.hash as HashAlg, input.message), parsed.signature);

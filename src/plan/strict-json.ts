@@ -2,6 +2,8 @@
 // (JSON.parse silently keeps the last one, so two readers could disagree about which statement a
 // plan holds), object key order preserved. Pure.
 
+import { MAX_DEPTH } from "../model/depth.ts";
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export class StrictJsonError extends Error {}
@@ -14,8 +16,6 @@ export function parseStrictJson(text: string): JsonValue {
   if (p.i !== text.length) p.fail("unexpected text after the document");
   return value;
 }
-
-const MAX_DEPTH = 64;
 
 class Parser {
   i = 0;

@@ -7,6 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { MAX_DEPTH } from "../../src/model/depth.ts";
+import { MAX_EXPORT_DEPTH } from "../../src/plan/export.ts";
 import { runCliWith } from "../support/cli.ts";
 import { approvalOf, clusterState, CONSUMED_THEN_STALE, FIXTURES_NOW, NS, SCHEMA } from "./fixtures.ts";
 
@@ -126,5 +128,36 @@ describe("plan --verify -f FILE: the export's own checks, each alone", () => {
   ])("approvals: an approval naming %s", async (_name, change) => {
     const r = await verifyChanged((doc) => change(doc.objects.approvals[0].spec));
     expectRefusedBy(r, "approvals", "holds the approval storefront-v1, which does not name this plan, its UID and fingerprint");
+  });
+});
+
+describe("plan --verify -f FILE: how deep the file nests", () => {
+  /** `levels` objects, each the only value of the one before. */
+  const deep = (levels: number): Doc => {
+    let v: Doc = {};
+    for (let i = 1; i < levels; i++) v = { a: v };
+    return v;
+  };
+  const fileRow = (stdout: string): string => stdout.split("\n").find((l) => l.startsWith("file "))!;
+
+  it(`reads a file ${MAX_EXPORT_DEPTH} levels deep (a chunk object at the bound), refuses one level more in one line`, async () => {
+    // The file, objects, chunks, the chunk's entry, the chunk: five levels above the chunk's own fields.
+    const atBound = await verifyChanged((doc) => (doc.objects.chunks[0].object.extra = deep(MAX_DEPTH - 1)));
+    expect(fileRow(atBound.stdout)).toMatch(/^file +ok /u);
+    const past = await verifyChanged((doc) => (doc.objects.chunks[0].object.extra = deep(MAX_DEPTH)));
+    expect(past.status).toBe(1);
+    expect(past.stderr).toBe(`error: the export file nests deeper than ${MAX_EXPORT_DEPTH} levels, which no export does (each object in it at most ${MAX_DEPTH})\n`);
+    expect(fileRow(past.stdout)).toMatch(/^file +FAILED /u);
+  });
+
+  it("refuses an export-shaped file nested 5,000 deep in one line (it ended in Maximum call stack size exceeded)", async () => {
+    const file = path.join(DIR, "deep.json");
+    const doc = JSON.parse(await exportedText()) as Doc;
+    const head = JSON.stringify(doc, null, 2).replace(/\n\}\n?$/u, ',\n  "extra": ');
+    fs.writeFileSync(file, `${head}${"[".repeat(5000)}${"]".repeat(5000)}\n}\n`);
+    const r = await runCliWith(["plan", "--verify", "-f", file], undefined);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`error: the export file nests deeper than ${MAX_EXPORT_DEPTH} levels, which no export does (each object in it at most ${MAX_DEPTH})\n`);
+    expect(r.stdout).toContain("did not verify; nothing from it was printed.");
   });
 });

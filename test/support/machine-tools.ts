@@ -70,6 +70,8 @@ export const MACHINE_TOOLS = {
   tmux: { missing: "no tmux on PATH", install: "apt-get install tmux", find: () => onPath("tmux") },
   // The oracle of the export's SSH signatures (test/plan/ssh-signature.test.ts): OpenSSH's own.
   "ssh-keygen": { missing: "no ssh-keygen on PATH", install: "apt-get install openssh-client", find: () => onPath("ssh-keygen") },
+  // The oracle of the kubeconfig's YAML bounds (test/kube/yaml-aliases.test.ts): kubectl's own reading.
+  kubectl: { missing: "no kubectl on PATH", install: "install kubectl (the e2e tier and test/cli/kubectl-options.test.ts need it too)", find: () => onPath("kubectl") },
   // Not a Debian package: built from the Go module proxy once (the e2e k9s test, plugin-manifest/k9s/).
   k9s: {
     missing: "k9s is not built (~/.cache/kubectl-ptah/k9s-bin/k9s, or $PTAH_K9S_BIN_DIR)",

@@ -5,7 +5,7 @@
 // content. So an assistant sees exactly what `kubectl ptah … -o json` prints, verified the same
 // way, and reaches the cluster only through the read-only seam every command uses.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type JSONRPCRequest, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { RefusalError } from "../../errors.ts";
 import { sanitizeMultiline } from "../../render/sanitize.ts";
@@ -52,21 +52,25 @@ export async function serveMcp(ctx: RunContext, extra: readonly ExtraTool[] = []
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...TOOLS, ...extra.map((t) => ({ name: t.name, description: t.description, inputSchema: { type: "object" as const } }))],
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request, handler) => {
-    const name = request.params.name;
+  // tools/call is served by the fallback handler, so that no schema of the SDK reads its params
+  // first: a call whose params do not read is -32602 with one line, not -32603 with the schema's
+  // issues as JSON. Any other method nobody serves is "Method not found", as before.
+  server.fallbackRequestHandler = async (request, handler) => {
+    if (request.method !== "tools/call") throw rpcError(ErrorCode.MethodNotFound, "Method not found");
+    const { name, args } = callParams(request);
     const more = extraByName.get(name);
     if (more) return more.call();
     if (!Object.hasOwn(TOOL_SHAPES, name)) return toolError(`error: unknown tool "${name}"; the tools are ${Object.keys(TOOL_SHAPES).join(", ")}`);
     const tool = name as ToolName;
     // Our own check, so that a refusal is one line naming each field wrong (the SDK's is several).
-    const parsed = z.strictObject(TOOL_SHAPES[tool]).safeParse(request.params.arguments ?? {});
+    const parsed = z.strictObject(TOOL_SHAPES[tool]).safeParse(args);
     if (!parsed.success) return toolError(`error: invalid arguments for ${tool}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ")}`);
     return gate(() => {
       const signal = AbortSignal.any([ctx.signal, handler.signal]);
       const run = (argv: readonly string[]): Promise<LineResult> => runLine(argv, { signal, connect });
       return call(tool, parsed.data as AnyArgs, run, ctx).catch(toolError);
     });
-  });
+  };
   const transport = new LineTransport(ctx.input(), (text) => ctx.emit(text), ctx.log ?? (() => {}));
   await server.connect(transport);
   const aborted = new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
@@ -96,6 +100,26 @@ async function call(name: ToolName, args: AnyArgs, run: (argv: readonly string[]
     content: [{ type: "text", text: notes ? `${page.text}${page.text.endsWith("\n") || page.text === "" ? "" : "\n"}${notes}\n` : page.text }],
     structuredContent: structured.value,
   };
+}
+
+/** A JSON-RPC error the SDK sends as it is: its code, and the message without the SDK's "MCP error" prefix. */
+function rpcError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** A tools/call's params: a tool's name and an object of arguments, or -32602 saying in one line what is wrong. */
+function callParams(request: JSONRPCRequest): { name: string; args: unknown } {
+  const params = request.params;
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (!isObject(params)) throw rpcError(ErrorCode.InvalidParams, "invalid params for tools/call: params must be an object with the tool's name and its arguments");
+  if (typeof params.name !== "string") throw rpcError(ErrorCode.InvalidParams, "invalid params for tools/call: name must be a string, the name of a tool (tools/list lists them)");
+  if (params.arguments !== undefined && !isObject(params.arguments)) {
+    throw rpcError(
+      ErrorCode.InvalidParams,
+      `invalid params for tools/call: arguments must be an object of the tool's arguments, not ${Array.isArray(params.arguments) ? "an array" : params.arguments === null ? "null" : typeof params.arguments}`,
+    );
+  }
+  return { name: params.name, args: params.arguments ?? {} };
 }
 
 /** A refusal as MCP's tool error: the plugin's one `error: …` line, nothing else. */

@@ -28,7 +28,7 @@ export interface PlanOptions {
   readonly exportTo: string | undefined;
   /** -f FILE with --verify: verify an export offline. */
   readonly file: string | undefined;
-  /** The export's signature: --sign KEY with --export; --allowed-signers and --signature with -f. */
+  /** The export's signature: --sign KEY with --export; --allowed-signers, --signature and --signer with -f. */
   readonly signing: ExportSigning;
   readonly output: PlanFormat;
   readonly statements: boolean;
@@ -64,6 +64,10 @@ export const planCommand: CommandBody<PlanOptions> = {
       comment: "Verify an export and who signed it, against ssh-keygen's allowed signers file",
       command: "kubectl ptah plan --verify -f plan.json --allowed-signers allowed_signers",
     },
+    {
+      comment: "The same, and exit 1 unless alice@example.com signed it (ssh-keygen -Y verify -I)",
+      command: "kubectl ptah plan --verify -f plan.json --allowed-signers allowed_signers --signer alice@example.com",
+    },
     { comment: "A summary to paste into a pull request or a ticket (GitHub-flavoured Markdown)", command: "kubectl ptah plan storefront -o markdown" },
     { comment: "What each statement locks, what that blocks and for how long, under the schema's transactionMode", command: "kubectl ptah plan storefront --locks" },
   ],
@@ -96,6 +100,12 @@ export const planCommand: CommandBody<PlanOptions> = {
       describe: "With --verify -f: check the export's SSH signature against this allowed signers file (ssh-keygen's format) and name the signer",
     },
     { name: "signature", type: "string", value: "SIGFILE", describe: "With --allowed-signers: the signature to check, instead of the export's FILE.sig" },
+    {
+      name: "signer",
+      type: "string",
+      value: "PRINCIPAL",
+      describe: "With --allowed-signers: exit 1 unless this principal signed, by a key the file lists for it (ssh-keygen -Y verify's -I)",
+    },
   ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
 
@@ -142,7 +152,7 @@ export const planCommand: CommandBody<PlanOptions> = {
     const sign = typeof args.flags.sign === "string" ? args.flags.sign : undefined;
     if (sign !== undefined && exportTo === undefined) throw new UsageError("--sign signs an export; add --export FILE", "plan");
     if (sign === "") throw new UsageError("--sign needs the name of an OpenSSH private key file", "plan");
-    const checking = ["allowed-signers", "signature"].find((f) => args.flags[f] !== undefined);
+    const checking = ["allowed-signers", "signature", "signer"].find((f) => args.flags[f] !== undefined);
     if (checking) throw new UsageError(`--${checking} checks the signature of an export; it belongs with --verify -f FILE`, "plan");
     const selection: PlanChoice = named !== undefined ? { kind: "named", plan: named } : { kind: applied ? "applied" : "current" };
     return { schema: args.positionals[0]!, selection, output, statements, verify, locks, exportTo, file: undefined, signing: { key: sign } };
@@ -192,10 +202,12 @@ function fileOptions(positionals: readonly string[], flags: Readonly<Record<stri
   if (positionals.length > 0) throw new UsageError("an export names its own schema; drop the schema name, or drop -f", "plan");
   const others = ["current", "applied", "statements", "locks"].filter((f) => flags[f] === true).concat(["plan", "export", "sign"].filter((f) => flags[f] !== undefined));
   if (others.length > 0 || output !== undefined) throw new UsageError(`--verify -f checks an export file and takes no ${others.length > 0 ? `--${others[0]}` : "-o"}`, "plan");
-  const [allowedSigners, signature] = ["allowed-signers", "signature"].map((f) => (typeof flags[f] === "string" ? (flags[f] as string) : undefined));
+  const [allowedSigners, signature, signer] = ["allowed-signers", "signature", "signer"].map((f) => (typeof flags[f] === "string" ? (flags[f] as string) : undefined));
   if (allowedSigners === "" || signature === "") throw new UsageError(`--${allowedSigners === "" ? "allowed-signers" : "signature"} needs the name of a file`, "plan");
-  if (signature !== undefined && allowedSigners === undefined) throw new UsageError("--signature is checked against an allowed signers file; add --allowed-signers FILE", "plan");
-  const signing = { allowedSigners, signature };
+  if (signer === "") throw new UsageError("--signer needs the principal that must have signed, as the allowed signers file names it", "plan");
+  const unchecked = signature !== undefined ? "signature" : signer !== undefined ? "signer" : undefined;
+  if (unchecked && allowedSigners === undefined) throw new UsageError(`--${unchecked} is checked against an allowed signers file; add --allowed-signers FILE`, "plan");
+  const signing = { allowedSigners, signature, signer };
   return { schema: "", selection: { kind: "current" }, output: "text", statements: false, verify: true, locks: false, exportTo: undefined, file, signing };
 }
 

@@ -28,11 +28,13 @@ async function approvalsOf(reader: ClusterReader, namespace: string, plan: Verif
   }
 }
 
-/** --sign KEY with --export; --allowed-signers FILE and --signature SIGFILE with --verify -f. */
+/** --sign KEY with --export; --allowed-signers FILE, --signature SIGFILE and --signer PRINCIPAL with --verify -f. */
 export interface ExportSigning {
   readonly key?: string | undefined;
   readonly allowedSigners?: string | undefined;
   readonly signature?: string | undefined;
+  /** The principal that must have signed (ssh-keygen -Y verify's -I). */
+  readonly signer?: string | undefined;
 }
 
 /**
@@ -98,7 +100,7 @@ function signatureCheck(
       throw new VerificationError(`the export is not signed: ${err instanceof PtahError ? err.message : String(err)}`);
     }
     const names = { signature: sigFile, allowedSigners: signing.allowedSigners!, message: file };
-    const signer = verifySignature({ message: bytes, signature, allowedSigners, namespace: PLAN_SIGNATURE_NAMESPACE, names });
+    const signer = verifySignature({ message: bytes, signature, allowedSigners, namespace: PLAN_SIGNATURE_NAMESPACE, names, signer: signing.signer });
     const detail = `signed by ${signer.principals.join(", ")} with ${signer.keyType} key ${signer.fingerprint} (${sigFile}, namespace ${PLAN_SIGNATURE_NAMESPACE}, allowed by ${names.allowedSigners})`;
     return { check: { check: "signature", ok: true, detail } };
   } catch (err) {

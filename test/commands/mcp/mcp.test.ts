@@ -2,7 +2,7 @@
 // cluster. Each tool's structured answer is what the same command line prints with -o json, its
 // text what it prints for a person; no tool sends anything but reads; bad calls are tool errors.
 import { afterEach, describe, expect, it } from "vitest";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { FakeReader } from "../../support/fake-reader.ts";
 import { runCliWith } from "../../support/cli.ts";
 import { aMigration, aMigrationPlan, awaitingSchema, cond } from "../../support/builders.ts";
@@ -10,6 +10,7 @@ import { currentPlanStatus, fakeObjectsOf, publishSchemaPlan } from "../../suppo
 import { expectGolden } from "../../support/golden.ts";
 import { mcpSession, type McpSession } from "../../support/mcp.ts";
 import { PAGE_CHARS } from "../../../src/commands/mcp/mcp-answer.ts";
+import { INVALID_REQUEST, MAX_LINE_BYTES } from "../../../src/commands/mcp/mcp-transport.ts";
 
 const SCHEMA = { name: "storefront", namespace: "app", uid: "schema-uid-1" };
 const plan1 = publishSchemaPlan({
@@ -189,13 +190,42 @@ describe("kubectl ptah mcp", () => {
     session = undefined;
   });
 
-  it("drops a message over the bound and a line that is not JSON-RPC, and goes on", async () => {
+  it("answers a message over the bound with a JSON-RPC error under its id, at once, and goes on", async () => {
     session = await mcpSession(cluster());
-    session.input.push(`{"jsonrpc":"2.0","id":99,"method":"ping","params":{"pad":"${"x".repeat(2 * 1024 * 1024)}"}}\n`);
+    // Through the SDK's client, which writes the id last: refused, not left to its 60 s timeout.
+    const started = Date.now();
+    const long = session.client.callTool({ name: "explain", arguments: { topic: ["x".repeat(MAX_LINE_BYTES + 10)] } }, undefined, { timeout: 60_000 });
+    await expect(long).rejects.toMatchObject({ code: INVALID_REQUEST, message: expect.stringMatching(/is over this server's bound of 1048576 bytes for one message$/u) as string });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    // A request that writes its id first, in a chunk after a whole message; a notification (no id) over the bound; a line that is not JSON.
+    session.input.push(`{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":99,"method":"ping","params":{"pad":"${"x".repeat(2 * 1024 * 1024)}"}}\n`);
+    session.input.push(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"pad":"${"x".repeat(2 * 1024 * 1024)}"}}\n`);
     session.input.push("not json at all\n");
     const r = await call("explain", { topic: ["stale"] });
     expect(r.isError ?? false).toBe(false);
-    expect(session.stdout()).not.toContain('"id":99');
+    const answers = session
+      .stdout()
+      .split("\n")
+      .filter((l) => l.includes('"error"'));
+    expect(answers.map((l) => (JSON.parse(l) as { id: unknown; error: { code: number } }).id)).toEqual([expect.any(Number), 99]);
+    expect(answers.every((l) => l.length < 300)).toBe(true);
+  });
+
+  it("answers a tools/call whose params do not read with -32602 and one line, not -32603 with the schema's issues", async () => {
+    session = await mcpSession(cluster());
+    const CASES: [unknown, string][] = [
+      [{ name: "status", arguments: "storefront" }, "invalid params for tools/call: arguments must be an object of the tool's arguments, not string"],
+      [{ name: "status", arguments: ["storefront"] }, "invalid params for tools/call: arguments must be an object of the tool's arguments, not an array"],
+      [{ name: 5 }, "invalid params for tools/call: name must be a string, the name of a tool (tools/list lists them)"],
+      [{}, "invalid params for tools/call: name must be a string, the name of a tool (tools/list lists them)"],
+    ];
+    for (const [params, line] of CASES) {
+      const r = session.client.request({ method: "tools/call", params: params as never }, CallToolResultSchema);
+      await expect(r).rejects.toMatchObject({ code: -32602, message: `MCP error -32602: ${line}` });
+    }
+    // A method nobody serves is still "Method not found"; a tool call that reads still works.
+    await expect(session.client.request({ method: "prompts/list" }, CallToolResultSchema)).rejects.toMatchObject({ code: -32601 });
+    expect((await call("explain", { topic: ["stale"] })).isError ?? false).toBe(false);
   });
 });
 

@@ -186,6 +186,43 @@ describe("other refusals", () => {
     expect(changed.stdout).not.toContain("verified:");
   });
 
+  it("--signer PRINCIPAL: exit 0 only when the key is listed for that principal, as ssh-keygen -Y verify -I says", async () => {
+    const { key } = alice();
+    const bob = makeKey(tool, DIR, `bob-${++n}`);
+    // bob's key listed under bob and under "ops" (another name for him), alice's under alice.
+    const allowed = writeAllowedSigners(DIR, `allowed-${++n}`, [
+      { principal: "alice@example.com", key },
+      { principal: "bob@example.com", key: bob },
+      { principal: "ops@example.com", key: bob },
+    ]);
+    const file = fresh();
+    await exportTo(file, ["--sign", key]);
+    const good = await verifyFile(file, ["--allowed-signers", allowed, "--signer", "alice@example.com"]);
+    expect(good.status, good.stderr).toBe(0);
+    expect(good.stdout).toMatch(/^signature +ok +signed by alice@example\.com with ED25519 key /mu);
+    expect(sshVerify(tool, allowed, "alice@example.com", `${file}.sig`, file).status).toBe(0);
+    for (const other of ["bob@example.com", "ops@example.com", "mallory@example.com"]) {
+      const r = await verifyFile(file, ["--allowed-signers", allowed, "--signer", other]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^error: the signature's key \\(ED25519 key SHA256:\\S+\\) is not listed for ${other.replace(".", "\\.")} in ${allowed}, only for "alice@example\\.com" \\(line 3\\)\\n$`,
+          "u",
+        ),
+      );
+      expect(r.stdout).toMatch(/^signature +FAILED /mu);
+      expect(sshVerify(tool, allowed, other, `${file}.sig`, file).status).not.toBe(0);
+    }
+    // bob's signature is bob's, and ops': the key is listed for both, so each may be required.
+    const bobs = fresh();
+    await exportTo(bobs, ["--sign", bob]);
+    for (const name of ["bob@example.com", "ops@example.com"]) {
+      expect((await verifyFile(bobs, ["--allowed-signers", allowed, "--signer", name])).status).toBe(0);
+      expect(sshVerify(tool, allowed, name, `${bobs}.sig`, bobs).status).toBe(0);
+    }
+    expect((await verifyFile(bobs, ["--allowed-signers", allowed, "--signer", "alice@example.com"])).status).toBe(1);
+  });
+
   it("refuses an allowed signers file that is not there as kubectl does (exit 2), before any check", async () => {
     const file = fresh();
     await exportTo(file);
@@ -205,6 +242,9 @@ describe("usage errors", () => {
       ["plan", "--verify", "-f", "f", "--signature", "s"],
       "--signature is checked against an allowed signers file; add --allowed-signers FILE",
     ],
+    ["--signer without --allowed-signers", ["plan", "--verify", "-f", "f", "--signer", "alice"], "--signer is checked against an allowed signers file; add --allowed-signers FILE"],
+    ["--signer without -f", ["plan", "s", "--signer", "alice"], "--signer checks the signature of an export; it belongs with --verify -f FILE"],
+    ["an empty --signer", ["plan", "--verify", "-f", "f", "--allowed-signers", "a", "--signer="], "--signer needs the principal that must have signed"],
   ])("refuses %s as a usage error, before connecting", async (_name, argv, message) => {
     const r = await runCliWith(argv, clusterState().reader);
     expect(r).toMatchObject({ status: 2, stdout: "", connects: 0 });
