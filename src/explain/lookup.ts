@@ -119,6 +119,7 @@ interface Keys {
   readonly order: number;
   readonly title: string;
   readonly aliases: readonly string[];
+  readonly alsoNamed: readonly string[];
   /**
    * Whole words of the title and aliases, for plain-word matching; split on first use: an id, title
    * or alias (most queries) is answered without them, and splitting every entry's words at load cost
@@ -143,6 +144,7 @@ function keysOf(entries: readonly KnowledgeEntry[]): readonly Keys[] {
       order,
       title: normalizeWord(entry.title),
       aliases: entry.aliases.map(normalizeWord),
+      alsoNamed: (entry.alsoNamed ?? []).map(normalizeWord),
       get words() {
         return (words ??= new Set([entry.title, ...entry.aliases].flatMap(splitWords)));
       },
@@ -159,6 +161,15 @@ type Match = Exclude<LookupResult, { kind: "unknown" }>;
 /** An alias names one preferred entry; a title may be shared by several (Ready, Stale, InSync…). */
 function matchExact(key: string, pool: readonly Keys[]): Match | undefined {
   if (key === "") return undefined;
+  const second = pool.filter((k) => k.alsoNamed.includes(key));
+  const first = matchNamed(key, pool);
+  if (second.length === 0) return first;
+  const [only, ...more] = second;
+  if (!first) return only && more.length === 0 ? { kind: "found", entry: only.entry, via: "alias", others: [] } : { kind: "ambiguous", candidates: entriesOf(second) };
+  return combine(first, { kind: "ambiguous", candidates: entriesOf(second) });
+}
+
+function matchNamed(key: string, pool: readonly Keys[]): Match | undefined {
   const byAlias = pool.filter((k) => k.aliases.includes(key));
   const byTitle = pool.filter((k) => k.title === key);
   const [first, ...more] = byAlias;
