@@ -198,7 +198,8 @@ function suggest(key: string, pool: readonly Keys[]): KnowledgeEntry[] {
   if (key.length < 3) return [];
   const limit = key.length <= 4 ? 1 : key.length <= 8 ? 2 : 3;
   const scored: { keys: Keys; score: number }[] = [];
-  const measure = (name: string): number => (key.length >= 4 && name.startsWith(key) ? 0 : editDistance(key, name));
+  // Lengths further apart than the limit cannot be within it: a pasted line is not measured against every name.
+  const measure = (name: string): number => (key.length >= 4 && name.startsWith(key) ? 0 : Math.abs(key.length - name.length) > limit ? Infinity : editDistance(key, name));
   for (const k of pool) {
     const byTitle = measure(k.title);
     const byAlias = Math.min(Infinity, ...k.aliases.map(measure));

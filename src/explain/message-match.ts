@@ -36,8 +36,9 @@ export interface Placed {
 }
 
 const SLOT_PATTERNS: Readonly<Record<Slot, string>> = {
-  user: "(.+?)",
-  detail: "(.+?)",
+  // Any character, line separators (U+2028, U+2029) included: `.` would stop at them.
+  user: "([\\s\\S]+?)",
+  detail: "([\\s\\S]+?)",
   count: "(\\d+)",
   op: "(\\S+?)",
   realm: '("(?:[^"\\\\]|\\\\.)*"|\\S+)',

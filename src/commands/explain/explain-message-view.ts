@@ -102,7 +102,7 @@ export function renderPlaced(placed: readonly Placed[]): string {
     if (a.object) lines.push(`Object:      ${a.object.resource} ${a.object.name}`);
     if (p.context.file) {
       const what = [p.context.verb, p.context.file, p.context.status ? `(${p.context.status})` : undefined].filter((w) => w !== undefined && w !== "");
-      lines.push(`Refused:     ${sanitize(what.join(" "))}`);
+      lines.push(`Request:     ${sanitize(what.join(" "))}`);
     }
     const named = (Object.keys(SLOT_LABELS) as Slot[]).filter((s) => a.slots[s] !== undefined).map((s) => `${SLOT_LABELS[s]} ${a.slots[s]}`);
     if (named.length > 0) lines.push(`Names:       ${named.join(", ")}`);

@@ -15,7 +15,7 @@ export function renderTopic(entry: KnowledgeEntry, others: readonly KnowledgeEnt
   // A word that is this topic's name and another's second reading (exclusive: the lock mode, and a
   // realm's sharing) says so before anything else.
   const homonyms = others.filter((o) => o.alsoNamed !== undefined);
-  if (homonyms.length > 0) lines.push(`Not this? The same word also names ${homonyms.map((o) => `${o.id} (${o.summary})`).join(", ")}.`);
+  if (homonyms.length > 0) lines.push(...wrap(`Not this? The same word also names ${homonyms.map((o) => `${o.id}: ${o.summary}`).join("; ")}.`));
   lines.push("", `Topic:       ${entry.id}`, `Applies to:  ${entry.appliesTo.join(", ")}`);
   const aliases = entry.aliases.filter((a) => normalizeWord(a) !== normalizeWord(entry.title));
   if (aliases.length > 0) lines.push(`Also called: ${aliases.join(", ")}`);

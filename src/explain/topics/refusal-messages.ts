@@ -4,6 +4,7 @@
 // says the migration one is "analogous (kind word migration)", the kind is a slot.
 import type { NextCommand } from "../knowledge-types.ts";
 import type { MessageTemplate } from "./message-types.ts";
+import { APPLY_GUARD_REFUSAL } from "./trap-topics.ts";
 
 const SHOW: NextCommand = { command: "kubectl ptah {kind} <{kind}>", purpose: "its phase, current plan and what it waits for" };
 const APPROVE: NextCommand = { command: "kubectl ptah approve {target} | kubectl create -f -", purpose: "an approval built from the current plan, checked first" };
@@ -368,7 +369,7 @@ const GUARDS: readonly MessageTemplate[] = [
     next: [ACK, STUCK],
   },
   {
-    text: "spec.policy.apply: Always applies plans without an approval, and this cluster reserves that choice for the groups that own apply policy. Use OnApproval, or ask an apply-policy administrator to make the change",
+    text: APPLY_GUARD_REFUSAL,
     source: "apply-policy guard",
     topic: "concept/apply-policy-guard",
     cause: "The change into spec.policy.apply: Always was refused: you are in none of the apply-policy guard's exempt groups.",
