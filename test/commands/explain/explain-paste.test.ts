@@ -1,6 +1,7 @@
 // `explain` on what people hold: a refusal pasted whole (as an argument or on standard input), the
 // FAQ's symptom words, the stuck words, the alerts and metrics that page on-call, HistoryRead, a
 // phase word written as Ready's reason, and "exclusive" (a lock mode and a realm's sharing).
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FakeReader } from "../../support/fake-reader.ts";
 import { runCliWith } from "../../support/cli.ts";
@@ -88,6 +89,34 @@ describe("explain a pasted line", () => {
     const r = await runCliWith(["explain", FOUR_EYES.replace("alice", "al\u001b[2Jice")], undefined);
     expect(r.stdout).not.toContain("\u001b");
     expect(r.stdout).toContain("Names:       user al^[[2Jice\n");
+  });
+});
+
+describe("explain on any paste", () => {
+  it("answers or refuses in one line, and prints no control character", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.string({ unit: "binary", maxLength: 80 }), fc.constantFrom(FOUR_EYES, GUARD, REALM, "error: ", "denied the request: ")), { maxLength: 4 }),
+        async (parts) => {
+          const r = await runCliWith(["explain", "-"], undefined, { input: stdin(parts.join("\n")) });
+          expect([0, 2, 3]).toContain(r.status);
+          expect(r.stdout.replace(/\n/gu, "")).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/u);
+          if (r.status !== 0) {
+            expect(r.stdout).toBe("");
+            expect(r.stderr).toMatch(/^error: [^\n]*\n$/u);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("reads a line of a mebibyte without stalling on it", async () => {
+    const line = `${"x ".repeat(300_000)}acknowledged the`;
+    const started = Date.now();
+    const r = await runCliWith(["explain", "-"], undefined, { input: stdin(line) });
+    expect(r.status).toBe(3);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 
