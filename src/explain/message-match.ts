@@ -44,7 +44,8 @@ const SLOT_PATTERNS: Readonly<Record<Slot, string>> = {
   realm: '("(?:[^"\\\\]|\\\\.)*"|\\S+)',
   namespace: '("(?:[^"\\\\]|\\\\.)*"|\\S+)',
   outcome: "([A-Za-z]+)",
-  kind: "(schema|migration)",
+  // The contract writes the kind word in lower case; an older note has `<Kind>` (PtahSchema): both read as schema.
+  kind: "((?:ptah)?(?:schema|migration))",
   object: "(approval|acknowledgment)",
   stamp: "(approvedAt|acknowledgedAt)",
   identity: "(approver|acknowledgedBy)",
@@ -165,6 +166,7 @@ function unquote(text: string): string {
 
 /** A Go-quoted (%q) name as it was, or the bare word kubectl's reader was given. */
 function slotValue(slot: Slot, raw: string): string {
+  if (slot === "kind") return raw.toLowerCase().replace(/^ptah/u, "");
   if ((slot === "realm" || slot === "namespace") && raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"')) {
     try {
       return JSON.parse(raw) as string;

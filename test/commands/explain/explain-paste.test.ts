@@ -50,6 +50,13 @@ describe("explain a pasted line", () => {
     expect(r.stdout).toContain("Names:       user alice\n");
   });
 
+  it("reads the kind word however it is written (PtahMigration, Migration, migration)", async () => {
+    const r = await runCliWith(["explain", "-o", "json", "PtahMigration requires a distinct approver, and bob last changed its spec"], undefined);
+    const [answer] = JSON.parse(r.stdout) as { topic: string; slots: Record<string, string>; next: { command: string }[] }[];
+    expect(answer).toMatchObject({ topic: "concept/self-approval", slots: { kind: "migration", user: "bob" } });
+    expect(answer!.next[0]!.command).toBe("kubectl ptah migration <migration>");
+  });
+
   it("reads several lines from standard input with -, and answers each line it places", async () => {
     const paste = ["$ kubectl apply -f approvals/", "ptahschemaapproval.operator.ptah.run/one created", FOUR_EYES, "  ", GUARD, ""].join("\n");
     const r = await runCliWith(["explain", "-", "-o", "name"], undefined, { input: stdin(paste) });
