@@ -39,7 +39,8 @@ export function renderTopic(entry: KnowledgeEntry, others: readonly KnowledgeEnt
 export function renderTopicList(entries: readonly KnowledgeEntry[] = KNOWLEDGE): string {
   const lines: string[] = [
     "Topics for 'kubectl ptah explain TOPIC'. Matching ignores case, spaces and hyphens,",
-    "and also accepts plain words such as stale, consumed or destructive.",
+    "and also accepts plain words such as stale, consumed or destructive. A line kubectl",
+    "printed (a refusal, a condition message) can be given whole, or read with '-'.",
   ];
   const groups = new Map<string, KnowledgeEntry[]>();
   for (const entry of entries) {

@@ -37,7 +37,7 @@ export const ALERT_TOPICS = {
     appliesTo: [...OWNERS],
     aliases: ["lock release owed", "pendingLockRelease", "ptah_operator_pending_lock_releases", "pending lock releases"],
     meaning:
-      "status.pendingLockRelease is present when an operation ended while holding its realm's Lease and the release has not been recorded yet. The gauge ptah_operator_pending_lock_releases counts them.",
+      "A present status.pendingLockRelease is what the operator's guide calls a lock release owed: an operation's hold on its realm's Lease that the manager has still to give up. The gauge ptah_operator_pending_lock_releases counts them.",
     why: "A Lease held by an operation that ended blocks every other claimant of the same database.",
     operatorNext: "The manager releases it on a later pass (event TargetLockReleaseOwed while it cannot).",
     userAction: "If it persists, check the manager and the Lease in the coordination namespace.",
@@ -75,7 +75,7 @@ export const ALERT_TOPICS = {
     meaning:
       "ptah_operator_webhook_certificate_expiry_timestamp_seconds is when the certificate the operator's admission webhooks serve expires; ptah_operator_webhook_certificate_read_failures_total counts failed reads of it.",
     why: "An expired or unreadable certificate makes every create of an approval, acknowledgment, schema or migration fail at admission.",
-    operatorNext: "The manager rotates the certificate; read failures mean it cannot.",
+    operatorNext: "Read failures mean the manager cannot read the certificate it serves (meaning taken from the metric's name).",
     userAction: "Check the manager's logs and the webhook Secret; kubectl ptah doctor shows whether admission answers.",
     next: [
       { command: "kubectl ptah doctor", purpose: "the admission configuration and whether it answers" },
@@ -88,9 +88,9 @@ export const ALERT_TOPICS = {
     appliesTo: [...OWNERS],
     aliases: ["result_cleanup_operations_total", "ptah_operator_result_cleanup_operations_total", "result cleanup"],
     meaning:
-      "A counter family whose name contains result_cleanup_operations_total counts the manager's cleanups of the result records operations leave. Failures there leave records behind; they do not change any schema's or migration's state.",
-    why: "Result records carry what an operation saw (plan statements included), so they are removed once read.",
-    operatorNext: "It retries cleanups on later passes.",
+      "A counter family whose name contains result_cleanup_operations_total counts the manager's cleanups of the result records operations leave (meaning taken from the name; upstream publishes no more).",
+    why: "Result records are internal (PtahResultRecord); for a plan that carries row values they hold the same plaintext as the plan.",
+    operatorNext: "Cleanup is the manager's own housekeeping; it decides no schema's or migration's state.",
     userAction: "Nothing for a schema's owner; an operator administrator checks the manager's RBAC and logs.",
     next: [
       { command: "kubectl ptah doctor", purpose: "the operator's install" },
