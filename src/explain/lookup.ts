@@ -258,6 +258,10 @@ export function lookupTopic(query: string, knowledge: readonly KnowledgeEntry[] 
   const exactWhole = matchExact(whole, keys);
   if (exactQualified) return combine(exactQualified, exactWhole);
   if (exactWhole) return exactWhole;
+  // A word under the wrong qualifier is still that word: `reason Observing` is the phase a live run
+  // wrote as Ready's reason, not "no topic".
+  const exactRest = qualified ? matchExact(restKey, keys) : undefined;
+  if (exactRest) return exactRest;
 
   const byWords = (qualified ? matchWords(rest, qualified) : undefined) ?? matchWords(tokens, keys);
   if (byWords) return byWords;

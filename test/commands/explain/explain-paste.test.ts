@@ -173,6 +173,13 @@ describe("explain the words people arrive with", () => {
     expect(r.stdout).toBe("concept/realm-sharing\n");
   });
 
+  it("answers a phase word asked for as a reason with the phase, which says so", async () => {
+    const r = await runCliWith(["explain", "reason", "Observing"], undefined);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Observing \(phase of PtahSchema\)\n/u);
+    expect(r.stdout).toContain("Ready's reason");
+  });
+
   it("tells a phase word written as Ready's reason as a running operation, not an unknown reason", async () => {
     const schema = aSchema({ phase: "Observing", conditions: [cond("Ready", "False", "Observing", "The database is being observed")] });
     const r = await runCliWith(["explain", "storefront", "-n", "app"], new FakeReader([{ kind: "PtahSchema", raw: schema }]));
