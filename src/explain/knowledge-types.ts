@@ -47,6 +47,11 @@ export interface TopicText {
   readonly summary: string;
   /** Plain words that should find this topic; unique across the knowledge base. */
   readonly aliases?: readonly string[];
+  /**
+   * Words that also name another topic first (`exclusive` is PostgreSQL's lock mode before it is a
+   * realm's sharing): such a word finds that topic and lists this one beside it.
+   */
+  readonly alsoNamed?: readonly string[];
   readonly meaning: string;
   readonly why: string;
   readonly operatorNext: string;
@@ -61,11 +66,13 @@ export interface KindedTopicText extends TopicText {
 }
 
 /** A topic as the knowledge base holds it: the author's text with its id, kind, title and kinds. */
-export interface KnowledgeEntry extends Omit<TopicText, "aliases"> {
+export interface KnowledgeEntry extends Omit<TopicText, "aliases" | "alsoNamed"> {
   readonly id: TopicId;
   readonly kind: TopicKind;
   /** The exact wire word (`PlanNoLongerCurrent`); for concepts, the concept's name. */
   readonly title: string;
   readonly appliesTo: readonly PtahKind[];
   readonly aliases: readonly string[];
+  /** Present only where the author wrote some (see TopicText.alsoNamed). */
+  readonly alsoNamed?: readonly string[];
 }

@@ -64,6 +64,7 @@ function build(kind: TopicKind, id: string, title: string, appliesTo: readonly P
     title,
     appliesTo,
     aliases: text.aliases ?? [],
+    ...(text.alsoNamed ? { alsoNamed: text.alsoNamed } : {}),
     summary: text.summary,
     meaning: text.meaning,
     why: text.why,
@@ -149,6 +150,15 @@ export function topicForReason(reason: string): KnowledgeEntry | undefined {
 
 export function topicForPhase(kind: "PtahSchema" | "PtahMigration", phase: string): KnowledgeEntry | undefined {
   return exactWord(kind === "PtahSchema" ? "phase/schema/" : "phase/migration/", phase);
+}
+
+/**
+ * A phase word written as a condition's reason (a live run recorded `Ready=False` with reason
+ * `Observing` while an operation ran): the phase it names, for "an operation is running". No
+ * reasons table lists such a word, so it is read as the phase, never as an unknown reason.
+ */
+export function phaseWordAsReason(kind: "PtahSchema" | "PtahMigration", reason: string): KnowledgeEntry | undefined {
+  return topicForReason(reason) ? undefined : topicForPhase(kind, reason);
 }
 
 export function topicForEvent(reason: string): KnowledgeEntry | undefined {

@@ -119,6 +119,7 @@ interface Keys {
   readonly order: number;
   readonly title: string;
   readonly aliases: readonly string[];
+  readonly alsoNamed: readonly string[];
   /**
    * Whole words of the title and aliases, for plain-word matching; split on first use: an id, title
    * or alias (most queries) is answered without them, and splitting every entry's words at load cost
@@ -143,6 +144,7 @@ function keysOf(entries: readonly KnowledgeEntry[]): readonly Keys[] {
       order,
       title: normalizeWord(entry.title),
       aliases: entry.aliases.map(normalizeWord),
+      alsoNamed: (entry.alsoNamed ?? []).map(normalizeWord),
       get words() {
         return (words ??= new Set([entry.title, ...entry.aliases].flatMap(splitWords)));
       },
@@ -159,6 +161,15 @@ type Match = Exclude<LookupResult, { kind: "unknown" }>;
 /** An alias names one preferred entry; a title may be shared by several (Ready, Stale, InSync…). */
 function matchExact(key: string, pool: readonly Keys[]): Match | undefined {
   if (key === "") return undefined;
+  const second = pool.filter((k) => k.alsoNamed.includes(key));
+  const first = matchNamed(key, pool);
+  if (second.length === 0) return first;
+  const [only, ...more] = second;
+  if (!first) return only && more.length === 0 ? { kind: "found", entry: only.entry, via: "alias", others: [] } : { kind: "ambiguous", candidates: entriesOf(second) };
+  return combine(first, { kind: "ambiguous", candidates: entriesOf(second) });
+}
+
+function matchNamed(key: string, pool: readonly Keys[]): Match | undefined {
   const byAlias = pool.filter((k) => k.aliases.includes(key));
   const byTitle = pool.filter((k) => k.title === key);
   const [first, ...more] = byAlias;
@@ -187,7 +198,8 @@ function suggest(key: string, pool: readonly Keys[]): KnowledgeEntry[] {
   if (key.length < 3) return [];
   const limit = key.length <= 4 ? 1 : key.length <= 8 ? 2 : 3;
   const scored: { keys: Keys; score: number }[] = [];
-  const measure = (name: string): number => (key.length >= 4 && name.startsWith(key) ? 0 : editDistance(key, name));
+  // Lengths further apart than the limit cannot be within it: a pasted line is not measured against every name.
+  const measure = (name: string): number => (key.length >= 4 && name.startsWith(key) ? 0 : Math.abs(key.length - name.length) > limit ? Infinity : editDistance(key, name));
   for (const k of pool) {
     const byTitle = measure(k.title);
     const byAlias = Math.min(Infinity, ...k.aliases.map(measure));
@@ -246,6 +258,10 @@ export function lookupTopic(query: string, knowledge: readonly KnowledgeEntry[] 
   const exactWhole = matchExact(whole, keys);
   if (exactQualified) return combine(exactQualified, exactWhole);
   if (exactWhole) return exactWhole;
+  // A word under the wrong qualifier is still that word: `reason Observing` is the phase a live run
+  // wrote as Ready's reason, not "no topic".
+  const exactRest = qualified ? matchExact(restKey, keys) : undefined;
+  if (exactRest) return exactRest;
 
   const byWords = (qualified ? matchWords(rest, qualified) : undefined) ?? matchWords(tokens, keys);
   if (byWords) return byWords;

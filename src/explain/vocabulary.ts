@@ -219,6 +219,11 @@ export const LOCK_FINDING_CONCEPTS = [
 ] as const;
 export type LockConcept = (typeof LOCK_MODE_CONCEPTS)[number] | (typeof LOCK_FINDING_CONCEPTS)[number];
 
+/** Symptoms as people name them (a refusal, the FAQ's words, a realm's sharing, a settled run); the stuck words, alerts and metrics. */
+export const SYMPTOM_CONCEPTS = ["approval-refused", "acknowledgment-refused", "nothing-applies", "tables-still-there", "registry-auth-fails", "status-unknown"] as const;
+export const FAQ_CONCEPTS = ["digest-refused", "plan-too-large", "install-fails", "read-a-plan", "realm-sharing", "history-read"] as const;
+export const ALERT_CONCEPTS = ["overdue", "stalled", "lock-release-owed", "unresolved-apply-alert", "unresolved-view-alerts", "webhook-certificate", "result-cleanup"] as const;
+
 /** Concepts a newcomer needs before the words above make sense. */
 export const CONCEPTS = [
   "condition",
@@ -245,6 +250,9 @@ export const CONCEPTS = [
   "suspend-during-apply",
   "target-secret-changed",
   "manager-only-status",
+  ...SYMPTOM_CONCEPTS,
+  ...FAQ_CONCEPTS,
+  ...ALERT_CONCEPTS,
   ...LOCK_MODE_CONCEPTS,
   ...LOCK_FINDING_CONCEPTS,
 ] as const;

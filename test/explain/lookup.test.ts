@@ -83,6 +83,7 @@ describe("lookupTopic", () => {
       name: "a plain word in several reasons",
       query: "history",
       ids: [
+        "concept/history-read",
         "reason/history-ahead",
         "reason/history-dirty",
         "reason/history-matched",

@@ -3,7 +3,7 @@
 // to do, each citing a knowledge-base topic.
 import { runAuditLines } from "../shared/run-audit.ts";
 import { bindsSchema, deriveMigrationApprovalState, deriveSchemaApprovalState, findCondition, newestUsedApproval } from "../../approval/state.ts";
-import { fillPlaceholders, topicForPhase, topicForReason, type KnowledgeEntry } from "../../explain/knowledge.ts";
+import { fillPlaceholders, phaseWordAsReason, topicForPhase, topicForReason, type KnowledgeEntry } from "../../explain/knowledge.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import type { Condition } from "../../model/meta.ts";
 import { formatAge } from "../../render/age.ts";
@@ -39,6 +39,12 @@ function holdingCondition(conditions: readonly Condition[]): Condition | undefin
   );
 }
 
+/** A reason that is a phase word (Ready=False Observing) is told as the phase: an operation is running. */
+function phaseReasonLine(kind: "PtahSchema" | "PtahMigration", reason: string | undefined): string[] {
+  const phase = reason ? phaseWordAsReason(kind, reason) : undefined;
+  return phase ? [`Reason:     ${phase.title} is a phase word, not a condition reason: an operation is running (phase ${phase.title}: ${phase.summary}).`] : [];
+}
+
 export interface SchemaDiagnosisInput {
   readonly schema: PtahSchema;
   readonly approvals: readonly PtahSchemaApproval[];
@@ -55,6 +61,7 @@ export function diagnoseSchema(i: SchemaDiagnosisInput): string {
   const phaseTopic = topicForPhase("PtahSchema", phase);
   const out: string[] = [`ptahschema ${name} is ${sanitize(phase)}${hold ? `, held by ${condWords(hold)}` : ""}.`];
   if (hold?.message) out.push(`Operator:   ${sanitize(hold.message)}`);
+  out.push(...phaseReasonLine("PtahSchema", hold?.reason));
   const topic = reasonTopic ?? phaseTopic;
   if (topic) out.push(`Means:      ${topic.summary}`, `Why:        ${topic.why}`);
   const generation = i.schema.metadata.generation;
@@ -187,6 +194,7 @@ export function diagnoseMigration(i: MigrationDiagnosisInput): string {
   const phaseTopic = topicForPhase("PtahMigration", phase);
   const out: string[] = [`ptahmigration ${sanitize(m.metadata.namespace ?? "")}/${sanitize(m.metadata.name)} is ${sanitize(phase)}${hold ? `, held by ${condWords(hold)}` : ""}.`];
   if (hold?.message) out.push(`Operator:   ${sanitize(hold.message)}`);
+  out.push(...phaseReasonLine("PtahMigration", hold?.reason));
   const topic = reasonTopic ?? phaseTopic;
   if (topic) out.push(`Means:      ${topic.summary}`, `Why:        ${topic.why}`);
   const run = s.unresolvedRun;

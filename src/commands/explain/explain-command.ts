@@ -2,11 +2,13 @@
 // outcome, event or concept means and what to do next, from the knowledge base alone —
 // no cluster, no kubeconfig, no Kubernetes client. Words that name no topic may be handed to
 // an optional live diagnosis of objects (`explain <schema>`, `explain approval <name>`).
-import { NotFoundError, ReadError, UsageError } from "../../errors.ts";
-import { KNOWLEDGE, type KnowledgeEntry } from "../../explain/knowledge.ts";
+import { NotFoundError, ReadError, RefusalError, UsageError } from "../../errors.ts";
+import { KNOWLEDGE, findTopic, type KnowledgeEntry } from "../../explain/knowledge.ts";
+import type { Placed } from "../../explain/message-match.ts";
 import { lookupTopic } from "../../explain/lookup.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "./explain-view.ts";
+import { placedAnswer, renderPlaced } from "./explain-message-view.ts";
 import { namesOf } from "../shared/candidates.ts";
 import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "../command-types.ts";
 import { OFFLINE, REALM_READS, events, ptah } from "../shared/permissions.ts";
@@ -53,6 +55,9 @@ export function makeExplainCommand(diagnose?: Diagnose): CommandBody<ExplainOpti
       { comment: "Explain a condition reason exactly as the operator writes it", command: "kubectl ptah explain PlanNoLongerCurrent" },
       { comment: "Narrow a name shared by several topics", command: "kubectl ptah explain migration phase Blocked" },
       { comment: "Print one topic as JSON", command: "kubectl ptah explain destructive -o json" },
+      { comment: "Explain a refusal as kubectl printed it, names and all", command: "kubectl ptah explain 'schema requires a distinct approver, and alice last changed its spec'" },
+      { comment: "Explain what kubectl printed (saved with 2>kubectl-error.txt), read from standard input", command: "kubectl ptah explain - < kubectl-error.txt" },
+      { comment: "What an alert that paged you means, and the objects behind it", command: "kubectl ptah explain PtahOperatorUnresolvedApply" },
     ],
     flags: [],
     hiddenGlobals: ["all-namespaces", "selector", "no-headers"],
@@ -112,10 +117,48 @@ function parseOutput(value: string | undefined): ExplainOutput {
   throw new UsageError(`unable to match a printer suitable for the output format "${value}", allowed formats are: json,name`, NAME);
 }
 
+/** What `explain -` reads at most: a paste of kubectl's output, not a log file. */
+const MAX_INPUT_BYTES = 1024 * 1024;
+
+async function readInput(ctx: RunContext): Promise<string> {
+  const input = ctx.input?.();
+  if (!input) throw new UsageError("explain -: no standard input to read", NAME);
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of input) {
+    total += chunk.length;
+    if (total > MAX_INPUT_BYTES) throw new RefusalError(`standard input is larger than ${MAX_INPUT_BYTES} bytes; explain reads a pasted error, not a log`);
+    parts.push(chunk);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
 async function runExplain(options: ExplainOptions, ctx: RunContext, diagnose: Diagnose | undefined): Promise<Printed> {
   if (options.words.length === 0) return print(KNOWLEDGE, options.output, renderTopicList);
 
-  const query = options.words.join(" ");
+  const pasted = options.words.length === 1 && options.words[0] === "-" ? await readInput(ctx) : undefined;
+  let nearest: readonly KnowledgeEntry[] = [];
+  // A line of several words may be a message the operator wrote: the table of messages loads only
+  // then, so a one-word topic (`explain stale`) never reads it.
+  if (pasted !== undefined || options.words.some((w) => /\s/u.test(w)) || options.words.length > 2) {
+    const messages = await import("../../explain/message-match.ts");
+    const text = pasted ?? options.words.join(" ");
+    const placed = messages.placeText(text);
+    if (placed.length > 0) return printPlaced(placed, options.output);
+    nearest = messages
+      .nearestTopics(text)
+      .map((id) => findTopic(id))
+      .filter((e) => e !== undefined);
+  }
+
+  const query = pasted !== undefined ? pasted.replace(/\s+/gu, " ").trim() : options.words.join(" ");
+  if (query === "") throw new UsageError("explain -: standard input was empty", NAME);
   const result = lookupTopic(query);
   switch (result.kind) {
     case "found":
@@ -138,8 +181,19 @@ async function runExplain(options: ExplainOptions, ctx: RunContext, diagnose: Di
         }
         if (diagnosis) return diagnosis;
       }
-      throw new NotFoundError(formatUnknownTopic(query, result.suggestions));
+      throw new NotFoundError(formatUnknownTopic(query, [...new Set([...nearest, ...result.suggestions])].slice(0, 3)));
     }
+  }
+}
+
+function printPlaced(placed: readonly Placed[], output: ExplainOutput): Printed {
+  switch (output) {
+    case "json":
+      return { kind: "printed", stdout: `${JSON.stringify(placed.map(placedAnswer), null, 2)}\n` };
+    case "name":
+      return { kind: "printed", stdout: placed.map((p) => `${p.template.topic}\n`).join("") };
+    case "text":
+      return { kind: "printed", stdout: renderPlaced(placed) };
   }
 }
 

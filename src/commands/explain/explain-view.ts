@@ -7,9 +7,16 @@ import { normalizeWord } from "../../explain/lookup.ts";
 /** Prose wraps here (indent included); a command or a longer word keeps its own line. */
 const WRAP_COLUMN = 80;
 const INDENT = "  ";
+/** How much of an unplaced query the refusal repeats. */
+const ECHO_LIMIT = 100;
 
 export function renderTopic(entry: KnowledgeEntry, others: readonly KnowledgeEntry[] = []): string {
-  const lines: string[] = [`${entry.title} (${kindLabel(entry)})`, `${entry.summary}.`, "", `Topic:       ${entry.id}`, `Applies to:  ${entry.appliesTo.join(", ")}`];
+  const lines: string[] = [`${entry.title} (${kindLabel(entry)})`, `${entry.summary}.`];
+  // A word that is this topic's name and another's second reading (exclusive: the lock mode, and a
+  // realm's sharing) says so before anything else.
+  const homonyms = others.filter((o) => o.alsoNamed !== undefined);
+  if (homonyms.length > 0) lines.push(...wrap(`Not this? The same word also names ${homonyms.map((o) => `${o.id}: ${o.summary}`).join("; ")}.`));
+  lines.push("", `Topic:       ${entry.id}`, `Applies to:  ${entry.appliesTo.join(", ")}`);
   const aliases = entry.aliases.filter((a) => normalizeWord(a) !== normalizeWord(entry.title));
   if (aliases.length > 0) lines.push(`Also called: ${aliases.join(", ")}`);
   section(lines, "What it means", wrap(entry.meaning));
@@ -32,7 +39,8 @@ export function renderTopic(entry: KnowledgeEntry, others: readonly KnowledgeEnt
 export function renderTopicList(entries: readonly KnowledgeEntry[] = KNOWLEDGE): string {
   const lines: string[] = [
     "Topics for 'kubectl ptah explain TOPIC'. Matching ignores case, spaces and hyphens,",
-    "and also accepts plain words such as stale, consumed or destructive.",
+    "and also accepts plain words such as stale, consumed or destructive. A line kubectl",
+    "printed (a refusal, a condition message) can be given whole, or read with '-'.",
   ];
   const groups = new Map<string, KnowledgeEntry[]>();
   for (const entry of entries) {
@@ -73,10 +81,12 @@ export function renderCandidates(query: string, candidates: readonly KnowledgeEn
  */
 export function formatUnknownTopic(query: string, suggestions: readonly KnowledgeEntry[]): string {
   const ids = [...new Set(suggestions.map((s) => s.title))];
-  if (ids.length === 0) return `no topic ${quote(query)}; run 'kubectl ptah explain' to list topics`;
+  // A pasted paragraph is echoed by its start: the error stays one readable line.
+  const echo = query.length > ECHO_LIMIT ? `${query.slice(0, ECHO_LIMIT)}…` : query;
+  if (ids.length === 0) return `no topic ${quote(echo)}; run 'kubectl ptah explain' to list topics`;
   const last = ids.pop();
   const choices = ids.length === 0 ? `${last}` : `${ids.join(", ")} or ${last}`;
-  return `no topic ${quote(query)}; did you mean ${choices}?`;
+  return `no topic ${quote(echo)}; did you mean ${choices}?`;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -120,12 +130,12 @@ function topicRows(entries: readonly KnowledgeEntry[]): string[] {
   return entries.map((e) => `${e.id.padEnd(width)}  ${e.summary}`);
 }
 
-function section(lines: string[], heading: string, body: readonly string[]): void {
+export function section(lines: string[], heading: string, body: readonly string[]): void {
   lines.push("", `${heading}:`, ...body.map((line) => INDENT + line));
 }
 
 /** Greedy word wrap of one paragraph to WRAP_COLUMN minus the indent. */
-function wrap(text: string): string[] {
+export function wrap(text: string): string[] {
   const width = WRAP_COLUMN - INDENT.length;
   const out: string[] = [];
   let line = "";
@@ -146,10 +156,10 @@ function wrap(text: string): string[] {
  * C1 controls and bidirectional or invisible format characters are escaped as well, so an
  * argument can never move the cursor or reorder the terminal's text.
  */
-function quote(text: string): string {
+export function quote(text: string): string {
   return JSON.stringify(text).replace(/[\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-function finish(lines: readonly string[]): string {
+export function finish(lines: readonly string[]): string {
   return `${lines.map((l) => l.trimEnd()).join("\n")}\n`;
 }

@@ -4,6 +4,8 @@ import type { Concept } from "../vocabulary.ts";
 import { FOUR_EYES_TOPICS } from "./four-eyes-topics.ts";
 import { TRAP_TOPICS } from "./trap-topics.ts";
 import { LOCK_TOPICS } from "./lock-topics.ts";
+import { SYMPTOM_TOPICS } from "./symptom-topics.ts";
+import { ALERT_TOPICS } from "./alert-topics.ts";
 
 export const CONCEPT_TOPICS = {
   condition: {
@@ -224,5 +226,7 @@ export const CONCEPT_TOPICS = {
   },
   ...FOUR_EYES_TOPICS,
   ...TRAP_TOPICS,
+  ...SYMPTOM_TOPICS,
+  ...ALERT_TOPICS,
   ...LOCK_TOPICS,
 } satisfies Record<Concept, KindedTopicText>;

@@ -36,7 +36,8 @@ export const SCHEMA_PHASE_TOPICS = {
   },
   Observing: {
     summary: "Reading the target database's current state",
-    meaning: "An Observe operation reads the database so a plan can be computed against it.",
+    meaning:
+      "An Observe operation reads the database so a plan can be computed against it. The word can also appear as Ready's reason (Ready=False, reason Observing, seen on a live run): no reasons table lists it; read it as this phase, an operation running.",
     why: "The artifact is verified; planning needs a fresh reading.",
     operatorNext: "It plans.",
     userAction: "Nothing.",

@@ -12,13 +12,9 @@ export const TRAP_TOPICS = {
   "apply-policy-guard": {
     summary: "Refused: only the groups that own apply policy may set apply: Always",
     appliesTo: ["PtahSchema", "PtahMigration"],
-    aliases: [
-      APPLY_GUARD_REFUSAL,
-      "reserves that choice for the groups that own apply policy",
-      "apply policy guard",
-      "apply-policy administrator",
-      "ValidatingAdmissionPolicy apply-policy-guard",
-    ],
+    // The refusal itself is placed by the message table (message-match.ts), names and wrappers and all;
+    // as an alias its every word would find this topic for any sentence about apply policy.
+    aliases: ["reserves that choice for the groups that own apply policy", "apply policy guard", "apply-policy administrator", "ValidatingAdmissionPolicy apply-policy-guard"],
     meaning: `A ValidatingAdmissionPolicy the operator's chart installs (labelled app.kubernetes.io/component: apply-policy-guard, bound with validationActions [Deny]) refused a create or update of a PtahSchema or PtahMigration that changes spec.policy.apply into Always, because the requester is in none of its exempt groups. Its message is exactly: "${APPLY_GUARD_REFUSAL}"`,
     why: "apply: Always applies every plan without an approval. The cluster keeps that choice for an apply-policy administrator; everyone else goes through approvals. Only the change into Always is refused: an object already Always can be edited otherwise.",
     operatorNext: "Nothing was stored; the object keeps its previous policy.",
