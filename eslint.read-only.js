@@ -155,6 +155,12 @@ const dynamicImports = [
     message: `a dynamic import() loads a module of src/, a named dependency or a harmless builtin (${RULE})`,
   },
   { selector: "ImportExpression[source.value=/process-guard/]", message: `the process guard is imported statically, by name (${RULE})` },
+  // Reflect.get(Object.getPrototypeOf(() => 0), "constructor") is Function typed `any`: the key
+  // itself is the reach, whatever reads it (`in` only asks whether it is there).
+  {
+    selector: "Literal[value='constructor']:not(BinaryExpression[operator='in'] > Literal.left), TemplateElement[value.cooked='constructor']",
+    message: `a "constructor" key reaches Function through a prototype, and through it any global (${RULE})`,
+  },
   {
     selector: "CallExpression[callee.name='openSync']:not([arguments.length=2][arguments.1.value='r'])",
     message: `openSync only to read: openSync(file, "r") (${RULE})`,

@@ -53,6 +53,11 @@ const LINT: readonly Bypass[] = [
     edit: append(`const { fetch: send } = globalThis;\nexport const leak = () => send("https://x", { method: "DELETE" });`),
   },
   { name: "a computed global", file: "kube/reader.ts", edit: append(`export const leak = () => (globalThis as Record<string, any>)["fe" + "tch"]("https://x");`) },
+  {
+    name: "Function as a prototype's constructor, by Reflect.get",
+    file: "plan/verify.ts",
+    edit: append(`export const leak = () => Reflect.get(Object.getPrototypeOf(() => 0), "constructor")("return fetch")()("https://x", { method: "DELETE" });`),
+  },
   { name: "Function through .constructor", file: "plan/verify.ts", edit: append(`export const leak = () => ({}).constructor.constructor("return fetch")()("https://x");`) },
   { name: "eval", file: "kube/reader.ts", edit: append(`export const leak = () => eval("fetch")("https://x");`) },
   { name: "WebSocket", file: "kube/reader.ts", edit: append(`export const leak = () => new WebSocket("wss://x");`) },
