@@ -25,15 +25,6 @@ export function endorsersOf(value: string | undefined): string[] {
   return value === undefined || value === "" ? [] : value.split(",");
 }
 
-/**
- * Who counts towards a quorum, as the policy counts: names listed exactly once, never the
- * approver, never the last spec writer, never "".
- */
-export function countedEndorsers(value: string | undefined, approver: string, lastSpecWriter: string | undefined): string[] {
-  const all = endorsersOf(value);
-  return all.filter((u) => u !== "" && u !== approver && u !== lastSpecWriter && all.indexOf(u) === all.lastIndexOf(u));
-}
-
 /** The value after `username` endorses: appended to what is there. */
 export function appendEndorser(value: string | undefined, username: string): string {
   return value === undefined ? username : `${value},${username}`;

@@ -88,6 +88,7 @@ export const endorseCommand: CommandBody<EndorseOptions> = {
       value: appendEndorser(before, me.username),
       exists: before !== undefined,
       resourceVersion: schema.metadata.resourceVersion ?? "",
+      kubeconfig: ctx.global.kubeconfig,
       context: ctx.global.context,
     };
     if (o.output === undefined) return { kind: "printed", stdout: annotateLine(endorsement) };

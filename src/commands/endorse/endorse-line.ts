@@ -12,7 +12,8 @@ export interface Endorsement {
   /** Whether the annotation is there already (kubectl annotate then needs --overwrite). */
   readonly exists: boolean;
   readonly resourceVersion: string;
-  /** --context as given on the command line, carried into the printed command. */
+  /** --kubeconfig and --context as given on the command line, carried into the printed command. */
+  readonly kubeconfig: string | undefined;
   readonly context: string | undefined;
 }
 
@@ -26,6 +27,7 @@ export const RESOURCE = "ptahschemas.operator.ptah.run";
 export function annotateLine(e: Endorsement): string {
   const words = [
     "kubectl",
+    ...(e.kubeconfig === undefined ? [] : ["--kubeconfig", e.kubeconfig]),
     ...(e.context === undefined ? [] : ["--context", e.context]),
     "annotate",
     `${RESOURCE}/${e.schema}`,

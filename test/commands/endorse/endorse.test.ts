@@ -39,9 +39,11 @@ describe("endorse", () => {
     expect(reader.requests.filter((q) => !q.startsWith("get ") && !q.startsWith("list "))).toEqual(["create SelfSubjectReview"]);
   });
 
-  it("appends to the endorsers there, with --overwrite, and carries --context", async () => {
-    const r = await runCliWith(["endorse", "storefront", "-n", "app", "--context", "prod"], cluster({ [KEY]: "bob" }));
-    expect(r.stdout).toBe(`kubectl --context prod annotate ptahschemas.operator.ptah.run/storefront -n app ${KEY}=bob,alice --resource-version=4242 --overwrite\n`);
+  it("appends to the endorsers there, with --overwrite, and carries --kubeconfig and --context, quoted for a shell", async () => {
+    const r = await runCliWith(["endorse", "storefront", "-n", "app", "--kubeconfig", "/home/o'neil/kube config", "--context", "prod"], cluster({ [KEY]: "bob" }));
+    expect(r.stdout).toBe(
+      `kubectl --kubeconfig '/home/o'"'"'neil/kube config' --context prod annotate ptahschemas.operator.ptah.run/storefront -n app ${KEY}=bob,alice --resource-version=4242 --overwrite\n`,
+    );
   });
 
   it("prints a merge patch with -o json and -o yaml", async () => {
