@@ -43,9 +43,8 @@ export const endorseCommand: CommandBody<EndorseOptions> = {
       form: "endorse SCHEMA",
       argv: ["endorse", "storefront"],
       rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"),
-      note: WHO_AM_I.replace(" when the object records a last spec writer", ""),
+      note: `${WHO_AM_I.replace(" when the object records a last spec writer", "")}; the line it prints needs \`patch\` on \`ptahschemas\` (rbac/ptah-endorser.yaml), which kubectl sends, never the plugin`,
     },
-    { form: "endorse SCHEMA | sh", rules: ptah("patch", "ptahschemas"), note: "kubectl sends the patch (the endorsement policy admits only your own username)" },
   ],
   toOptions(args) {
     const name = args.positionals[0];

@@ -5,7 +5,7 @@
 // identities) all read these declarations, and nothing else says what a command needs.
 import { PTAH_GROUP } from "../../model/api.ts";
 
-export type Verb = "get" | "list" | "watch" | "create" | "patch";
+export type Verb = "get" | "list" | "watch" | "create";
 
 export interface Rule {
   readonly verb: Verb;
