@@ -73,6 +73,11 @@ const REGISTRY = {
     usage: "kubectl ptah approve (SCHEMA | migration MIGRATION) [--name NAME] [-o yaml|json] [--dry-run=server] [--allow-self]",
     load: () => import("./approve/approve-command.ts").then((m) => m.approveCommand),
   },
+  endorse: {
+    summary: "Print the one kubectl command that endorses a schema's verified current plan as you",
+    usage: "kubectl ptah endorse SCHEMA [-o yaml|json]",
+    load: () => import("./endorse/endorse-command.ts").then((m) => m.endorseCommand),
+  },
   approvals: {
     summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded",
     usage:
@@ -93,6 +98,12 @@ const REGISTRY = {
     summary: "Print an acknowledgment that settles a migration's unresolved Partial or Unknown run",
     usage: "kubectl ptah acknowledge MIGRATION [--name NAME] [-o yaml|json] [--dry-run=server]",
     load: () => import("./acknowledge/acknowledge-command.ts").then((m) => m.acknowledgeCommand),
+  },
+  policy: {
+    summary: "Print the ValidatingAdmissionPolicies that enforce endorsements, change windows and freezes",
+    usage:
+      "kubectl ptah policy render [--endorsements N --endorser-group GROUP [--risky destructive,privileges]] [--window 'DAYS HH:MM-HH:MM ZONE']… [--freeze FROM..TO]… [--breakglass-group GROUP] [--name PREFIX] [--namespace-selector KEY=VALUE,…] [-o yaml|json]",
+    load: () => import("./policy/policy-command.ts").then((m) => m.policyCommand),
   },
   history: {
     summary: "Show the condition history and events of a schema or migration, its plans and approvals",

@@ -90,10 +90,11 @@ const TABLE: { command: string; argv: string[]; expect?: { status: number; line:
   { command: "explain", argv: ["explain", "migration", "billing"] },
   // kubectl prints the client's version before the connection error.
   { command: "version", argv: ["version"], stdout: /^Client Version: \S+\n$/u },
+  { command: "endorse", argv: ["endorse", "storefront"] },
 ];
 
 /** Commands that never read the cluster (explain also has offline topics). */
-const OFFLINE = new Set(["completion"]);
+const OFFLINE = new Set(["completion", "policy"]);
 
 /** Commands whose timeout is a line of their report, tested on their own below. */
 const REPORTS = new Set(["doctor"]);

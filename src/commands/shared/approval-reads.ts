@@ -50,16 +50,18 @@ export async function buildSchemaApproval(
   approvalName: string | undefined,
   /** Told the first read once its preconditions hold: the caller may start reads of its own beside the plan's. */
   approvable?: (first: PtahSchema) => void,
+  /** The refusals' verb: "approve", or "endorse" (which verifies exactly as approve does). */
+  verb = "approve",
 ) {
   const ns = c.namespace;
   const first = await getOrNotFound(c.reader, "PtahSchema", ns, schemaName, noSuchSchema(ns, schemaName));
-  refuse(schemaApprovable(first.object, nsFlag), `approve ${ns}/${schemaName}`);
+  refuse(schemaApprovable(first.object, nsFlag), `${verb} ${ns}/${schemaName}`);
   approvable?.(first.object);
   // Approve only what was verified: chunks, content digest, recomputed fingerprint — of the plan
   // this very read names (the loader does not read the schema again).
   const verified = await loadVerifiedPlan(c.reader, ns, schemaName, "current", { schema: first });
   const plan = verified.plan.object;
-  refuse(planContractApprovable("schema", schemaName, plan.spec.contractVersion, nsFlag), `approve ${ns}/${schemaName}`);
+  refuse(planContractApprovable("schema", schemaName, plan.spec.contractVersion, nsFlag), `${verb} ${ns}/${schemaName}`);
   // The second and last read of the schema: the manifest binds what was verified only if that is
   // still the schema's current plan. Comparing with this read (not with the first) also refuses
   // a plan that moved away and back while its pieces were read.
@@ -70,7 +72,7 @@ export async function buildSchemaApproval(
       `the current plan of ${ns}/${schemaName} moved while it was being verified (${sanitize(plan.metadata.name)} → ${sanitize(now?.name ?? "none")}); read it again with kubectl ptah plan ${schemaName}${nsFlag}`,
     );
   }
-  refuse(schemaApprovable(last, nsFlag), `approve ${ns}/${schemaName}`);
+  refuse(schemaApprovable(last, nsFlag), `${verb} ${ns}/${schemaName}`);
   const schemaRef = { name: last.metadata.name, uid: last.metadata.uid ?? "" };
   const planRef = { name: plan.metadata.name, uid: plan.metadata.uid ?? "" };
   const name = approvalName ?? defaultName(schemaName, verified.fingerprint);
