@@ -1,17 +1,40 @@
 // Reading an answer of the API server (kube/http.ts): its body as it arrives, a watch's lines,
 // and its Warning headers' text. Types only from node:http: nothing here opens a connection.
 import type http from "node:http";
+import { ReadError } from "../errors.ts";
+
+/**
+ * The most of one answer kept whole: 64 MiB. A LIST is read page by page into a sink (kube/list-page.ts);
+ * what is kept whole is one object (etcd stores at most 1.5 MiB), discovery, or a small list, so an
+ * answer past this is no answer the API server sends, and holding it would take memory without end.
+ */
+export const MAX_KEPT_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
  * A response's body as it arrives: kept, or handed to `sink` (kept too when the -v log prints
  * bodies, `alsoKeep`). A sink that throws stops the reading: `failed` gets its error.
  */
-export function collect(res: http.IncomingMessage, sink: ((chunk: Buffer) => void) | undefined, alsoKeep: boolean, failed: (err: unknown) => void): Buffer[] {
+export function collect(
+  res: http.IncomingMessage,
+  sink: ((chunk: Buffer) => void) | undefined,
+  alsoKeep: boolean,
+  failed: (err: unknown) => void,
+  maxKept = MAX_KEPT_BODY_BYTES,
+): Buffer[] {
   const parts: Buffer[] = [];
   let stopped = false;
+  let kept = 0;
   res.on("data", (d: Buffer) => {
     if (stopped) return;
-    if (!sink || alsoKeep) parts.push(d);
+    if (!sink || alsoKeep) {
+      kept += d.length;
+      if (kept > maxKept) {
+        stopped = true;
+        failed(new ReadError(`the server's answer is larger than ${maxKept / 1024 / 1024} MiB, more than the plugin reads`));
+        return;
+      }
+      parts.push(d);
+    }
     try {
       sink?.(d);
     } catch (err) {
