@@ -139,12 +139,13 @@ export class Known {
   }
 
   renameTable(from: string, to: string): void {
+    // The keys and partitions the plan declared follow the name, on a table the plan created or not.
+    this.graph.rename(from, to);
+    for (const [i, owner] of this.indexes) if (owner === from) this.indexes.set(i, to);
     const t = this.tables.get(from);
     if (!t) return;
     this.tables.delete(from);
     this.tables.set(to, t);
-    for (const [i, owner] of this.indexes) if (owner === from) this.indexes.set(i, to);
-    this.graph.rename(from, to);
   }
 
   dropTable(name: string): void {

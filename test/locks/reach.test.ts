@@ -39,6 +39,21 @@ const TABLE: Row[] = [
   ["ALTER TABLE a ALTER COLUMN id TYPE bigint", KEYS, "ACCESS EXCLUSIVE on public.a, ACCESS EXCLUSIVE on public.b", "rewrite", ["type-change-rewrite", "related-relation"]],
   ["ALTER TABLE a ALTER COLUMN id TYPE int", KEYS, "ACCESS EXCLUSIVE on public.a, ACCESS EXCLUSIVE on public.b", "catalog-only", ["related-relation"]],
   ["ALTER TABLE b ALTER COLUMN a_id TYPE bigint", KEYS, "ACCESS EXCLUSIVE on public.a, ACCESS EXCLUSIVE on public.b", "rewrite", ["type-change-rewrite", "related-relation"]],
+  // The keys follow a renamed table, whether the plan created it or not.
+  [
+    "ALTER TABLE a2 ALTER COLUMN id TYPE bigint",
+    [...KEYS, "ALTER TABLE a RENAME TO a2"],
+    "ACCESS EXCLUSIVE on public.a2, ACCESS EXCLUSIVE on public.b",
+    "rewrite",
+    ["type-change-rewrite", "related-relation"],
+  ],
+  [
+    "ALTER TABLE x2 ALTER COLUMN id TYPE bigint",
+    ["ALTER TABLE y ADD FOREIGN KEY (x_id) REFERENCES x (id)", "ALTER TABLE x RENAME TO x2"],
+    "ACCESS EXCLUSIVE on public.x2, ACCESS EXCLUSIVE on public.y",
+    "rewrite",
+    ["type-change-rewrite", "related-relation"],
+  ],
   // Dropping the column that carries a key: the referenced table too.
   ["ALTER TABLE b DROP COLUMN a_id", KEYS, "ACCESS EXCLUSIVE on public.a, ACCESS EXCLUSIVE on public.b", "catalog-only", ["related-relation"]],
   ["ALTER TABLE b DROP CONSTRAINT b_a_id_fkey", KEYS, "ACCESS EXCLUSIVE on public.a, ACCESS EXCLUSIVE on public.b", "catalog-only", []],
