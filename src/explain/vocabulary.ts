@@ -216,6 +216,7 @@ export const LOCK_FINDING_CONCEPTS = [
   "held-through-later-step",
   // the finding code protected-table: its own name, apart from the operator's ProtectedTable reason
   "protected-table-lock",
+  "related-relation",
 ] as const;
 export type LockConcept = (typeof LOCK_MODE_CONCEPTS)[number] | (typeof LOCK_FINDING_CONCEPTS)[number];
 

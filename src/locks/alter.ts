@@ -5,9 +5,12 @@
 import { list, names, rangeVar, SERIAL, text, typeRef, unwrap, volatile } from "./ast.ts";
 import { alterType } from "./column-type.ts";
 import { finding } from "./findings.ts";
+import { foreignKeyOf } from "./graph.ts";
 import type { Known } from "./known.ts";
-import type { Node } from "./parser.ts";
-import { longer, stronger, type Finding, type Holds, type LockMode, type RelationLock } from "./lock-types.ts";
+import { isNode, type Node } from "./parser.ts";
+import { partitionCommand } from "./partition.ts";
+import { descendantLocks, dropColumnReach, droppedForeignKey } from "./related.ts";
+import { longer, stronger, type Finding, type Holds, type LockMode, type RelationLock, type TransactionMode } from "./lock-types.ts";
 
 export interface Verdict {
   locks: RelationLock[];
@@ -31,13 +34,13 @@ const AE: LockMode = "ACCESS EXCLUSIVE";
 const LIGHT_OPTIONS =
   /^(fillfactor|parallel_workers|autovacuum_.*|toast\.autovacuum_.*|vacuum_index_cleanup|toast\.vacuum_index_cleanup|vacuum_truncate|toast\.vacuum_truncate|log_autovacuum_min_duration|toast\.log_autovacuum_min_duration|toast_tuple_target)$/u;
 
-export function alterTable(body: Node, known: Known): Verdict {
+export function alterTable(body: Node, known: Known, txn: TransactionMode = "all"): Verdict {
   const table = rangeVar(body.relation);
   if (table === undefined) return { locks: [], holds: "catalog-only", findings: [], notAnalysed: "ALTER TABLE without a table name" };
   const parts: Part[] = [];
   for (const cmd of list(body.cmds)) {
     const u = unwrap(cmd);
-    parts.push(u?.[0] === "AlterTableCmd" ? subcommand(table, u[1], known) : { mode: AE, holds: "catalog-only", notAnalysed: "an ALTER TABLE part of an unknown shape" });
+    parts.push(u?.[0] === "AlterTableCmd" ? subcommand(table, u[1], known, txn) : { mode: AE, holds: "catalog-only", notAnalysed: "an ALTER TABLE part of an unknown shape" });
   }
   const missing = parts.find((p) => p.notAnalysed !== undefined);
   if (missing) return { locks: [], holds: "catalog-only", findings: [], notAnalysed: missing.notAnalysed };
@@ -52,17 +55,26 @@ export function alterTable(body: Node, known: Known): Verdict {
     findings.push(...(p.findings ?? []));
   }
   locks.push({ relation: table, mode });
+  // ALTER TABLE (not ONLY) recurses to the partitions and children; ATTACH and DETACH name theirs.
+  const own = list(body.cmds).every((c) => ["AT_AttachPartition", "AT_DetachPartition", "AT_DetachPartitionFinalize"].includes(text(unwrap(c)?.[1].subtype) ?? ""));
+  locks.push(...descendantLocks(table, mode, !own && !(isNode(body.relation) && body.relation.inh === false), known).locks);
   for (const cmd of list(body.cmds)) learn(table, unwrap(cmd)?.[1], known);
   return { locks, holds, findings };
 }
 
-function subcommand(table: string, cmd: Node, known: Known): Part {
+function subcommand(table: string, cmd: Node, known: Known, txn: TransactionMode): Part {
   const type = text(cmd.subtype) ?? "";
   const column = text(cmd.name);
   switch (type) {
     case "AT_AddColumn":
       return addColumn(table, unwrap(cmd.def)?.[1]);
-    case "AT_DropColumn":
+    case "AT_DropColumn": {
+      const reach = column === undefined ? undefined : dropColumnReach(table, column, known);
+      return { mode: AE, holds: "catalog-only", other: reach?.locks, findings: reach?.findings };
+    }
+    case "AT_AttachPartition":
+    case "AT_DetachPartition":
+      return partitionCommand(table, type === "AT_AttachPartition", unwrap(cmd.def)?.[1], known, txn);
     case "AT_ColumnDefault":
     case "AT_DropNotNull":
     case "AT_AddIdentity":
@@ -123,20 +135,12 @@ function subcommand(table: string, cmd: Node, known: Known): Part {
     case "AT_SetLogged":
     case "AT_SetUnLogged":
     case "AT_SetTableSpace":
-    case "AT_SetAccessMethod":
-      return {
-        mode: AE,
-        holds: "rewrite",
-        findings: [
-          finding.tableRewrite(
-            table,
-            `${type
-              .slice(3)
-              .replace(/([a-z])([A-Z])/gu, "$1 $2")
-              .toUpperCase()}`,
-          ),
-        ],
-      };
+    case "AT_SetAccessMethod": {
+      const what = type.slice(3).replace(/([a-z])([A-Z])/gu, "$1 $2").toUpperCase(); // prettier-ignore
+      // The table's tablespace is not in the plan: moving it where it is already changes nothing.
+      const condition = type === "AT_SetTableSpace" ? ` (unless it is in tablespace ${text(cmd.name) ?? "?"} already, when nothing is copied)` : "";
+      return { mode: AE, holds: "rewrite", findings: [finding.tableRewrite(table, `${what}${condition}`)] };
+    }
     default:
       return { mode: AE, holds: "catalog-only", notAnalysed: `ALTER TABLE subcommand ${type.replace(/^AT_/u, "") || "(unnamed)"} is not in the analyser's rules` };
   }
@@ -239,16 +243,15 @@ function addConstraint(table: string, con: Node | undefined, known: Known): Part
   }
 }
 
-/** Dropping a foreign key also drops its triggers on the referenced table, under ACCESS EXCLUSIVE there. */
-function droppedForeignKey(table: string, name: string | undefined, known: Known): RelationLock[] | undefined {
-  const c = name === undefined ? undefined : known.table(table)?.constraints.get(name);
-  return c?.kind === "foreign" && c.references !== undefined && c.references !== table ? [{ relation: c.references, mode: AE }] : undefined;
-}
-
 /** After the command: what it taught about the table (columns, constraints, NOT NULL). */
 function learn(table: string, cmd: Node | undefined, known: Known): void {
+  const def = unwrap(cmd?.def)?.[1];
+  // The foreign keys are learnt on every table, known or not: a key to a table the plan created.
+  if (def && cmd?.subtype === "AT_AddConstraint") keys(table, def, undefined, known);
+  if (def && cmd?.subtype === "AT_AddColumn") for (const c of list(def.constraints)) keys(table, unwrap(c)?.[1], text(def.colname), known);
+  if (cmd?.subtype === "AT_DropConstraint" && text(cmd.name) !== undefined) known.graph.dropForeignKey(table, text(cmd.name)!);
+  if (cmd?.subtype === "AT_DropColumn" && text(cmd.name) !== undefined) known.graph.dropKeysOn(table, text(cmd.name));
   if (!cmd || !known.table(table)) return;
-  const def = unwrap(cmd.def)?.[1];
   switch (text(cmd.subtype)) {
     case "AT_AddColumn":
       if (def) known.addColumn(table, def);
@@ -279,4 +282,9 @@ function learn(table: string, cmd: Node | undefined, known: Known): void {
     default:
       break;
   }
+}
+
+function keys(table: string, con: Node | undefined, column: string | undefined, known: Known): void {
+  const k = con && foreignKeyOf(table, con, column);
+  if (k) known.graph.addForeignKey(k);
 }

@@ -4,14 +4,16 @@
 // current type, which only a plan that created the column says; otherwise the worst case.
 import { columnRef, typeRef, unwrap, type TypeRef } from "./ast.ts";
 import { finding } from "./findings.ts";
-import type { Known } from "./known.ts";
+import { collationOf, type Known } from "./known.ts";
 import type { Node } from "./parser.ts";
-import type { Finding, Holds, LockMode } from "./lock-types.ts";
+import { typeChangeReach } from "./related.ts";
+import { longer, type Finding, type Holds, type LockMode, type RelationLock } from "./lock-types.ts";
 
 interface Part {
   mode: LockMode;
   holds: Holds;
   findings?: Finding[];
+  other?: RelationLock[];
 }
 
 const AE: LockMode = "ACCESS EXCLUSIVE";
@@ -22,15 +24,32 @@ export function alterType(table: string, column: string | undefined, def: Node |
   if (!target) return { mode: AE, holds: "rewrite", findings: [finding.typeChangeRewrite(table, col, "the new type could not be read")] };
   const using = def?.raw_default;
   const plainUsing = using === undefined || columnRef(using) === column || castOfColumn(using, column, target);
-  const from = known.table(table)?.columns.get(col)?.type;
+  const current = known.table(table)?.columns.get(col);
+  const from = current?.type;
   const rewrite = !plainUsing
     ? "it has a USING expression"
     : !from
       ? "the column's current type is not in the plan, so the worst case is assumed"
       : coercible(from, target)
         ? undefined
-        : `${show(from)} to ${show(target)} is not binary-coercible`;
-  return rewrite === undefined ? { mode: AE, holds: "catalog-only" } : { mode: AE, holds: "rewrite", findings: [finding.typeChangeRewrite(table, col, rewrite)] };
+        : zoneOnly(from, target)
+          ? `${show(from)} to ${show(target)} is a rewrite unless the session TimeZone is UTC, when PostgreSQL changes the catalog only`
+          : `${show(from)} to ${show(target)} is not binary-coercible`;
+  const sameType = from !== undefined && show(from) === show(target);
+  const collationChanges = current === undefined || (collationOf(def) ?? "default") !== (current.collation ?? "default");
+  const reach = typeChangeReach(table, col, { sameType, collationChanges }, known);
+  const holds = rewrite === undefined ? reach.holds : longer("rewrite", reach.holds);
+  const findings = rewrite === undefined ? reach.findings : [finding.typeChangeRewrite(table, col, `${rewrite}${reach.unknown ?? ""}`), ...reach.findings];
+  if (current !== undefined && def !== undefined) current.collation = collationOf(def);
+  return { mode: AE, holds, findings, other: reach.locks };
+}
+
+// timestamp and timestamptz hold the same bits: PostgreSQL 15 skips the rewrite between them when
+// the session's TimeZone is UTC, which the plan does not say (the operator's session's setting).
+function zoneOnly(from: TypeRef, to: TypeRef): boolean {
+  const pair = new Set([from.name, to.name]);
+  if (from.array !== to.array || pair.size !== 2 || !pair.has("timestamp") || !pair.has("timestamptz")) return false;
+  return to.mods.length === 0 || (from.mods.length > 0 && to.mods[0]! >= from.mods[0]!);
 }
 
 function castOfColumn(using: unknown, column: string | undefined, target: TypeRef): boolean {

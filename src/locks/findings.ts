@@ -16,6 +16,7 @@ export const FINDING_CODES = [
   "constraint-builds-index",
   "held-through-later-step",
   "protected-table",
+  "related-relation",
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];
@@ -27,11 +28,16 @@ export const finding = {
     f("index-not-concurrent", `Building this index takes SHARE on ${table}, which blocks every write to it until the build ends; build it with CREATE INDEX CONCURRENTLY.`),
   dropIndexNotConcurrent: (index: string) =>
     f("drop-index-not-concurrent", `DROP INDEX takes ACCESS EXCLUSIVE on ${index} and its table, which blocks reads and writes; drop it with DROP INDEX CONCURRENTLY.`),
-  concurrentlyInTransaction: (mode: string) =>
+  concurrentlyInTransaction: (mode: string, what = "CONCURRENTLY") =>
     f(
       "concurrently-in-transaction",
-      `CONCURRENTLY cannot run inside a transaction block and transactionMode ${mode} runs the plan in one, so this statement will fail; apply it with transactionMode none.`,
+      `${what} cannot run inside a transaction block and transactionMode ${mode} runs the plan in one, so this statement will fail; apply it with transactionMode none.`,
     ),
+  relatedLocks: (what: string, tables: readonly string[], more: string) =>
+    f("related-relation", `${what} also takes ACCESS EXCLUSIVE on ${tables.join(", ")}${more}; review those tables too.`),
+  relatedUnknown: (table: string, what: string) => f("related-relation", `${table} is not created by the plan, so what reaches beyond it is unknown: ${what}.`),
+  collationRebuild: (table: string, column: string) =>
+    f("related-relation", `Changing the collation of ${column} rebuilds the indexes on it under ACCESS EXCLUSIVE on ${table}, reading every row.`),
   typeChangeRewrite: (table: string, column: string, why: string) =>
     f("type-change-rewrite", `Changing the type of ${column} rewrites ${table} under ACCESS EXCLUSIVE (${why}); add a new column, backfill it in batches and swap instead.`),
   volatileDefaultRewrite: (table: string, column: string) =>

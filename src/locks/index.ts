@@ -7,6 +7,7 @@ export { DEFAULT_LOCK_TIMEOUT } from "./transaction.ts";
 export {
   blocksOf,
   CONFLICTS,
+  covers,
   LOCK_MODES,
   reduceLocks,
   type Blocks,

@@ -3,11 +3,14 @@
 // indexes it creates. The plugin never reads the database, so this is all it knows; a relation
 // the plan did not create is unknown, and a verdict that depends on it takes the worst case.
 import { columnRef, list, names, rangeVar, text, typeRef, unwrap, type TypeRef } from "./ast.ts";
+import { columnsOf, Graph } from "./graph.ts";
 import { isNode, type Node } from "./parser.ts";
 
 export interface KnownColumn {
   type?: TypeRef;
   notNull: boolean;
+  /** COLLATE's name as written; undefined for the type's default. */
+  collation?: string;
 }
 
 export interface KnownConstraint {
@@ -17,6 +20,8 @@ export interface KnownConstraint {
   readonly impliesNotNull: readonly string[];
   /** FOREIGN KEY: the referenced table. */
   readonly references?: string;
+  /** CHECK: the columns its expression reads (undefined: could not be read, so any). */
+  readonly columns?: ReadonlySet<string>;
 }
 
 export interface KnownTable {
@@ -36,6 +41,8 @@ export class Known {
   private readonly tables = new Map<string, KnownTable | TableSource>();
   /** Index (qualified) → its table (qualified). */
   readonly indexes = new Map<string, string>();
+  /** Foreign keys both ways, indexes' columns, partitions and children, what views read. */
+  readonly graph = new Graph();
 
   /** Whether the plan created the table (and has not dropped it), without learning its columns. */
   has(name: string): boolean {
@@ -80,7 +87,7 @@ export class Known {
     const t = this.table(table);
     const col = text(def.colname);
     if (!t || col === undefined) return;
-    const c: KnownColumn = { type: typeRef(def.typeName), notNull: false };
+    const c: KnownColumn = { type: typeRef(def.typeName), notNull: false, collation: collationOf(def) };
     t.columns.set(col, c);
     for (const con of list(def.constraints)) {
       const u = unwrap(con);
@@ -100,10 +107,19 @@ export class Known {
     const type = text(con.contype);
     const valid = con.skip_validation !== true;
     const name = text(con.conname) ?? `${table}#${t.constraints.size}`;
-    if (type === "CONSTR_CHECK") t.constraints.set(name, { kind: "check", valid, impliesNotNull: notNullColumns(con.raw_expr) });
-    else if (type === "CONSTR_FOREIGN") t.constraints.set(name, { kind: "foreign", valid, impliesNotNull: [], references: rangeVar(con.pktable) });
+    if (type === "CONSTR_CHECK") {
+      const cols = new Set<string>();
+      const read = columnsOf(con.raw_expr, cols);
+      t.constraints.set(name, { kind: "check", valid, impliesNotNull: notNullColumns(con.raw_expr), columns: read ? cols : undefined });
+    } else if (type === "CONSTR_FOREIGN") t.constraints.set(name, { kind: "foreign", valid, impliesNotNull: [], references: rangeVar(con.pktable) });
     else if (type === "CONSTR_PRIMARY" || type === "CONSTR_UNIQUE") {
-      t.constraints.set(name, { kind: type === "CONSTR_PRIMARY" ? "primary" : "unique", valid: true, impliesNotNull: [] });
+      const keys = column !== undefined ? [column] : [...names(con.keys), ...names(con.including)];
+      t.constraints.set(name, {
+        kind: type === "CONSTR_PRIMARY" ? "primary" : "unique",
+        valid: true,
+        impliesNotNull: [],
+        columns: con.indexname === undefined ? new Set(keys) : undefined,
+      });
       if (type === "CONSTR_PRIMARY") for (const k of column ? [column] : names(con.keys)) this.setNotNull(table, k);
     } else t.constraints.set(name, { kind: "other", valid, impliesNotNull: [] });
   }
@@ -123,24 +139,33 @@ export class Known {
   }
 
   renameTable(from: string, to: string): void {
+    // The keys and partitions the plan declared follow the name, on a table the plan created or not.
+    this.graph.rename(from, to);
+    for (const [i, owner] of this.indexes) if (owner === from) this.indexes.set(i, to);
     const t = this.tables.get(from);
     if (!t) return;
     this.tables.delete(from);
     this.tables.set(to, t);
-    for (const [i, owner] of this.indexes) if (owner === from) this.indexes.set(i, to);
   }
 
   dropTable(name: string): void {
     this.tables.delete(name);
     for (const [i, owner] of this.indexes) if (owner === name) this.indexes.delete(i);
+    this.graph.dropKeysOn(name);
   }
 }
 
+/** The collation a column definition names (COLLATE "C" → `C`), or undefined for the type's default. */
+export function collationOf(def: Node | undefined): string | undefined {
+  const clause = def?.collClause;
+  const parts = isNode(clause) ? names(clause.collname) : [];
+  return parts.length === 0 ? undefined : parts[parts.length - 1];
+}
+
 /**
- * The columns a CHECK expression proves not null: `col IS NOT NULL`, or a comparison operator
- * of the column with a constant (built-in comparison operators are strict: NULL in, NULL out,
- * so a passing row has a non-null column), under AND. PostgreSQL proves more; this is the part
- * a plan writes.
+ * The columns a CHECK expression proves not null: `col IS NOT NULL`, under AND. A comparison
+ * such as `col > 0` proves nothing: a CHECK passes when its expression is NULL, and PostgreSQL 15
+ * scans on SET NOT NULL after one (the generated lock oracle found it).
  */
 export function notNullColumns(expr: unknown): string[] {
   const u = unwrap(expr);
@@ -151,14 +176,5 @@ export function notNullColumns(expr: unknown): string[] {
     return c === undefined ? [] : [c];
   }
   if (kind === "BoolExpr" && body.boolop === "AND_EXPR") return list(body.args).flatMap(notNullColumns);
-  if (kind === "A_Expr" && body.kind === "AEXPR_OP" && COMPARISONS.has(names(body.name).join("."))) {
-    const l = columnRef(body.lexpr);
-    const r = columnRef(body.rexpr);
-    const constant = (e: unknown) => unwrap(e)?.[0] === "A_Const" && isNode(unwrap(e)?.[1]) && unwrap(e)![1].isnull !== true;
-    if (l !== undefined && constant(body.rexpr)) return [l];
-    if (r !== undefined && constant(body.lexpr)) return [r];
-  }
   return [];
 }
-
-const COMPARISONS = new Set(["=", "<>", "<", ">", "<=", ">="]);

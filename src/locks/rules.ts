@@ -1,9 +1,12 @@
 // One statement's locks, by kind. ALTER TABLE has its own module (alter.ts); everything here is
 // the rest of what a schema plan writes. A kind not named here is reported as not analysed.
 import { alterTable, type Verdict } from "./alter.ts";
-import { dotted, list, names, qualified, rangeVar, text, unwrap, walk } from "./ast.ts";
+import { dotted, list, names, qualified, rangeVar, text, unwrap } from "./ast.ts";
 import { isNode } from "./parser.ts";
 import { finding } from "./findings.ts";
+import { foreignKeyOf, readsOf } from "./graph.ts";
+import { dropOnTable, moreLocks, selectInto } from "./more-rules.ts";
+import { createChild } from "./partition.ts";
 import type { Known, TableSource } from "./known.ts";
 import type { Node } from "./parser.ts";
 import { LOCK_MODES, type LockMode, type RelationLock, type TransactionMode } from "./lock-types.ts";
@@ -41,20 +44,26 @@ const CATALOG_ONLY = new Set([
 /** `source` reads this statement's tree again (a created table's columns are learnt when first asked). */
 export function statementLocks(kind: string, body: Node, known: Known, mode: TransactionMode, source?: TableSource): Verdict {
   if (CATALOG_ONLY.has(kind)) return none();
+  const more = moreLocks(kind, body, known, mode);
+  if (more !== undefined) return more;
   switch (kind) {
     case "CreateStmt":
       return createTable(body, known, source);
     case "AlterTableStmt": {
       const objtype = text(body.objtype);
-      if (objtype === "OBJECT_TABLE" || objtype === "OBJECT_FOREIGN_TABLE") return alterTable(body, known);
+      if (objtype === "OBJECT_INDEX") return alterIndex(body);
+      if (objtype !== undefined && RELATION_OBJECTS[objtype] !== undefined && objtype !== "OBJECT_SEQUENCE") return alterTable(body, known, mode);
       return skip(`ALTER ${RELATION_OBJECTS[objtype ?? ""]?.toUpperCase() ?? objtype ?? "?"} is not in the analyser's rules`);
     }
+    case "SelectStmt":
+      return selectInto(body, known) ?? skip("a query inside a plan");
     case "IndexStmt":
       return createIndex(body, known, mode);
     case "DropStmt":
       return drop(body, known, mode);
     case "TruncateStmt": {
       const locks = list(body.relations).map((r) => ({ relation: rangeVar(unwrap(r)?.[1]) ?? "?", mode: AE }));
+      for (const l of [...locks]) locks.push(...known.graph.descendants(l.relation).map((relation) => ({ relation, mode: AE })));
       return { locks, holds: "rewrite", findings: [] };
     }
     case "RenameStmt":
@@ -64,24 +73,23 @@ export function statementLocks(kind: string, body: Node, known: Known, mode: Tra
         ? on(rangeVar(body.relation), AE)
         : skip(`SET SCHEMA of ${text(body.objectType) ?? "?"} is not in the analyser's rules`);
     case "ViewStmt":
-      return createView(body);
+      return createView(body, known);
     case "CommentStmt":
       return comment(body);
     case "LockStmt": {
       const m = LOCK_MODES[(typeof body.mode === "number" ? body.mode : 0) - 1];
       if (m === undefined) return skip("LOCK with an unknown mode");
-      return { locks: list(body.relations).map((r) => ({ relation: rangeVar(unwrap(r)?.[1]) ?? "?", mode: m })), holds: "catalog-only", findings: [] };
+      const locks = list(body.relations).map((r) => ({ relation: rangeVar(unwrap(r)?.[1]) ?? "?", mode: m }));
+      // LOCK (not ONLY) takes every partition and child in the same mode.
+      for (const l of [...locks]) locks.push(...known.graph.descendants(l.relation).map((relation) => ({ relation, mode: m })));
+      return { locks, holds: "catalog-only", findings: [] };
     }
     case "AlterSeqStmt":
       return on(rangeVar(body.sequence), "SHARE ROW EXCLUSIVE");
     case "ReindexStmt":
       return reindex(body, mode);
-    case "RefreshMatViewStmt":
-      return skip("REFRESH MATERIALIZED VIEW: the tables its query reads are not in the statement");
     case "ClusterStmt":
       return rangeVar(body.relation) === undefined ? skip("CLUSTER of every clustered table") : on(rangeVar(body.relation), AE, "rewrite");
-    case "VacuumStmt":
-      return skip("VACUUM and ANALYZE are not in the analyser's rules");
     case "InsertStmt":
     case "UpdateStmt":
     case "DeleteStmt":
@@ -97,20 +105,22 @@ export function statementLocks(kind: string, body: Node, known: Known, mode: Tra
 function createTable(body: Node, known: Known, source?: TableSource): Verdict {
   const table = rangeVar(body.relation);
   if (table === undefined) return skip("CREATE TABLE without a name");
-  if (list(body.inhRelations).length > 0 || body.partbound !== undefined) return skip("CREATE TABLE … INHERITS or PARTITION OF is not in the analyser's rules");
-  const locks: RelationLock[] = [];
+  const child = createChild(table, body, known);
+  const locks: RelationLock[] = child.locks;
   // A foreign key to another table takes SHARE ROW EXCLUSIVE on it (its triggers are added
   // there), written on a column or as a table constraint; LIKE reads the table it copies. The
   // grammar puts nothing else in a table's elements, so they are read directly, not walked.
-  const foreignKey = (con: unknown): void => {
+  const foreignKey = (con: unknown, column?: string): void => {
     const u = unwrap(con);
     if (u?.[0] !== "Constraint" || u[1].contype !== "CONSTR_FOREIGN") return;
+    const key = foreignKeyOf(table, u[1], column);
+    if (key) known.graph.addForeignKey(key);
     const ref = rangeVar(u[1].pktable);
     if (ref !== undefined && ref !== table) locks.push({ relation: ref, mode: "SHARE ROW EXCLUSIVE" });
   };
   for (const elt of list(body.tableElts)) {
     const u = unwrap(elt);
-    if (u?.[0] === "ColumnDef") list(u[1].constraints).forEach(foreignKey);
+    if (u?.[0] === "ColumnDef") for (const c of list(u[1].constraints)) foreignKey(c, text(u[1].colname));
     else if (u?.[0] === "Constraint") foreignKey(elt);
     else if (u?.[0] === "TableLikeClause") {
       const like = rangeVar(u[1].relation);
@@ -118,7 +128,7 @@ function createTable(body: Node, known: Known, source?: TableSource): Verdict {
     } else return skip(`CREATE TABLE with a ${u?.[0] ?? "malformed"} element is not in the analyser's rules`);
   }
   known.createTable(table, body, source);
-  return { locks, holds: "catalog-only", findings: [] };
+  return { locks, holds: child.holds, findings: child.findings };
 }
 
 /** `name` in the schema of the RangeVar `rv` (an index beside its table, a table's new name). */
@@ -129,11 +139,17 @@ function createIndex(body: Node, known: Known, mode: TransactionMode): Verdict {
   if (table === undefined) return skip("CREATE INDEX without a table");
   const index = text(body.idxname);
   // An index lives in its table's schema.
-  if (index !== undefined) known.indexes.set(sibling(body.relation, index), table);
+  if (index !== undefined) {
+    known.indexes.set(sibling(body.relation, index), table);
+    known.graph.addIndex(sibling(body.relation, index), table, body);
+  } else known.graph.addIndex(`${table}#${known.graph.indexInfo.size}`, table, body);
+  // On a partitioned table (not ONLY) each partition's index is built too.
+  const below = isNode(body.relation) && body.relation.inh === false ? [] : known.graph.descendants(table);
   if (body.concurrent === true) {
     return { locks: [{ relation: table, mode: SUE }], holds: "build", findings: mode === "none" ? [] : [finding.concurrentlyInTransaction(mode)] };
   }
-  return { locks: [{ relation: table, mode: "SHARE" }], holds: "build", findings: known.has(table) ? [] : [finding.indexNotConcurrent(table)] };
+  const locks = [table, ...below].map((relation) => ({ relation, mode: "SHARE" as LockMode }));
+  return { locks, holds: "build", findings: known.has(table) ? [] : [finding.indexNotConcurrent(table)] };
 }
 
 function drop(body: Node, known: Known, mode: TransactionMode): Verdict {
@@ -141,7 +157,8 @@ function drop(body: Node, known: Known, mode: TransactionMode): Verdict {
   const what = RELATION_OBJECTS[type];
   if (body.behavior === "DROP_CASCADE" && what !== undefined) return skip(`DROP ${what.toUpperCase()} … CASCADE: what depends on it is not in the plan`);
   if (type === "OBJECT_SCHEMA") return body.behavior === "DROP_CASCADE" ? skip("DROP SCHEMA … CASCADE: the relations in it are not in the plan") : none();
-  if (["OBJECT_FUNCTION", "OBJECT_TYPE", "OBJECT_DOMAIN", "OBJECT_SEQUENCE"].includes(type) && what === undefined) return none();
+  if (["OBJECT_FUNCTION", "OBJECT_TYPE", "OBJECT_DOMAIN", "OBJECT_SEQUENCE", "OBJECT_STATISTIC_EXT"].includes(type) && what === undefined) return none();
+  if (["OBJECT_TRIGGER", "OBJECT_RULE", "OBJECT_POLICY"].includes(type)) return dropOnTable(body);
   if (what === undefined) return skip(`DROP ${type.replace(/^OBJECT_/u, "")} is not in the analyser's rules`);
   const locks: RelationLock[] = [];
   const findings: Verdict["findings"] = [];
@@ -153,7 +170,8 @@ function drop(body: Node, known: Known, mode: TransactionMode): Verdict {
       const m = body.concurrent === true ? SUE : AE;
       const table = known.tableOfIndex(name);
       locks.push({ relation: name, mode: m });
-      if (table !== undefined) locks.push({ relation: table, mode: m });
+      // An index of a partitioned table takes its partitions' indexes, and their tables, with it.
+      if (table !== undefined) for (const t of [table, ...known.graph.descendants(table)]) locks.push({ relation: t, mode: m });
       if (body.concurrent === true && mode !== "none") findings.push(finding.concurrentlyInTransaction(mode));
       if (body.concurrent !== true) findings.push(finding.dropIndexNotConcurrent(name));
       continue;
@@ -163,6 +181,9 @@ function drop(body: Node, known: Known, mode: TransactionMode): Verdict {
       // Its foreign keys' triggers on the tables they reference go with it.
       for (const c of known.table(name)?.constraints.values() ?? [])
         if (c.kind === "foreign" && c.references !== undefined && c.references !== name) locks.push({ relation: c.references, mode: AE });
+      for (const k of known.graph.keysOn(name)) if (k.to !== name) locks.push({ relation: k.to, mode: AE });
+      // Its partitions and children go with it (a child of a table that is not partitioned stops the DROP).
+      for (const d of known.graph.descendants(name)) locks.push({ relation: d, mode: AE });
       known.dropTable(name);
     }
   }
@@ -196,20 +217,28 @@ function rename(body: Node, known: Known): Verdict {
   }
 }
 
-function createView(body: Node): Verdict {
+/** ALTER INDEX: SET/RESET of storage parameters and SET STATISTICS under SHARE UPDATE EXCLUSIVE; SET TABLESPACE copies it. */
+function alterIndex(body: Node): Verdict {
+  const index = rangeVar(body.relation);
+  if (index === undefined) return skip("ALTER INDEX without a name the analyser could read");
+  const types = list(body.cmds).map((c) => text(unwrap(c)?.[1].subtype) ?? "");
+  // PostgreSQL locks the index alone (its table is not opened).
+  const withTable = (mode: LockMode, holds: Verdict["holds"]): Verdict => ({ locks: [{ relation: index, mode }], holds, findings: [] });
+  if (types.every((t) => ["AT_SetRelOptions", "AT_ResetRelOptions", "AT_SetStatistics"].includes(t))) return withTable(SUE, "catalog-only");
+  if (types.every((t) => t === "AT_SetTableSpace")) return withTable(AE, "build");
+  return skip(`ALTER INDEX ${types.map((t) => t.replace(/^AT_/u, "")).join(", ")} is not in the analyser's rules`);
+}
+
+function createView(body: Node, known: Known): Verdict {
   const view = rangeVar(body.view);
-  // Reading the query opens each table it names (ACCESS SHARE); replacing a view locks the old one.
-  const ctes = new Set<string>();
-  walk(body.query, (kind, node) => {
-    if (kind === "CommonTableExpr" && typeof node.ctename === "string") ctes.add(node.ctename);
-  });
-  const locks: RelationLock[] = [];
-  walk(body.query, (kind, node) => {
-    if (kind !== "RangeVar") return;
-    if (node.schemaname === undefined && typeof node.relname === "string" && ctes.has(node.relname)) return;
-    const r = rangeVar(node);
-    if (r !== undefined) locks.push({ relation: r, mode: "ACCESS SHARE" });
-  });
+  // Reading the query opens each relation it names (ACCESS SHARE), through the views it reads;
+  // replacing a view locks the old one.
+  const reads = readsOf(body.query);
+  if (view !== undefined) {
+    known.graph.reads.set(view, reads);
+    known.graph.views.add(view);
+  }
+  const locks: RelationLock[] = known.graph.throughViews(reads).map((relation) => ({ relation, mode: "ACCESS SHARE" }));
   if (body.replace === true && view !== undefined) locks.push({ relation: view, mode: AE });
   return { locks, holds: "catalog-only", findings: [] };
 }

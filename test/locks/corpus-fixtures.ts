@@ -11,6 +11,8 @@ export interface LockCase {
   readonly concurrently?: { readonly waitsOn: string };
   /** The analyser states the worst case here (it cannot know the column's type): its verdict may be longer than the server's. */
   readonly worstCase?: boolean;
+  /** The statements that build the case's database, instead of the fixtures' (the generated oracle's cases). */
+  readonly setup?: readonly string[];
 }
 
 export type Fixture =
@@ -69,6 +71,7 @@ export const FIXTURES: Readonly<Record<Fixture, readonly string[]>> = {
 
 /** The fixtures' SQL for a case, each once, in the order FIXTURES declares them. */
 export function setupOf(kase: LockCase): string[] {
+  if (kase.setup !== undefined) return [...kase.setup];
   const wanted = new Set(kase.fixtures);
   if (wanted.has("fk") || wanted.has("fkNotValid")) {
     wanted.add("customers");

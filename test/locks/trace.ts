@@ -7,7 +7,7 @@
 // session's granted relation locks (pg_locks), the file nodes, the scan counters and the indexes,
 // ROLLBACK. What it did:
 //   rewrite       a table that existed before has a new relfilenode (its rows were copied);
-//   build         an index of such a table is new, or has a new relfilenode;
+//   build         an index of such a table has a file no index had before (new, or rebuilt);
 //   scan          the table's sequential + index scan counters of this transaction moved
 //                 (pg_stat_xact_user_tables: the backend's counts not yet flushed, so the delta
 //                 is read inside the transaction, before and after the statement; a validation,
@@ -137,9 +137,11 @@ function holdsOf(pre: readonly Rel[], scansBefore: Record<string, number>, after
   const tables = pre.filter((r) => r.kind === "r" || r.kind === "m");
   const files = after.files ?? {};
   if (tables.some((t) => files[t.oid] !== undefined && files[t.oid] !== t.file)) return "rewrite";
-  const known = new Set(pre.filter((r) => r.kind === "i").map((r) => `${r.oid}:${r.file}`));
+  // An index re-created on its old file (a type change PostgreSQL finds compatible keeps the
+  // storage under a new oid) is not built: only a file no index had before is.
+  const known = new Set(pre.filter((r) => r.kind === "i").map((r) => r.file));
   const ids = new Set(tables.map((t) => t.oid));
-  if ((after.indexes ?? []).some((i) => ids.has(i.table) && !known.has(`${i.index}:${i.file}`))) return "build";
+  if ((after.indexes ?? []).some((i) => ids.has(i.table) && !known.has(i.file))) return "build";
   const scans = after.scans ?? {};
   if (tables.some((t) => (scans[t.oid] ?? 0) > (scansBefore[t.oid] ?? 0))) return "scan";
   return "catalog-only";

@@ -117,6 +117,11 @@ export const LOCK_TOPICS = {
     "Under transactionMode all or file every lock is held until the plan commits: a lock one statement takes keeps blocking while a later statement scans, builds or rewrites.",
     "Put the long step in a plan (a transaction) of its own, or use transactionMode none where the statements allow it.",
   ),
+  "related-relation": rule(
+    "The statement also locks relations it does not name",
+    "A column type change re-creates the foreign keys on the column, so the table at their other end is taken ACCESS EXCLUSIVE (and its rows checked again when the type changes); dropping a column or constraint that carries a foreign key takes ACCESS EXCLUSIVE on the referenced table; a collation change rebuilds the indexes on the column. For a relation the plan did not create, the finding names the lock it would be if such a key, index or DEFAULT partition exists.",
+    "Review the other tables too: schedule the change for a quiet window, or split the key off first (drop it, change the column, add it back NOT VALID and VALIDATE it later).",
+  ),
   "protected-table-lock": rule(
     "A lock that blocks reads or writes on a protected table",
     "The statement takes a blocking lock on a table listed in spec.policy.protectedTables.",
