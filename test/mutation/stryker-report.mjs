@@ -48,7 +48,9 @@ export function summarise(module, file, seconds, when) {
     seconds,
     mutants: file.mutants.length,
     killed: count("Killed", "Timeout"),
-    invalid: count("CompileError", "RuntimeError", "Ignored"),
+    invalid: count("CompileError", "RuntimeError"),
+    // Ignored: the static mutants mutate.mjs does not run (ignoreStatic).
+    static: count("Ignored"),
     survivors,
   };
 }
@@ -70,10 +72,12 @@ export function renderBlock(results, equivalents) {
     "Written by `node test/mutation/stryker-report.mjs` (run by `npm run mutate`) from StrykerJS's reports; each module was mutated",
     "against the unit test files `test/mutation/stryker-modules.mjs` lists for it, one test runner, on this 2-core machine.",
     'Score: killed over valid mutants; "equivalent" survivors are named in `test/mutation/equivalents.json` with the',
-    "reason no test can tell them apart (listed below); any other survivor is a gap in the tests.",
+    "reason no test can tell them apart (listed below); any other survivor is a gap in the tests. Static mutants (code",
+    "run once, when the module loads: its constants and tables) are not run, and not counted in the score: Stryker's",
+    "vitest runner did not activate them here (see above).",
     "",
-    "| module | ran | wall time | mutants | killed | equivalent | other survivors | score | score without equivalents |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| module | ran | wall time | mutants run | static, not run | killed | equivalent | other survivors | score | score without equivalents |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   const open = [];
   const equivalent = [];
@@ -84,17 +88,17 @@ export function renderBlock(results, equivalents) {
   for (const module of rows) {
     const r = results[module];
     if (!r) {
-      md.push(`| \`${module}\` | not yet | | | | | | | |`);
+      md.push(`| \`${module}\` | not yet | | | | | | | | |`);
       continue;
     }
-    const valid = r.mutants - r.invalid;
+    const valid = r.mutants - r.invalid - (r.static ?? 0);
     const eq = r.survivors.filter((s) => reasons.has(keyOf(module, s)));
     const others = r.survivors.filter((s) => !reasons.has(keyOf(module, s)));
     open.push(...others.map((s) => ({ module, ...s })));
     equivalent.push(...eq.map((s) => ({ module, ...s, reason: reasons.get(keyOf(module, s)) })));
     const pct = (n, d) => (d === 0 ? "—" : `${((100 * n) / d).toFixed(1)} %`);
     md.push(
-      `| \`${module}\` | ${r.ran} | ${Math.round(r.seconds / 60)} min | ${valid} | ${r.killed} | ${eq.length} | ${others.length} | ${pct(r.killed, valid)} | ${pct(r.killed, valid - eq.length)} |`,
+      `| \`${module}\` | ${r.ran} | ${Math.round(r.seconds / 60)} min${r.incremental ? " (incremental)" : ""} | ${valid} | ${r.static ?? "run"} | ${r.killed} | ${eq.length} | ${others.length} | ${pct(r.killed, valid)} | ${pct(r.killed, valid - eq.length)} |`,
     );
   }
   md.push("");
@@ -127,9 +131,11 @@ export function withBlock(text, block) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const results = readJson(RESULTS, {});
   // mutate.mjs passes each run's wall time as MODULE=SECONDS; a report without one keeps the last.
+  const incremental = process.argv.includes("--incremental");
   const seconds = new Map(
     process.argv
       .slice(2)
+      .filter((a) => a.includes("="))
       .map((a) => a.split("="))
       .map(([m, s]) => [m, Number(s)]),
   );
@@ -141,7 +147,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const names = within(module, Object.keys(report.files));
     if (names.length === 0) throw new Error(`${module}: not in its Stryker report`);
     // A folder's run time is shared by its files: each is recorded with the whole run's.
-    for (const name of names) results[name] = summarise(name, report.files[name], seconds.get(module), when);
+    for (const name of names) results[name] = { ...summarise(name, report.files[name], seconds.get(module), when), incremental };
   }
   fs.writeFileSync(path.join(ROOT, RESULTS), `${JSON.stringify(results, null, 2)}\n`);
   const docs = path.join(ROOT, "docs", "testing.md");

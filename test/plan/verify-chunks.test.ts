@@ -34,15 +34,15 @@ function planWith(change: (raw: Raw) => void = () => {}): PtahSchemaPlan {
   return parseObject("PtahSchemaPlan", raw).object;
 }
 
-/** Runs one check; the refusal's message (and that the log recorded it as failed), or "held". */
-function outcome(step: (log: CheckLog) => unknown): string {
+/** Runs one check; the refusal's message (and that the log recorded it against `check`), or "held". */
+function outcome(check: string, step: (log: CheckLog) => unknown): string {
   const log = new CheckLog();
   try {
     step(log);
   } catch (err) {
     expect(err).toBeInstanceOf(VerificationError);
     const last = log.results[log.results.length - 1]!;
-    expect(last).toMatchObject({ ok: false, detail: (err as Error).message });
+    expect(last).toEqual({ check, ok: false, detail: (err as Error).message });
     return (err as Error).message;
   }
   expect(log.results.every((r) => r.ok)).toBe(true);
@@ -61,7 +61,7 @@ function slotOf(i: number): ChunkSlot {
 }
 
 const refused = (what: string) => `read the stored plan ${NAME}: ${what}`;
-const manifestOf = (plan: PtahSchemaPlan) => outcome((log) => verifyChunkManifest(log, plan));
+const manifestOf = (plan: PtahSchemaPlan) => outcome("chunk manifest", (log) => verifyChunkManifest(log, plan));
 
 /** Manifest and committed status of `sizes.length` chunks of the given sizes (digests left as published). */
 function sized(sizes: readonly number[]): (raw: Raw) => void {
@@ -90,6 +90,13 @@ describe("the chunk manifest", () => {
     const mismatch = refused("plan chunk manifest and committed status do not match");
     expect(manifestOf(planWith((raw) => ((raw.spec.chunks = []), (raw.status.publishedChunks = []))))).toBe(mismatch);
     expect(manifestOf(planWith((raw) => raw.status.publishedChunks.pop()))).toBe(mismatch);
+  });
+
+  it("reads a missing manifest or committed status as empty", () => {
+    const mismatch = refused("plan chunk manifest and committed status do not match");
+    const oneChunk = (raw: Raw) => ((raw.spec.chunks = raw.spec.chunks.slice(0, 1)), (raw.status.publishedChunks = raw.status.publishedChunks.slice(0, 1)));
+    expect(manifestOf(planWith((raw) => (oneChunk(raw), delete raw.spec.chunks)))).toBe(mismatch);
+    expect(manifestOf(planWith((raw) => (oneChunk(raw), delete raw.status.publishedChunks)))).toBe(mismatch);
   });
 
   it("refuses a status entry without an index, wherever it sorts, at the chunk it lands on", () => {
@@ -140,7 +147,7 @@ describe("a chunk object", () => {
   const slot = slotOf(1);
   const owner = { apiVersion: PTAH_API_VERSION, kind: "PtahSchemaPlan", name: NAME, uid: plan.metadata.uid, controller: true, blockOwnerDeletion: true };
   const meta: ChunkObjectMeta = { name: slot.name, uid: slot.uid, labels: { [PLAN_LABEL]: NAME, [SCHEMA_LABEL]: plan.spec.schemaRef!.name! }, ownerReferences: [owner] };
-  const objectOf = (m: ChunkObjectMeta, p = plan) => outcome((log) => verifyChunkObject(log, p, slot, m));
+  const objectOf = (m: ChunkObjectMeta, p = plan) => outcome("chunk 1", (log) => verifyChunkObject(log, p, slot, m));
   const notOurs = (what: string) => refused(`plan chunk 1 does not belong to this plan: ${what}`);
 
   it("holds the committed object, owned by and labelled for the plan, recording nothing itself", () => {
@@ -203,7 +210,7 @@ describe("a chunk's bytes", () => {
   const plan = planWith();
   const slots = [0, 1, 2].map(slotOf);
   const bytesOf = (i: number) => published.documentBytes.subarray(i * CHUNK_SIZE, i * CHUNK_SIZE + slots[i]!.size);
-  const bytesCheck = (i: number, bytes: Uint8Array | undefined, before = i * CHUNK_SIZE) => outcome((log) => verifyChunkBytes(log, plan, slots[i]!, bytes, before));
+  const bytesCheck = (i: number, bytes: Uint8Array | undefined, before = i * CHUNK_SIZE) => outcome(`chunk ${i}`, (log) => verifyChunkBytes(log, plan, slots[i]!, bytes, before));
 
   it("records the chunk it holds, and refuses missing, shorter, longer or other bytes", () => {
     const log = new CheckLog();
@@ -238,9 +245,15 @@ describe("the reassembled document", () => {
     verifyContent(log, plan, bytes);
     expect(log.results).toEqual([{ check: "content", ok: true, detail: `${bytes.length} bytes matching ${plan.spec.contentDigest}` }]);
     const bad = refused("reconstructed plan does not match its content binding");
-    expect(outcome((l) => verifyContent(l, plan, bytes.subarray(1)))).toBe(bad);
-    expect(outcome((l) => verifyContent(l, plan, Buffer.concat([bytes, Buffer.from("\n")])))).toBe(bad);
-    expect(outcome((l) => verifyContent(l, plan, Buffer.from(bytes).fill(0x20, 5, 6)))).toBe(bad);
+    expect(outcome("content", (l) => verifyContent(l, plan, bytes.subarray(1)))).toBe(bad);
+    expect(outcome("content", (l) => verifyContent(l, plan, Buffer.concat([bytes, Buffer.from("\n")])))).toBe(bad);
+    expect(outcome("content", (l) => verifyContent(l, plan, Buffer.from(bytes).fill(0x20, 5, 6)))).toBe(bad);
+  });
+
+  it("records a document that does not decode, or whose dialect is not the plan's, against the document check", () => {
+    const documentOf = (p: PtahSchemaPlan, b: Uint8Array) => outcome("document", (l) => verifyDocument(l, p, b));
+    expect(documentOf(plan, Buffer.from("{"))).toMatch(/^unsupported plan format: /u);
+    expect(documentOf({ ...plan, spec: { ...plan.spec, dialect: undefined } }, bytes)).toMatch(/the document's dialect "postgres" is not the plan's ""$/u);
   });
 
   it("records the document's format, statement count and dialect, then the cross-checks", () => {
