@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { VerificationError } from "../../src/errors.ts";
-import { PLAN_SIGNATURE_NAMESPACE, verifySignature } from "../../src/plan/ssh-signature.ts";
+import { parsePrivateKey } from "../../src/plan/ssh-private-key.ts";
+import { PLAN_SIGNATURE_NAMESPACE, signMessage, verifySignature } from "../../src/plan/ssh-signature.ts";
 import { WireReader, WireWriter } from "../../src/plan/ssh-wire.ts";
 import { needTool } from "../support/machine-tools.ts";
 import { makeKey, sshSign, sshVerify, writeAllowedSigners } from "../support/ssh-keygen.ts";
@@ -57,7 +58,7 @@ function armorOf(f: Fields): string {
 }
 
 let n = 0;
-let made: { file: string; sig: string; allowed: string; fields: Fields } | undefined;
+let made: { key: string; file: string; sig: string; allowed: string; fields: Fields } | undefined;
 /** A file signed by ssh-keygen, once, inside the first test that asks. */
 function signed() {
   if (made) return made;
@@ -66,7 +67,7 @@ function signed() {
   fs.writeFileSync(file, '{"an":"export"}\n');
   expect(sshSign(tool, key, file).status).toBe(0);
   const allowed = writeAllowedSigners(DIR, "allowed", [{ principal: "alice", key }]);
-  made = { file, sig: `${file}.sig`, allowed, fields: fieldsOf(fs.readFileSync(`${file}.sig`, "utf8")) };
+  made = { key, file, sig: `${file}.sig`, allowed, fields: fieldsOf(fs.readFileSync(`${file}.sig`, "utf8")) };
   return made;
 }
 
@@ -99,6 +100,25 @@ describe("an SSH signature's armor and fields", () => {
     expect(both(armorOf(fields))).toEqual({ ssh: true, plugin: ["alice"] });
     expect(both(armorOf(fields).replace(/\n/gu, "\r\n")).plugin).toEqual(["alice"]);
     expect(both(`\n\n${armorOf(fields)}\n \n`).plugin).toEqual(["alice"]);
+  });
+
+  it("signs byte for byte what ssh-keygen -Y sign writes (Ed25519 signs deterministically): fields, reserved string, 70-character lines", () => {
+    const { key, file, sig } = signed();
+    expect(signMessage(fs.readFileSync(file), parsePrivateKey(fs.readFileSync(key), key), PLAN_SIGNATURE_NAMESPACE)).toBe(fs.readFileSync(sig, "utf8"));
+  });
+
+  it("names every principal of the key, comma-separated, when the file changed after signing", () => {
+    const { key, sig } = signed();
+    const allowed = writeAllowedSigners(DIR, `two-${++n}`, [
+      { principal: "alice", key },
+      { principal: "release-bot", key },
+    ]);
+    const changed = path.join(DIR, `changed-${++n}.json`);
+    fs.writeFileSync(changed, "{}\n");
+    const names = { signature: "FILE.sig", allowedSigners: "allowed_signers", message: "FILE" };
+    expect(() =>
+      verifySignature({ message: fs.readFileSync(changed), signature: fs.readFileSync(sig), allowedSigners: fs.readFileSync(allowed), namespace: PLAN_SIGNATURE_NAMESPACE, names }),
+    ).toThrow(/^FILE\.sig is not a signature of FILE as it is now by alice, release-bot \(ED25519 key SHA256:/u);
   });
 
   it.each<[string, (f: Fields) => Partial<Fields>, string]>([
@@ -135,7 +155,7 @@ describe("an SSH signature's armor and fields", () => {
       [lines.slice(1).join("\n"), `it is not between ${BEGIN} and ${END}`],
       [lines.slice(0, -1).join("\n"), `it is not between ${BEGIN} and ${END}`],
       [[lines[0], `!${lines[1]!.slice(1)}`, ...lines.slice(2)].join("\n"), "its body is not base64"],
-      [[lines[0], `${lines[1]}=`, ...lines.slice(2)].join("\n"), "its body is not base64"],
+      [[lines[0], `${lines[1]!.slice(0, 35)}-${lines[1]!.slice(36)}`, ...lines.slice(2)].join("\n"), "its body is not base64"],
     ];
     for (const [changed, why] of cases) {
       const r = both(`${changed}\n`);
