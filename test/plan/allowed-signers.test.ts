@@ -9,7 +9,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { VerificationError } from "../../src/errors.ts";
-import { matchesPatternList } from "../../src/plan/allowed-signers.ts";
+import { matchesPatternList, parseAllowedSigners } from "../../src/plan/allowed-signers.ts";
 import { verifySignature } from "../../src/plan/ssh-signature.ts";
 import { needTool } from "../support/machine-tools.ts";
 import { makeKey, sshSign, sshVerify } from "../support/ssh-keygen.ts";
@@ -145,5 +145,30 @@ describe("the allowed signers file, against ssh-keygen -Y verify", () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("a line that does not read", () => {
+  it("is refused with its number and what is wrong, as ssh-keygen refuses it", () => {
+    const { key, other } = keys();
+    const [type, b64] = publicOf(key).split(" ") as [string, string];
+    const cases: [string, string][] = [
+      [`"alice ${type} ${b64}`, "a quote is not closed"],
+      [`alice ${type} ${b64.slice(0, -4)}!AAA`, "its key is not base64"],
+      [`alice ${type}`, "it names no key type and key"],
+      [`alice ssh-rsa ${b64}`, "its key is not a ssh-rsa key"],
+      [`alice namespaces="git" ${publicOf(other).split(" ")[1]}`, "it names no key type and key"],
+    ];
+    for (const [line, why] of cases) {
+      const allowed = writeFile(`# signers\n${line}\n`);
+      expect(sshAccepts(allowed, "alice", "kubectl-ptah-plan"), line).toBe(false);
+      expect(() => parseAllowedSigners(fs.readFileSync(allowed, "utf8"), "allowed_signers")).toThrow(`the allowed signers file allowed_signers does not read at line 2: ${why}`);
+    }
+  });
+
+  it("reads a quoted principal with spaces as one principal, its quotes dropped", () => {
+    const { key } = keys();
+    const allowed = writeFile(`"alice smith" ${publicOf(key)}\n`);
+    expect(parseAllowedSigners(fs.readFileSync(allowed, "utf8"), "allowed_signers").map((s) => s.principals)).toEqual(["alice smith"]);
   });
 });
