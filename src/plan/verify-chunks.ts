@@ -103,10 +103,10 @@ export function verifyChunkObject(log: CheckLog, plan: PtahSchemaPlan, slot: Chu
 }
 
 /** Base64 as Go's StdEncoding writes it; anything else cannot be the bytes the operator stored. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 export function decodeChunkData(data: string | undefined): Uint8Array | undefined {
-  if (data === undefined || !BASE64.test(data)) return undefined;
+  // The pattern is written here, not in a module constant, so a mutation tester can change it per
+  // test: a constant is built once, when the module loads, before any mutant is switched on.
+  if (data === undefined || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/u.test(data)) return undefined;
   return Buffer.from(data, "base64");
 }
 

@@ -113,6 +113,20 @@ const FORBIDDEN: readonly (readonly [string, string])[] = [
   ["GET", "/apis/coordination.k8s.io/v1/namespaces/ptah-system/leases/ptah-t-abc"],
   ["GET", "/apis/coordination.k8s.io/v1/namespaces/../leases"],
   ["GET", "/apis/rbac.authorization.k8s.io/v1/clusterroles"],
+  // Parameters where the path takes none, a list's parameters on one object, a watch of one object.
+  ["GET", "/version?x=1"],
+  ["GET", `${P}?watch=true`],
+  ["GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/ptahschemas.operator.ptah.run?limit=1"],
+  ["GET", `${P}/namespaces/app/ptahschemas/storefront?limit=500`],
+  ["GET", `${P}/ptahschemas/storefront?watch=true`],
+  // A plural the plugin reads, reached under segments that are not namespaces/NS.
+  ["GET", `${P}/foo/bar/ptahschemas`],
+  // A namespace that does not decode.
+  ["GET", `${P}/namespaces/%E0%A4%A/ptahschemas`],
+  // A dry-run create outside a namespace, and the dry-run and review paths under another method.
+  ["POST", `${P}/ptahschemaapprovals?dryRun=All`],
+  ["DELETE", `${P}/namespaces/app/ptahschemaapprovals?dryRun=All`],
+  ["PUT", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"],
   ["HEAD", "/version"],
   ["OPTIONS", "/version"],
   ["get", "/version"],
@@ -146,6 +160,10 @@ describe("guardTunnel", () => {
       "error: refused to send CONNECT metadata.internal:80: the plugin only tunnels to the API server api.example.com:6443\n",
     );
     expect(refusal(() => guardTunnel("api.example.com:443", SERVER))).toBeDefined();
+    // A server URL without a port: 443 for https, 80 for http, as the transport dials them.
+    expect(refusal(() => guardTunnel("api.example.com:80", new URL("http://api.example.com")))).toBeUndefined();
+    expect(refusal(() => guardTunnel("api.example.com:443", new URL("http://api.example.com")))).toBeDefined();
+    expect(refusal(() => guardTunnel("api.example.com:80", new URL("https://api.example.com")))).toBeDefined();
   });
 });
 

@@ -131,6 +131,35 @@ describe("refusals", () => {
     expect(pluginVerify(file, sig, both).principals).toEqual(["alice"]);
   });
 
+  it("refuses a key listed only as a cert-authority, which vouches for certificates, not for itself, as ssh-keygen does", () => {
+    const key = makeKey(tool, DIR, `ca-${++n}`);
+    const allowed = writeAllowedSigners(DIR, `allowed-${++n}`, [{ principal: "alice", key, options: "cert-authority" }]);
+    const file = message();
+    const sig = pluginSign(key, file);
+    expect(sshVerify(tool, allowed, "alice", sig, file).status).not.toBe(0);
+    expect(() => pluginVerify(file, sig, allowed)).toThrow(`the signature's key (ED25519 key ${sshFingerprint(tool, key)}) is not in the allowed signers file allowed_signers`);
+    // The same key on a plain line as well: that line alone names the signer.
+    const both = writeAllowedSigners(DIR, `allowed-${++n}`, [
+      { principal: "ca-admins", key, options: "cert-authority" },
+      { principal: "alice", key },
+    ]);
+    expect(pluginVerify(file, sig, both).principals).toEqual(["alice"]);
+  });
+
+  it("refuses a signature blob with bytes after the signature, as ssh-keygen does", () => {
+    const key = makeKey(tool, DIR, `trailing-${++n}`);
+    const allowed = writeAllowedSigners(DIR, `allowed-${++n}`, [{ principal: "alice", key }]);
+    const file = message();
+    const sig = pluginSign(key, file);
+    const lines = fs.readFileSync(sig, "utf8").trim().split("\n");
+    const blob = Buffer.concat([Buffer.from(lines.slice(1, -1).join(""), "base64"), Buffer.from([0, 0, 0, 0])]);
+    const longer = path.join(DIR, `trailing-${++n}.sig`);
+    fs.writeFileSync(longer, `${lines[0]}\n${(blob.toString("base64").match(/.{1,70}/gu) ?? []).join("\n")}\n${lines[lines.length - 1]}\n`);
+    expect(sshVerify(tool, allowed, "alice", sig, file).status).toBe(0);
+    expect(sshVerify(tool, allowed, "alice", longer, file).status).not.toBe(0);
+    expect(() => pluginVerify(file, longer, allowed)).toThrow("FILE.sig is not an SSH signature: it has bytes after its signature");
+  });
+
   it("refuses a principal pattern plainly, and options it does not read", () => {
     const key = makeKey(tool, DIR, `pattern-${++n}`);
     const file = message();
