@@ -2,9 +2,9 @@
 // PostgreSQL did. An under-report is a relation PostgreSQL locked that the analyser does not name
 // in a mode covering it (one that blocks at least as much), or work under the lock longer than the
 // analyser says (catalog-only < scan < build < rewrite); an over-report is the other way round,
-// counted, never a failure. The relations compared are those compare() in trace.ts compares.
+// counted, never a failure. The relations compared are trace.ts's observedLocks, as compare() there.
 import { covers, reduceLocks, type Holds, type RelationLock, type StatementLocks } from "../../src/locks/index.ts";
-import type { Observed } from "./trace.ts";
+import { observedLocks, type Observed } from "./trace.ts";
 
 const ORDER: readonly Holds[] = ["catalog-only", "scan", "build", "rewrite"];
 
@@ -18,18 +18,7 @@ export interface Judgement {
 export function judge(seen: Observed, said: StatementLocks): Judgement {
   if (seen.error !== undefined) return { refused: seen.error.trim().split("\n")[0] ?? "", under: [], over: [] };
   if (said.notAnalysed !== undefined) return { under: [`not analysed: ${said.notAnalysed}`], over: [] };
-  const byOid = new Map(seen.pre.map((r) => [r.oid, r]));
-  const named = new Set(said.locks.map((l) => l.relation));
-  const standIns = new Map<string, string>();
-  for (const r of seen.pre) if (r.kind === "i" && r.parent !== null && named.has(r.name) && !named.has(r.parent)) standIns.set(r.parent, r.name);
-  const observed: RelationLock[] = [];
-  for (const l of seen.locks) {
-    const r = byOid.get(l.oid);
-    if (!r) continue;
-    if (standIns.has(r.name)) observed.push({ relation: standIns.get(r.name)!, mode: l.mode });
-    else if ("rpvmf".includes(r.kind) || named.has(r.name)) observed.push({ relation: r.name, mode: l.mode });
-  }
-  const took = reduceLocks(observed);
+  const took = reduceLocks(observedLocks(seen, said));
   const under: string[] = [];
   const over: string[] = [];
   for (const o of took)

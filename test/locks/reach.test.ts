@@ -4,18 +4,10 @@
 // that cannot run in a transaction block; the kinds PostgreSQL documents beside tables. PostgreSQL's
 // own verdicts are the generated oracle's (test/e2e/lock-oracle.e2e.test.ts); this pins the rules.
 import { beforeAll, describe, expect, it } from "vitest";
-import { analyseStatements, preloadParser, type LockPolicy, type StatementLocks } from "../../src/locks/index.ts";
+import { preloadParser, type StatementLocks } from "../../src/locks/index.ts";
+import { last } from "./analyse-last.ts";
 
 beforeAll(() => preloadParser());
-
-async function last(sql: string, before: string[] = [], policy: LockPolicy = { transactionMode: "none" }): Promise<StatementLocks> {
-  const r = await analyseStatements(
-    [...before, sql].map((s) => ({ sql: s })),
-    policy,
-    "postgres",
-  );
-  return r.statements[r.statements.length - 1]!;
-}
 
 const shown = (s: StatementLocks) => ({
   locks: s.locks.map((l) => `${l.mode} on ${l.relation}`).join(", "),

@@ -3,20 +3,12 @@
 // for these statements are the lock-trace oracle's (test/e2e/lock-trace.e2e.test.ts); this table
 // pins the findings and the parts the oracle does not see (the transaction view, dialects).
 import { beforeAll, describe, expect, it } from "vitest";
-import { analyseStatements, blocksOf, FINDING_CODES, preloadParser, reduceLocks, type LockPolicy, type StatementLocks } from "../../src/locks/index.ts";
+import { analyseStatements, blocksOf, FINDING_CODES, preloadParser, reduceLocks, type LockPolicy } from "../../src/locks/index.ts";
+import { last } from "./analyse-last.ts";
 
 beforeAll(() => preloadParser());
 
 const ORDERS = "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint NOT NULL, total numeric(10,2), status varchar(20), memo text)";
-
-async function last(sql: string, before: string[] = [], policy: LockPolicy = { transactionMode: "none" }): Promise<StatementLocks> {
-  const r = await analyseStatements(
-    [...before, sql].map((s) => ({ sql: s })),
-    policy,
-    "postgres",
-  );
-  return r.statements[r.statements.length - 1]!;
-}
 
 type Row = [sql: string, before: string[], locks: string, blocks: string, holds: string, codes: string[]];
 

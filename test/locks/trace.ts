@@ -204,9 +204,12 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
  * table too: the server must lock the table in the index's mode. Then the hold (worst-case
  * cases: the analyser's may be longer, never shorter).
  */
-export function compare(k: LockCase, seen: Observed, said: StatementLocks): string[] {
-  if (seen.error !== undefined) return [`PostgreSQL refused or failed it: ${seen.error.trim()}`];
-  if (said.notAnalysed !== undefined) return [`the analyser did not analyse it: ${said.notAnalysed}`];
+/**
+ * The locks PostgreSQL took, on the relations the comparison speaks of: tables, views, sequences
+ * and partitions, the indexes the analyser names, and an index standing in for its table when the
+ * analyser names the index and not the table.
+ */
+export function observedLocks(seen: Observed, said: StatementLocks): RelationLock[] {
   const byOid = new Map(seen.pre.map((r) => [r.oid, r]));
   const named = new Set(said.locks.map((l) => l.relation));
   const standIns = new Map<string, string>();
@@ -218,7 +221,13 @@ export function compare(k: LockCase, seen: Observed, said: StatementLocks): stri
     if (standIns.has(r.name)) observed.push({ relation: standIns.get(r.name)!, mode: l.mode });
     else if ("rpvmf".includes(r.kind) || named.has(r.name)) observed.push({ relation: r.name, mode: l.mode });
   }
-  const want = reduceLocks(observed).map((l) => `${l.mode} on ${l.relation}`);
+  return observed;
+}
+
+export function compare(k: LockCase, seen: Observed, said: StatementLocks): string[] {
+  if (seen.error !== undefined) return [`PostgreSQL refused or failed it: ${seen.error.trim()}`];
+  if (said.notAnalysed !== undefined) return [`the analyser did not analyse it: ${said.notAnalysed}`];
+  const want = reduceLocks(observedLocks(seen, said)).map((l) => `${l.mode} on ${l.relation}`);
   const got = said.locks.map((l) => `${l.mode} on ${l.relation}`);
   const out: string[] = [];
   if (want.join("; ") !== got.join("; ")) out.push(`locks: PostgreSQL took [${want.join("; ")}], the analyser says [${got.join("; ")}]`);
