@@ -8,6 +8,7 @@ import path from "node:path";
 import { expect } from "vitest";
 import { createNamespace, kubectl, kubectlJson, labEnv, REPO_ROOT, type KubeObject } from "../support/lab.ts";
 import { ptah } from "../support/plugin.ts";
+import { storefrontSetup } from "./storefront-setup.ts";
 
 export const SCHEMA = "storefront";
 export const RESOURCE = `ptahschemas.operator.ptah.run/${SCHEMA}`;
@@ -45,32 +46,11 @@ export function ptahAs(p: Person | undefined, args: readonly string[]): Run {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const SETUP = (ociRef: string) => `apiVersion: v1
-kind: ConfigMap
-metadata: {name: verification-policy}
-immutable: true
-data:
-  policy.json: '{"artifactType":"application/vnd.ptah.schema.v1","signatures":"not required in the lab"}'
----
-apiVersion: v1
-kind: Secret
-metadata: {name: storefront-db}
-stringData: {url: "postgres://storefront@db.lab:5432/storefront"}
----
-apiVersion: operator.ptah.run/v1alpha1
-kind: PtahSchema
-metadata: {name: ${SCHEMA}}
-spec:
-  target: {engine: PostgreSQL, coordinationKey: storefront, urlFrom: {name: storefront-db, key: url}}
-  desired: {ociRef: "${ociRef}", verificationPolicyFrom: {name: verification-policy, key: policy.json}}
-  policy: {allowDestructive: true}
-`;
-
 /** A namespace the simulator serves, with the storefront schema (created by lab-admin, its spec writer). */
 export function storefrontNamespace(prefix: string): string {
   const ns = createNamespace(prefix);
   kubectl(["label", "namespace", ns, "lab.ptah.run/operator-simulator=enabled"]);
-  kubectl(["apply", "-f", "-"], { namespace: ns, input: SETUP("oci://registry.lab/schemas/demo:v1") });
+  kubectl(["apply", "-f", "-"], { namespace: ns, input: storefrontSetup({ allowDestructive: true }) });
   return ns;
 }
 
