@@ -14,10 +14,17 @@ export interface Run {
   readonly stderr: string;
 }
 
-function run(tool: string, args: readonly string[], input?: Uint8Array): Run {
-  const r = spawnSync(tool, args, { input, encoding: "utf8" });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+function run(tool: string, args: readonly string[], stdinFile?: string): Run {
+  // The message goes in as a file descriptor, not through a pipe: ssh-keygen refuses a malformed
+  // signature before it reads its standard input, and a pipe it never read fails the write (EPIPE).
+  const fd = stdinFile === undefined ? undefined : fs.openSync(stdinFile, "r");
+  try {
+    const r = spawnSync(tool, args, { stdio: [fd ?? "ignore", "pipe", "pipe"], encoding: "utf8" });
+    if (r.error) throw r.error;
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }
 
 export type KeyKind = "ed25519" | "ecdsa" | "ecdsa-384" | "rsa" | "dsa";
@@ -58,7 +65,7 @@ export function sshSign(tool: string, key: string, file: string, namespace = NAM
 
 /** `ssh-keygen -Y verify` of `file`'s bytes against `sig` for `principal`. */
 export function sshVerify(tool: string, allowed: string, principal: string, sig: string, file: string, namespace = NAMESPACE): Run {
-  return run(tool, ["-Y", "verify", "-f", allowed, "-I", principal, "-n", namespace, "-s", sig], fs.readFileSync(file));
+  return run(tool, ["-Y", "verify", "-f", allowed, "-I", principal, "-n", namespace, "-s", sig], file);
 }
 
 /** The key's fingerprint as ssh-keygen prints it (SHA256:…). */
