@@ -29,7 +29,8 @@ export const VALUES = {
   // which file takes what), the exec credential (client-node's KubeConfig, js-yaml), page
   // buffers, and V8's young generation for large reads.
   kube: ["@kubernetes/client-node", "js-yaml", "node:buffer", "node:fs", "node:http", "node:https", "node:net", "node:os", "node:path", "node:tls", "node:v8"],
-  approval: [],
+  // The CEL evaluator of the approval policies the cluster holds, loaded only where one is read.
+  approval: ["@marcbachmann/cel-js"],
   // node:crypto: the realm Lease holder's identity is a sha256 of the claimant (shared/realm-holders.ts).
   commands: [...MCP_SDK.filter((m) => !m.endsWith("/transport.js")), "node:crypto", "zod"],
   // The shell: node:fs's reads, and the loaders' built-ins (the code cache's node:vm, node:module

@@ -83,7 +83,9 @@ const BANNED = [...NETWORK, ...PROCESS];
 /** The packages src/ may import (package.json's dependencies); anything else is refused. */
 // libpg-query: PostgreSQL's parser compiled to WebAssembly, for the lock analyser (src/locks/); it
 // reads its own .wasm file beside it (or the single binary's asset) and opens nothing else.
-const DEPENDENCIES = ["@kubernetes/client-node", "cli-table3", "js-yaml", "jsonpath-plus", "libpg-query", "zod"];
+// @marcbachmann/cel-js: a CEL evaluator with no dependencies of its own, for the approval policies
+// (src/approval/policy-cel-env.ts); it evaluates expressions and imports nothing.
+const DEPENDENCIES = ["@kubernetes/client-node", "@marcbachmann/cel-js", "cli-table3", "js-yaml", "jsonpath-plus", "libpg-query", "zod"];
 /** Loaded by import() (src/locks/parser.ts): libpg-query's Emscripten module itself, by its path in the package. */
 const DYNAMIC_DEPENDENCIES = [...DEPENDENCIES.filter((d) => d !== "libpg-query"), "libpg-query/wasm/libpg-query.js"];
 /**

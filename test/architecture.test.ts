@@ -101,6 +101,8 @@ const NPM_OWNERS: Record<string, readonly string[]> = {
   "js-yaml": ["render", "kube"],
   // PostgreSQL's parser (WebAssembly): the lock analyser alone, loaded on its first analysis.
   "libpg-query/wasm/libpg-query.js": ["locks"],
+  // The CEL evaluator of the approval policies: loaded only where a policy is read.
+  "@marcbachmann/cel-js": ["approval"],
   // The MCP SDK: `kubectl ptah mcp` alone (commands/mcp/; eslint.read-only.js names its modules).
   ...Object.fromEntries(["server/index.js", "shared/stdio.js", "shared/transport.js", "types.js"].map((m) => [`@modelcontextprotocol/sdk/${m}`, ["commands"]])),
 };

@@ -5,6 +5,8 @@
 // in CEL (policy-cel.ts) and make the value append-only, one's own username once; this module is
 // the plugin's side of that contract, and the two are proven equal on a real API server.
 
+import { APPROVAL_POLICY_LABEL } from "../model/api.ts";
+
 /** Every endorsement annotation starts with this (a domain of ours, never the operator's). */
 export const ENDORSEMENT_PREFIX = "endorsements.ptah.run/";
 
@@ -31,5 +33,5 @@ export function appendEndorser(value: string | undefined, username: string): str
 }
 
 /** The label every object `policy render` prints carries, valued by its part; the plugin finds them by it. */
-export const POLICY_LABEL = "ptah.run/approval-policy";
+export const POLICY_LABEL = APPROVAL_POLICY_LABEL;
 export type PolicyPart = "quorum" | "endorsements" | "window" | "freeze";

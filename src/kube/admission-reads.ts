@@ -10,6 +10,10 @@
 import { sanitize } from "../errors.ts";
 import { apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
 import type { HttpResponse, Transport } from "./http.ts";
+import { APPROVAL_POLICY_LABEL } from "../model/api.ts";
+import type { PolicySet, ServedBinding, ServedPolicy } from "../model/approval-policy.ts";
+
+export type { PolicySet, ServedBinding, ServedPolicy };
 import { ADMISSION_CONFIGURATION, APPLY_GUARD_SELECTOR, LEASE_PATH, POLICY_PATH, WEBHOOK_PATH } from "./request-guard.ts";
 
 export interface AdmissionConfiguration {
@@ -95,6 +99,34 @@ export async function listApplyGuards(transport: Transport): Promise<ApplyGuardP
     bindings.push({ name: str((b.metadata as { name?: unknown } | undefined)?.name) ?? "?", policy: str(spec.policyName) ?? "", actions });
   });
   return policies.map((p) => ({ ...p, bindings: bindings.filter((b) => b.policy === p.name).map(({ name, actions }) => ({ name, actions })) }));
+}
+
+const metaOf = (o: Record<string, unknown>) => (o.metadata ?? {}) as { name?: unknown; labels?: Record<string, unknown> };
+const specOf = (o: Record<string, unknown>): Record<string, unknown> => (o.spec && typeof o.spec === "object" && !Array.isArray(o.spec) ? (o.spec as Record<string, unknown>) : {});
+
+/**
+ * The approval policies (the ValidatingAdmissionPolicies labelled APPROVAL_POLICY_LABEL, listed by
+ * that label alone) and the bindings that name one of them or carry the label (every binding is
+ * listed: a binding an administrator wrote for our policy need not be labelled). Names are
+ * sanitised; specs are kept as served, the CEL text the API server evaluates included.
+ */
+export async function listApprovalPolicies(transport: Transport): Promise<PolicySet> {
+  const policies: ServedPolicy[] = [];
+  const pd: RequestDescription = { verb: "list", resource: "validatingadmissionpolicies.admissionregistration.k8s.io", namespace: undefined };
+  await eachItem(transport, `${POLICY_PATH}/validatingadmissionpolicies`, { labelSelector: APPROVAL_POLICY_LABEL }, pd, (p) => {
+    const meta = metaOf(p);
+    policies.push({ name: str(meta.name) ?? "?", part: str(meta.labels?.[APPROVAL_POLICY_LABEL]) ?? "", spec: specOf(p) });
+  });
+  const bindings: ServedBinding[] = [];
+  const bd: RequestDescription = { verb: "list", resource: "validatingadmissionpolicybindings.admissionregistration.k8s.io", namespace: undefined };
+  await eachItem(transport, `${POLICY_PATH}/validatingadmissionpolicybindings`, {}, bd, (b) => {
+    const meta = metaOf(b);
+    const spec = specOf(b);
+    const policyName = str(spec.policyName) ?? "";
+    const labelled = typeof meta.labels?.[APPROVAL_POLICY_LABEL] === "string";
+    if (labelled || policies.some((p) => p.name === policyName)) bindings.push({ name: str(meta.name) ?? "?", policyName, labelled, spec });
+  });
+  return { policies, bindings };
 }
 
 export async function listLeases(transport: Transport, namespace: string): Promise<LeaseFacts[]> {

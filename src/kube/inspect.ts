@@ -8,7 +8,16 @@ import type { HttpResponse, Transport } from "./http.ts";
 import { sanitize } from "../errors.ts";
 import { CRD_PATH, WEBHOOK_PATH, WEBHOOK_PLURAL } from "./request-guard.ts";
 import type { ClusterReader } from "./types.ts";
-import { getAdmissionConfiguration, listApplyGuards, listLeases, type AdmissionConfiguration, type ApplyGuardPolicy, type LeaseFacts } from "./admission-reads.ts";
+import {
+  getAdmissionConfiguration,
+  listApplyGuards,
+  listApprovalPolicies,
+  listLeases,
+  type AdmissionConfiguration,
+  type ApplyGuardPolicy,
+  type LeaseFacts,
+  type PolicySet,
+} from "./admission-reads.ts";
 
 export type { AdmissionConfiguration, ApplyGuardPolicy, LeaseFacts } from "./admission-reads.ts";
 
@@ -64,6 +73,8 @@ export interface ClusterInspector {
   applyGuards(): Promise<ApplyGuardPolicy[]>;
   /** The Leases of one namespace; ReadError 403 without list. */
   leases(namespace: string): Promise<LeaseFacts[]>;
+  /** The approval policies and their bindings, specs as served; ReadError 403 without list. */
+  approvalPolicies(): Promise<PolicySet>;
 }
 
 function json(res: HttpResponse, d: RequestDescription): unknown {
@@ -182,5 +193,9 @@ export class HttpClusterInspector implements ClusterInspector {
 
   leases(namespace: string): Promise<LeaseFacts[]> {
     return listLeases(this.transport, namespace);
+  }
+
+  approvalPolicies(): Promise<PolicySet> {
+    return listApprovalPolicies(this.transport);
   }
 }

@@ -15,6 +15,7 @@
 // - CONNECT to a proxy for the API server's host and port only.
 // Anything else is a ReadOnlyError naming the method and the target; nothing is sent.
 import { ReadOnlyError, sanitize } from "../errors.ts";
+import { APPROVAL_POLICY_LABEL } from "../model/api.ts";
 import { KINDS, type KindName } from "../model/parse.ts";
 
 /** The kinds the plugin creates, only ever as a dry run (the transport adds dryRun=All itself). */
@@ -41,6 +42,8 @@ export const ADMISSION_CONFIGURATION = "ptah-operator-admission";
 /** The apply-policy guard's label, the only selector its policies are listed with. */
 export const APPLY_GUARD_SELECTOR = "app.kubernetes.io/component=apply-policy-guard";
 export const POLICY_PATH = WEBHOOK_PATH;
+/** Policies are listed by one of two labels only: the apply-policy guard's, or the approval policies' (the label's existence). */
+const POLICY_SELECTORS = new Set([APPLY_GUARD_SELECTOR, APPROVAL_POLICY_LABEL]);
 export const LEASE_PATH = "/apis/coordination.k8s.io/v1";
 const ADMISSION_CONFIGURATION_PATH = `${WEBHOOK_PATH}/${WEBHOOK_PLURAL.mutating}/${ADMISSION_CONFIGURATION}`;
 const POLICIES = `${POLICY_PATH}/validatingadmissionpolicies`;
@@ -102,7 +105,7 @@ function allowedGet(path: string, params: URLSearchParams): boolean {
   if (path === "/version" || DISCOVERY.has(path) || CRDS.has(path)) return params.size === 0;
   if (WEBHOOKS.has(path) || path === POLICY_BINDINGS) return only(params, PAGE_PARAMS);
   if (path === ADMISSION_CONFIGURATION_PATH) return params.size === 0;
-  if (path === POLICIES) return params.get("labelSelector") === APPLY_GUARD_SELECTOR && only(params, new Set([...PAGE_PARAMS, "labelSelector"]));
+  if (path === POLICIES) return POLICY_SELECTORS.has(params.get("labelSelector") ?? "") && only(params, new Set([...PAGE_PARAMS, "labelSelector"]));
   const lease = LEASES.exec(path);
   if (lease) return isName(lease[1]) && only(params, PAGE_PARAMS);
   const at = split(path, READ);

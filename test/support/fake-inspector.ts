@@ -16,6 +16,7 @@ import type {
   WebhookKind,
 } from "../../src/kube/types.ts";
 import { KINDS } from "../../src/model/parse.ts";
+import type { PolicySet } from "../../src/kube/admission-reads.ts";
 
 export const ALL_PTAH_KINDS: readonly string[] = Object.values(KINDS)
   .filter((k) => k.group)
@@ -62,6 +63,8 @@ export class FakeInspector implements ClusterInspector {
     annotations: { "operator.ptah.run/coordination-namespace": "ptah-system" },
   };
   guards: ApplyGuardPolicy[] | "forbidden" | "unserved" = [];
+  /** The approval policies and bindings served; "forbidden" for a 403. */
+  policySet: PolicySet | "forbidden" = { policies: [], bindings: [] };
   /** Leases per namespace; "forbidden" for a 403. */
   leaseTable: Record<string, LeaseFacts[]> | "forbidden" = {};
 
@@ -110,6 +113,12 @@ export class FakeInspector implements ClusterInspector {
         403,
       );
     return this.leaseTable[namespace] ?? [];
+  }
+
+  async approvalPolicies(): Promise<PolicySet> {
+    this.requests.push("list validatingadmissionpolicies -l ptah.run/approval-policy");
+    if (this.policySet === "forbidden") throw FORBIDDEN(`list resource "validatingadmissionpolicies" in API group "admissionregistration.k8s.io"`);
+    return this.policySet;
   }
 
   async reviewAccess(checks: readonly AccessCheck[]): Promise<AccessAnswer[]> {
