@@ -171,12 +171,26 @@ function messageOf(cel: Cel, v: Record<string, unknown>, expression: string, ctx
   return str(v.message) ?? `failed expression: ${expression}`;
 }
 
+/** The CEL context every evaluation of `req` shares (the object as the API server stamps it). */
+function baseOf(req: AdmissionRequest): Record<string, unknown> {
+  const object = { ...req.object, metadata: { ...rec(req.object.metadata), namespace: req.namespace, creationTimestamp: creationTimestamp(req.at) } };
+  return { object, oldObject: req.oldObject ?? null, request: requestOf(req), namespaceObject: null };
+}
+
+/**
+ * The variables a policy's CEL sees for `req` and one parameter, evaluated lazily: what
+ * `status` and `inbox` read the endorsement count from (policy-state.ts).
+ */
+export function variablesFor(cel: Cel, pair: Applicable, req: AdmissionRequest, param: Readonly<Record<string, unknown>> | null): Record<string, unknown> {
+  const context = { ...baseOf(req), params: param };
+  return variablesOf(cel, pair.policy.spec.variables, context);
+}
+
 /** The verdict on `req` of every applicable policy in `set`. */
 export function judge(cel: Cel, set: PolicySet, req: AdmissionRequest): Verdict {
   const { pairs, unknown } = applicable(set, req);
   if (unknown.length > 0) return { kind: "unknown", why: `whether binding ${unknown.join(", ")} applies to namespace ${req.namespace} depends on labels the plugin cannot read` };
-  const object = { ...req.object, metadata: { ...rec(req.object.metadata), namespace: req.namespace, creationTimestamp: creationTimestamp(req.at) } };
-  const base = { object, oldObject: req.oldObject ?? null, request: requestOf(req), namespaceObject: null };
+  const base = baseOf(req);
   const denials: Denial[] = [];
   const warnings: string[] = [];
   const audits: { policy: string; value: string }[] = [];

@@ -24,4 +24,3 @@ export interface PolicySet {
   readonly policies: readonly ServedPolicy[];
   readonly bindings: readonly ServedBinding[];
 }
-

@@ -34,8 +34,18 @@ export const ALLOWED_READS: readonly AllowedRead[] = [
     resource: "mutatingwebhookconfigurations",
     by: "doctor (src/kube/inspect.ts listWebhooks); doctor, approve, inbox, explain get ptah-operator-admission (src/kube/admission-reads.ts)",
   },
-  { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingadmissionpolicies", by: "doctor: the apply-policy guard; status, inbox, approve, doctor: the approval policies (src/kube/admission-reads.ts)" },
-  { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingadmissionpolicybindings", by: "the guard's and the approval policies' bindings (src/kube/admission-reads.ts)" },
+  {
+    verbs: ["list"],
+    group: "admissionregistration.k8s.io",
+    resource: "validatingadmissionpolicies",
+    by: "doctor: the apply-policy guard; status, inbox, approve, doctor: the approval policies (src/kube/admission-reads.ts)",
+  },
+  {
+    verbs: ["list"],
+    group: "admissionregistration.k8s.io",
+    resource: "validatingadmissionpolicybindings",
+    by: "the guard's and the approval policies' bindings (src/kube/admission-reads.ts)",
+  },
   { verbs: ["list"], group: "coordination.k8s.io", resource: "leases", by: "explain SCHEMA: the realm's lock holder (src/kube/admission-reads.ts)" },
   { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", by: "doctor (src/kube/inspect.ts listWebhooks)" },
 ];

@@ -14,6 +14,7 @@ import { renderTable } from "../../render/table.ts";
 import { renderApprovalRows } from "../shared/approval-rows.ts";
 import { schemaNextStep } from "../shared/next-step.ts";
 import { managerWords, schemaPending, type PendingItem } from "../shared/pending.ts";
+import type { SchemaPolicyView } from "../shared/policy-readback.ts";
 
 /** The pending records, each as its fact and, indented under it, what happens next. */
 export function renderPending(items: readonly PendingItem[], indent = "  "): string[] {
@@ -28,6 +29,8 @@ export interface SchemaDetailInput {
   readonly now: Date;
   readonly color: boolean;
   readonly nsFlag: string;
+  /** The bound approval policies' word on this schema (commands/shared/policy-readback.ts). */
+  readonly policy?: SchemaPolicyView;
 }
 
 function field(label: string, value: string): string {
@@ -116,6 +119,10 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
     const rows = schemaApprovalRows(binding, [schema]);
     out.push(renderApprovalRows(rows, { now, color, nameHeader: "APPROVAL", indent: "  " }).trimEnd());
   }
+  const policy = input.policy;
+  if (policy?.endorsed !== undefined) out.push(`  ${field("Endorsed", policy.endorsed === "-" ? "not needed: the policy finds the current plan not risky" : policy.endorsed)}`);
+  if (policy?.window !== undefined) out.push(`  ${field("Window", policy.window)}`);
+  if (policy?.unread !== undefined) out.push(`  ${field("Policies", `not read: ${sanitize(policy.unread)}`)}`);
   out.push("");
 
   const applied = s.applied;

@@ -12,6 +12,7 @@ import { renderSchemaDetail } from "./schema-detail.ts";
 import { onlyStuck, renderStatusList } from "./status-list.ts";
 import { migrationStuck, schemaStuck } from "../shared/stuck.ts";
 import { realmSection, withRealm } from "../shared/realm-holders.ts";
+import { readPolicies, schemaPolicyView } from "../shared/policy-readback.ts";
 import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "../shared/output.ts";
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "../shared/printing.ts";
 import { getOrNotFound, noSuchSchema, readAll } from "../shared/read.ts";
@@ -60,11 +61,12 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
   // reads (only for a schema that waits for its realm) start as soon as the schema is in, beside
   // the LIST. A failure is the first in this order, as when they ran one after another.
   const schemaRead = loadSchema(connection, name);
-  const [schema, approvals, realm] = await readAll([
+  const [schema, approvals, realm, policies] = await readAll([
     schemaRead,
     // Only the approvals naming this schema are parsed (the namespace may hold thousands).
     readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, select: (raw) => mayBindSchema(raw, name) })),
     schemaRead.then((s) => realmSection(connection, "PtahSchema", s.object)),
+    readPolicies(connection),
   ]);
   const detail = renderSchemaDetail({
     schema: schema.object,
@@ -73,6 +75,7 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
     now: ctx.now,
     color: ctx.global.color,
     nsFlag: namespaceFlag(ctx.global, connection.namespace),
+    policy: schemaPolicyView(policies, schema.raw, ctx.now),
   });
   const stdout = withRealm(detail, realm);
   const stderr = approvals.gap !== undefined ? gapWarning("approvals", approvals.gap) : rejectedWarnings([approvals.value]);
