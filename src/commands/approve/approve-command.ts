@@ -9,7 +9,7 @@ import { migrationApprovalHeader, schemaApprovalHeader } from "../../approval/he
 import { defaultName, migrationApprovalManifest } from "../../approval/manifest.ts";
 import { migrationApprovable, planContractApprovable } from "../../approval/preconditions.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
-import { UsageError, VerificationError } from "../../errors.ts";
+import { sanitize, UsageError, VerificationError } from "../../errors.ts";
 import { parseDryRun, parseManifestOutput, parseTarget } from "../shared/arguments.ts";
 import { namespaceFlag } from "../shared/output.ts";
 import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest } from "../shared/approval-reads.ts";
@@ -19,6 +19,7 @@ import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import { fourEyes, startFourEyes, type FourEyesReads } from "./four-eyes-reads.ts";
 import type { PtahSchema } from "../../model/kinds.ts";
 import { FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
+import { approvalPolicyWarning } from "../shared/policy-readback.ts";
 
 export interface ApproveOptions {
   readonly target: "schema" | "migration";
@@ -28,6 +29,11 @@ export interface ApproveOptions {
   readonly dryRun: "none" | "server";
   /** --allow-self: print the approval even if you last changed the spec. */
   readonly allowSelf: boolean;
+}
+
+/** The manifest, and the policies' warning (if any) for stderr, sanitised. */
+function printed(stdout: string, warning: string | undefined): Printed {
+  return warning === undefined ? { kind: "printed", stdout } : { kind: "printed", stdout, stderr: `${sanitize(warning)}\n` };
 }
 
 async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<Printed> {
@@ -55,7 +61,8 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
     nsFlag,
     locks: { line: impact.lockImpactLine(report), findings: report.findings },
   });
-  return { kind: "printed", stdout: renderManifest(manifest, header, o.output) };
+  const warning = await approvalPolicyWarning(c, { kind: "PtahSchemaApproval", approval: manifest, schemas: [schema], now: ctx.now });
+  return printed(renderManifest(manifest, header, o.output), warning);
 }
 
 async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connection): Promise<Printed> {
@@ -94,7 +101,8 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
     fourEyes: eyes,
     nsFlag,
   });
-  return { kind: "printed", stdout: renderManifest(manifest, header, o.output) };
+  const warning = await approvalPolicyWarning(c, { kind: "PtahMigrationApproval", approval: manifest, schemas: [], now: ctx.now });
+  return printed(renderManifest(manifest, header, o.output), warning);
 }
 
 export const approveCommand: CommandBody<ApproveOptions> = {

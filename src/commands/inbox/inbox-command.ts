@@ -25,6 +25,7 @@ import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFlee
 import { ACCESS_REVIEW, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
 import { readFourEyesSwitch, switchLine, type FourEyesSwitch } from "../shared/four-eyes-switch.ts";
 import { readAll } from "../shared/read.ts";
+import { readPolicies, schemaPolicyView } from "../shared/policy-readback.ts";
 import { needsIdentity, reviewAll, whoYouAre } from "./inbox-access.ts";
 
 /** The switch when nothing you may approve records a writer: not read, and said nowhere. */
@@ -222,6 +223,18 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined, l
     rows = rows.map((r) => ({ ...r, locks: cells.cells.get(lockKey(r.namespace, r.name)) ?? "-" }));
     lockWarnings = cells.warnings;
   }
+  let policyWarning = "";
+  if (rows.some((r) => r.reason === "schema-approval")) {
+    const policies = await readPolicies(c);
+    if (policies.kind === "unreadable") policyWarning = `Warning: approval policies not read: ${sanitize(policies.why)}\n`;
+    const bySchema = new Map(schemas.map((s) => [`${s.metadata.namespace ?? ""}/${s.metadata.name}`, s]));
+    rows = rows.map((r) => {
+      const schema = r.reason === "schema-approval" ? bySchema.get(`${r.namespace}/${r.name}`) : undefined;
+      if (!schema) return r;
+      const view = schemaPolicyView(policies, schema as unknown as Record<string, unknown>, ctx.now);
+      return { ...r, ...(view.endorsed === undefined ? {} : { endorsed: view.endorsed }), ...(view.window === undefined ? {} : { window: view.window }) };
+    });
+  }
   const namespaces = read.allNamespaces ? undefined : (only ?? [c.namespace]);
   const where =
     namespaces === undefined ? "any namespace" : namespaces.length === 1 ? `${sanitize(namespaces[0]!)} namespace` : `namespaces ${namespaces.map(sanitize).join(", ")}`;
@@ -232,7 +245,7 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined, l
   return {
     rows,
     where,
-    warnings: (eyesLine ? `${warnings}${eyesLine}\n` : warnings) + lockWarnings,
+    warnings: (eyesLine ? `${warnings}${eyesLine}\n` : warnings) + lockWarnings + policyWarning,
     stuck: stuckFooter(countStuck(schemas, migrations, ctx.now), namespaces === undefined || namespaces.length > 1 ? " -A" : ` -n ${sanitize(namespaces[0]!)}`),
   };
 }

@@ -37,6 +37,10 @@ export interface InboxRow extends InboxItem {
   readonly next: string;
   /** inbox --locks: the plan's strongest lock and what it blocks ("-" for a migration). */
   readonly locks?: string;
+  /** The bound quorum policy's count ("1/2 (alice)", "-" when the plan needs none); absent: no quorum policy. */
+  readonly endorsed?: string;
+  /** The bound time policies' state ("closed — opens …"); absent: no window or freeze policy. */
+  readonly window?: string;
 }
 
 function writerOf(o: PtahSchema | PtahMigration): { writer?: SpecWriter } {
@@ -148,7 +152,23 @@ export interface InboxRenderOptions {
 }
 
 export function renderInbox(rows: readonly InboxRow[], o: InboxRenderOptions): string {
-  const headers = ["NAMESPACE", "OBJECT", "WAITING", "STATEMENTS", "DESTRUCTIVE", "PRIVILEGES", ...(o.locks ? ["LOCKS"] : []), "YOU CAN", "NEXT"];
+  // The policy columns appear only where a bound policy speaks of a row.
+  const endorsed = rows.some((r) => r.endorsed !== undefined);
+  const window = rows.some((r) => r.window !== undefined);
+  const policy = (r: InboxRow) => [...(endorsed ? [sanitize(r.endorsed ?? "-")] : []), ...(window ? [sanitize(r.window ?? "-")] : [])];
+  const headers = [
+    "NAMESPACE",
+    "OBJECT",
+    "WAITING",
+    "STATEMENTS",
+    "DESTRUCTIVE",
+    "PRIVILEGES",
+    ...(o.locks ? ["LOCKS"] : []),
+    ...(endorsed ? ["ENDORSED"] : []),
+    ...(window ? ["WINDOW"] : []),
+    "YOU CAN",
+    "NEXT",
+  ];
   const body = rows.map((r) => [
     sanitize(r.namespace),
     `${r.kind === "PtahSchema" ? "ptahschema" : "ptahmigration"}/${sanitize(r.name)}`,
@@ -157,6 +177,7 @@ export function renderInbox(rows: readonly InboxRow[], o: InboxRenderOptions): s
     r.destructive,
     sanitize(r.privileges),
     ...(o.locks ? [sanitize(r.locks ?? "-")] : []),
+    ...policy(r),
     r.youCan,
     r.next,
   ]);

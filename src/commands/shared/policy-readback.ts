@@ -8,7 +8,7 @@ import { loadCel, type Cel } from "../../approval/policy-cel-env.ts";
 import { judge, type Requester, type Verdict } from "../../approval/policy-judge.ts";
 import { applicable, type PolicySet } from "../../approval/policy-set.ts";
 import { endorsementOf, HORIZON_MINUTES, probeRequest, windowOf, type Endorsement, type WindowState } from "../../approval/policy-state.ts";
-import { ReadError } from "../../errors.ts";
+import { NotFoundError, ReadError } from "../../errors.ts";
 import { PTAH_GROUP, PTAH_VERSION } from "../../model/api.ts";
 import type { PtahSchema } from "../../model/kinds.ts";
 import type { Connection } from "../command-types.ts";
@@ -23,7 +23,9 @@ export async function readPolicies(c: Connection): Promise<PolicyRead> {
   try {
     set = await c.inspector.approvalPolicies();
   } catch (err) {
-    if (err instanceof ReadError && (err.httpStatus === 403 || err.httpStatus === 404)) return { kind: "unreadable", why: err.message };
+    // A server that does not serve ValidatingAdmissionPolicies (before Kubernetes 1.30) enforces none.
+    if (err instanceof NotFoundError || (err instanceof ReadError && err.httpStatus === 404)) return { kind: "none" };
+    if (err instanceof ReadError && err.httpStatus === 403) return { kind: "unreadable", why: err.message };
     throw err;
   }
   if (set.policies.length === 0) return { kind: "none" };
@@ -111,4 +113,34 @@ export function schemaPolicyView(read: PolicyRead, schema: Readonly<Record<strin
   const e = endorsementOf(read.cel, read.set, req);
   const w = windowOf(read.cel, read.set, req);
   return { endorsed: e && endorsedText(e), window: w && windowText(w, now), unread: undefined };
+}
+
+/**
+ * `approve`'s word on the policies, for stderr before the manifest is printed: a warning when the
+ * API server would refuse the approval if it were created now (with its message), or when that
+ * cannot be predicted; nothing when it would be admitted or no policy is bound. A warning, not a
+ * refusal: the API server decides at the create, and a window may open in the meantime
+ * (docs/policy.md, "approve").
+ */
+export async function approvalPolicyWarning(
+  c: Connection,
+  o: { kind: ApprovalKind; approval: Readonly<Record<string, unknown>>; schemas: readonly PtahSchema[]; now: Date },
+): Promise<string | undefined> {
+  const read = await readPolicies(c);
+  if (read.kind === "none") return undefined;
+  if (read.kind === "unreadable") return `Warning: whether the approval policies admit this approval was not checked: ${read.why}`;
+  if (judged(read, o.kind, c.namespace) === false) return undefined;
+  const me = await c.reader.whoAmI();
+  const verdict = predictApproval(read, {
+    kind: o.kind,
+    namespace: c.namespace,
+    approval: o.approval,
+    user: { username: me.username, uid: me.uid, groups: me.groups },
+    at: o.now,
+    schemas: o.schemas,
+  });
+  if (verdict.kind === "unknown") return `Warning: whether the approval policies admit this approval cannot be predicted: ${verdict.why}`;
+  if (verdict.kind === "admitted") return undefined;
+  const d = verdict.denials[0]!;
+  return `Warning: the API server would refuse this approval if it were created now (ValidatingAdmissionPolicy ${d.policy}): ${d.message}`;
 }
