@@ -6,7 +6,7 @@
 // flags that rendered it.
 import type { Cel } from "./policy-cel-env.ts";
 import { judge, variablesFor, type AdmissionRequest } from "./policy-judge.ts";
-import { applicable, type PolicySet } from "./policy-set.ts";
+import { applicable, type PolicySet, type ServedPolicy } from "./policy-set.ts";
 
 export interface Endorsement {
   /** The usernames the policy counts, in order. */
@@ -81,7 +81,8 @@ export const HORIZON_MINUTES = 8 * 24 * 60;
 /** The time policies' verdict now and when it next changes, or undefined when no time policy applies. */
 export function windowOf(cel: Cel, set: PolicySet, req: AdmissionRequest): WindowState | undefined {
   const timed = { ...set, policies: set.policies.filter((p) => p.part === "window" || p.part === "freeze") };
-  if (applicable(timed, req).pairs.length === 0) return undefined;
+  const pairs = applicable(timed, req).pairs;
+  if (pairs.length === 0) return undefined;
   const openAt = (at: Date) => judge(cel, timed, { ...req, at }).kind === "admitted";
   const open = openAt(req.at);
   // Windows and freezes change on whole minutes of their zone: the verdict is looked at every
@@ -99,12 +100,12 @@ export function windowOf(cel: Cel, set: PolicySet, req: AdmissionRequest): Windo
       }
     }
   }
-  return { open, change, zone: zoneOf(set) };
+  return { open, change, zone: zoneOf(pairs.map((p) => p.policy)) };
 }
 
-function zoneOf(set: PolicySet): string {
-  for (const p of set.policies) {
-    if (p.part !== "window" && p.part !== "freeze") continue;
+/** The zone the first of these policies reads its fields in (a window's before a freeze's, as rendered). */
+function zoneOf(policies: readonly ServedPolicy[]): string {
+  for (const p of [...policies].sort((a, b) => (a.part === b.part ? 0 : a.part === "window" ? -1 : 1))) {
     const m = /\.get(?:Hours|FullYear)\('([A-Za-z][A-Za-z0-9_+/-]*)'\)/u.exec(JSON.stringify(p.spec.variables ?? []));
     if (m) return m[1]!;
   }

@@ -7,6 +7,7 @@
 // break-glass group is admitted inside a freeze. Bound to this test's namespace and removed after.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEventsSince, auditMark, kubectl } from "../support/lab.ts";
+import { ptah } from "../support/plugin.ts";
 import { applyPolicy, approvalOf, kubectlAs, phaseOf, removePolicy, SCHEMA, storefrontNamespace, until, waitSchema, type Person, type Run } from "./policy-setup.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
@@ -59,6 +60,14 @@ describe.skipIf(Boolean(skip))("policy: change windows and freezes, on the real 
       (r) => r.code === 0,
     );
     expect(open, open.stderr).toMatchObject({ code: 0 });
+    // Read back by the plugin: the window is open and closes when it was rendered to, in an hour.
+    const closes = new Date(Math.floor(now.getTime() / 60_000) * 60_000 + 60 * 60_000);
+    const at = `${DAYS[closes.getUTCDay()]} ${hhmm(closes.getUTCHours() * 60 + closes.getUTCMinutes())} UTC`;
+    const status = ptah(["status", SCHEMA, "-n", ns], "approver");
+    expect(status.stdout).toMatch(new RegExp(`\n  Window: +open — closes ${at} \\(in (59m|1h 0m)\\)\n`, "u"));
+    expect(ptah(["inbox", "-n", ns], "approver").stdout).toMatch(new RegExp(`WINDOW[\\s\\S]*open — closes ${at}`, "u"));
+    const quiet = ptah(["approve", SCHEMA, "-n", ns], "approver");
+    expect(quiet).toMatchObject({ status: 0, stderr: "" });
     // The complement: the rest of the week, from now + 1 h round to now - 1 h.
     const complement = windows(day, minute + 60, minute + 60 + 7 * 1440 - 120);
     apply(complement.flatMap((w) => ["--window", w]));
@@ -69,6 +78,14 @@ describe.skipIf(Boolean(skip))("policy: change windows and freezes, on the real 
     );
     expect(closed.stderr).toContain(`this approval of schema ${ns}/${SCHEMA} arrived at `);
     expect(closed.stderr).toContain(`Next: run kubectl ptah approve ${SCHEMA} -n ${ns} | kubectl create -f - again once the window is open`);
+    // The plugin predicts the refusal with the server's own words, and still prints the approval.
+    const warned = ptah(["approve", SCHEMA, "-n", ns], "approver");
+    expect(warned.status).toBe(0);
+    expect(warned.stdout).toContain("kind: PtahSchemaApproval");
+    const said = /denied request: (.*) arrived at /u.exec(closed.stderr)![1]!;
+    expect(warned.stderr).toMatch(/^Warning: the API server would refuse this approval if it were created now \(ValidatingAdmissionPolicy \S+-window\): /u);
+    expect(warned.stderr).toContain(said);
+    expect(ptah(["status", SCHEMA, "-n", ns], "approver").stdout).toMatch(/\n {2}Window: +closed — opens \w{3} \d\d:\d\d UTC \(in /u);
     removePolicy(NAME);
   }, 120_000);
 
