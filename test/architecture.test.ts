@@ -219,6 +219,12 @@ describe("architecture", () => {
     expect(verbFolderProblems(graph)).toEqual([]);
   });
 
+  // The contract every command implements sits under them all: it names nothing of commands/
+  // (a type it needs from a command's helpers belongs in a lower layer, as PermissionForm in kube/).
+  it("keeps the command contract (commands/command-types.ts) free of anything of commands/", () => {
+    expect((graph.get("commands/command-types.ts") ?? []).filter((t) => layerOf(t) === "commands")).toEqual([]);
+  });
+
   it("holds in commands/shared/ only what two or more users share", () => {
     expect(sharedProblems(graph)).toEqual([]);
   });
