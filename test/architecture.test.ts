@@ -78,7 +78,8 @@ const TABLE: Record<string, readonly string[]> = {
   plan: ["model", "errors"],
   // The lock analyser (docs/locks.md): a domain like plan/, on PostgreSQL's parser alone.
   locks: [],
-  explain: ["model"],
+  // The lock analyser's finding codes are concepts of the knowledge base (one list, locks/findings.ts).
+  explain: ["model", "locks"],
   kube: ["model", "errors"],
   approval: ["plan", "model", "errors"],
   commands: ["approval", "plan", "locks", "explain", "render", "model", "errors"],
