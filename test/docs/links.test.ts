@@ -78,6 +78,12 @@ describe("the README's and docs' references", () => {
     expect(empty, `${page} names patterns that match no file`).toEqual([]);
   });
 
+  // A page says what is true now; an issue's number sends the reader to a tracker they may not have.
+  it.each(files)("%s: names no issue number", (page) => {
+    const text = fs.readFileSync(path.join(REPO, page), "utf8");
+    expect([...text.matchAll(/(?:#[0-9]{2,}\b|\b[Ii]ssues? [0-9]+\b)[^\n]{0,40}/gu)].map((m) => m[0])).toEqual([]);
+  });
+
   it("reads a pattern as a page means it", () => {
     expect(patternRegex("test/e2e/*.e2e.test.ts").test("test/e2e/faults.e2e.test.ts")).toBe(true);
     expect(patternRegex("test/e2e/*.e2e.test.ts").test("test/e2e/sub/faults.e2e.test.ts")).toBe(false);
