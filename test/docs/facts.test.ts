@@ -7,6 +7,8 @@
 //   src/kube/types.ts's; no other page lists them;
 // - the commands that write as they run: docs/architecture.md names exactly those whose code calls
 //   ctx.emit or ctx.log;
+// - what is sent beyond get, list and watch: docs/architecture.md names the request guard's dry-run
+//   kinds (by count) and its reviews (by name);
 // - the -o formats docs/output.md describes are each declared by some command (which command takes
 //   which is on its generated reference page).
 // The roles' members (docs/rbac.md against rbac/*.yaml) are in role-facts.test.ts.
@@ -16,6 +18,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import config from "../../vitest.config.ts";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
+import { DRY_RUN_KINDS, REVIEW_PATHS } from "../../src/kube/request-guard.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..", "..");
 const read = (rel: string): string => fs.readFileSync(path.join(REPO, rel), "utf8");
@@ -116,6 +119,18 @@ describe("one page per fact", () => {
         .slice()
         .sort(),
     );
+  });
+
+  it("what is sent: docs/architecture.md names the request guard's dry-run kinds and reviews", () => {
+    const words = ["zero", "one", "two", "three", "four", "five", "six"];
+    const text = paragraph(read("docs/architecture.md"), "The plugin sends get, list and watch").replace(/\s+/gu, " ");
+    const kinds = /creates of the (\w+) approval kinds/u.exec(text);
+    expect(kinds, "docs/architecture.md: creates of the N approval kinds").not.toBeNull();
+    expect(words.indexOf(kinds![1]!)).toBe(DRY_RUN_KINDS.length);
+    const reviews = /and the (\w+) reviews \(([^)]*)\)/u.exec(text);
+    expect(reviews, "docs/architecture.md: and the N reviews (…)").not.toBeNull();
+    expect(words.indexOf(reviews![1]!)).toBe(Object.keys(REVIEW_PATHS).length);
+    expect(backticked(reviews![2]!).slice().sort()).toEqual(Object.keys(REVIEW_PATHS).sort());
   });
 
   it("the -o formats docs/output.md describes are each declared by some command", () => {
