@@ -65,7 +65,6 @@ export default tseslint.config(
           paths: [
             ...IO.map((name) => ({ name, message: `only main.ts, cli/ and kube/ do I/O (${LAYERS})` })),
             owned("@kubernetes/client-node", "kube/"),
-            owned("yargs", "cli/"),
             owned("cli-table3", "render/"),
             owned("jsonpath-plus", "render/"),
           ],
@@ -79,7 +78,7 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
-          paths: [...IO.map((name) => ({ name, message: `only main.ts, cli/ and kube/ do I/O (${LAYERS})` })), owned("@kubernetes/client-node", "kube/"), owned("yargs", "cli/")],
+          paths: [...IO.map((name) => ({ name, message: `only main.ts, cli/ and kube/ do I/O (${LAYERS})` })), owned("@kubernetes/client-node", "kube/")],
         },
       ],
     },
@@ -91,7 +90,7 @@ export default tseslint.config(
   },
   {
     files: ["src/kube/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { paths: [owned("yargs", "cli/"), owned("cli-table3", "render/"), owned("jsonpath-plus", "render/")] }] },
+    rules: { "no-restricted-imports": ["error", { paths: [owned("cli-table3", "render/"), owned("jsonpath-plus", "render/")] }] },
   },
   // What each layer may import from outside src/: an allowlist (eslint.layers.js).
   ...layers,

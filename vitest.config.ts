@@ -1,5 +1,7 @@
-// Two tiers: `unit` (pure code, golden files, in-process CLI over fixtures and fault servers)
-// and `e2e` (the real kubectl and our bin against the lab's real kube-apiserver).
+// The tiers, one project each (docs/testing.md, "Tiers", lists them; test/docs/facts.test.ts holds
+// the two together): `unit` (pure code, golden files, in-process CLI over fixtures and fault
+// servers), `mutation` (the checks' mutation table), `e2e` (the real kubectl and our bin against
+// the lab's real kube-apiserver) and `release` (the six platform binaries).
 // Golden files are only rewritten by `npm run test:update` (`--update` overrides `update: "none"`):
 // a missing golden fails every other run, in CI or not (vitest would otherwise write it and pass).
 import os from "node:os";

@@ -5,9 +5,8 @@
 // cli/program.ts, cli/complete.ts). Commands never write to a stream or call process.exit:
 // cli/run.ts alone maps a result to stdout, stderr and the exit status.
 import type { PtahError } from "../errors.ts";
-import type { ConfigOverrides, Connection } from "../kube/types.ts";
+import type { ConfigOverrides, Connection, PermissionForm } from "../kube/types.ts";
 import type { KindName } from "../model/parse.ts";
-import type { PermissionForm } from "./shared/permissions.ts";
 
 export type { Connection, PermissionForm };
 

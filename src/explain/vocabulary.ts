@@ -2,6 +2,7 @@
 // reasons, phases, derived approval states and run outcomes, as const arrays. The knowledge
 // base is keyed by the unions derived here, so a word added here without an entry fails to
 // compile. Data only: no I/O.
+import { FINDING_CODES, type FindingCode } from "../locks/findings.ts";
 import { PTAH_KIND_NAMES } from "../model/api.ts";
 
 /** Every Ptah kind a topic can apply to; PtahResultRecord is internal. */
@@ -201,24 +202,14 @@ export const LOCK_MODE_CONCEPTS = [
   "access-exclusive",
 ] as const;
 
-export const LOCK_FINDING_CONCEPTS = [
-  "index-not-concurrent",
-  "drop-index-not-concurrent",
-  "concurrently-in-transaction",
-  "type-change-rewrite",
-  "volatile-default-rewrite",
-  "table-rewrite",
-  "set-not-null-scan",
-  "not-null-without-default",
-  "foreign-key-validates",
-  "check-validates",
-  "constraint-builds-index",
-  "held-through-later-step",
-  // the finding code protected-table: its own name, apart from the operator's ProtectedTable reason
-  "protected-table-lock",
-  "related-relation",
-] as const;
-export type LockConcept = (typeof LOCK_MODE_CONCEPTS)[number] | (typeof LOCK_FINDING_CONCEPTS)[number];
+/**
+ * A concept per finding code of the lock analyser (its one list, locks/findings.ts); the code
+ * protected-table is the concept protected-table-lock, apart from the operator's ProtectedTable reason.
+ */
+type LockFindingConcept = Exclude<FindingCode, "protected-table"> | "protected-table-lock";
+export const lockConceptOf = (code: FindingCode): LockFindingConcept => (code === "protected-table" ? "protected-table-lock" : code);
+export const LOCK_FINDING_CONCEPTS: readonly LockFindingConcept[] = FINDING_CODES.map(lockConceptOf);
+export type LockConcept = (typeof LOCK_MODE_CONCEPTS)[number] | LockFindingConcept;
 
 /** Symptoms as people name them (a refusal, the FAQ's words, a realm's sharing, a settled run); the stuck words, alerts and metrics. */
 export const SYMPTOM_CONCEPTS = ["approval-refused", "acknowledgment-refused", "nothing-applies", "tables-still-there", "registry-auth-fails", "status-unknown"] as const;

@@ -8,8 +8,8 @@
 // - the Leases of one namespace (where the operator keeps every realm's lock).
 // Every string is sanitised here.
 import { sanitize } from "../errors.ts";
-import { apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
-import type { HttpResponse, Transport } from "./http.ts";
+import { okJson, type RequestDescription } from "./api-errors.ts";
+import type { Transport } from "./http.ts";
 import { APPROVAL_POLICY_LABEL } from "../model/api.ts";
 import type { PolicySet, ServedBinding, ServedPolicy } from "../model/approval-policy.ts";
 
@@ -39,15 +39,6 @@ export interface LeaseFacts {
   readonly leaseDurationSeconds: number | undefined;
 }
 
-function json(res: HttpResponse, d: RequestDescription): unknown {
-  if (res.status !== 200) throw apiError(res.status, res.body, d);
-  try {
-    return JSON.parse(res.body.toString("utf8"));
-  } catch {
-    throw invalidJsonError(d);
-  }
-}
-
 const str = (v: unknown): string | undefined => (typeof v === "string" ? sanitize(v) : undefined);
 
 /** Every page of a collection GET (limit/continue), each item handed to `take`. */
@@ -55,7 +46,7 @@ async function eachItem(transport: Transport, path: string, params: Record<strin
   let token: string | undefined;
   do {
     const q = new URLSearchParams({ ...params, limit: "500", ...(token ? { continue: token } : {}) });
-    const page = json(await transport.get(`${path}?${q.toString()}`), d) as { items?: Record<string, unknown>[]; metadata?: { continue?: string } };
+    const page = okJson(await transport.get(`${path}?${q.toString()}`), d) as { items?: Record<string, unknown>[]; metadata?: { continue?: string } };
     for (const item of page.items ?? []) if (item && typeof item === "object") take(item);
     token = page.metadata?.continue || undefined;
   } while (token);
@@ -66,7 +57,7 @@ export async function getAdmissionConfiguration(transport: Transport): Promise<A
   const d: RequestDescription = { verb: "get", resource: "mutatingwebhookconfigurations.admissionregistration.k8s.io", namespace: undefined, name };
   const res = await transport.get(`${WEBHOOK_PATH}/mutatingwebhookconfigurations/${name}`);
   if (res.status === 404) return { found: false, name, webhookNames: [], annotations: {} };
-  const o = json(res, d) as { metadata?: { annotations?: Record<string, unknown> }; webhooks?: { name?: unknown }[] };
+  const o = okJson(res, d) as { metadata?: { annotations?: Record<string, unknown> }; webhooks?: { name?: unknown }[] };
   const annotations: Record<string, string> = {};
   for (const [k, v] of Object.entries(o.metadata?.annotations ?? {})) if (typeof v === "string") annotations[sanitize(k)] = sanitize(v);
   return { found: true, name, webhookNames: (o.webhooks ?? []).map((w) => str(w.name) ?? "?"), annotations };

@@ -85,6 +85,21 @@ export function invalidJsonError(d: RequestDescription): ReadError {
   return new ReadError(`the server's answer to ${d.verb} ${d.resource} is not valid JSON (a truncated or corrupted response)`);
 }
 
+/** A body the server sent as JSON; one that does not parse is the request's invalid-JSON error. */
+export function parseJsonBody(body: Buffer, d: RequestDescription): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw invalidJsonError(d);
+  }
+}
+
+/** The JSON of a 200 answer; any other status is the API error it stands for. */
+export function okJson(res: { readonly status: number; readonly body: Buffer }, d: RequestDescription): unknown {
+  if (res.status !== 200) throw apiError(res.status, res.body, d);
+  return parseJsonBody(res.body, d);
+}
+
 interface Endpoint {
   readonly server: URL;
 }

@@ -2,9 +2,9 @@
 // server's Date header), discovery of one group version, a CRD by name and the admission
 // webhook configurations, all through the transport's GET; plus the access reviews, which it
 // asks through the reader's one reviewAccess. Every string is sanitised here.
-import { apiError, invalidJsonError, type RequestDescription } from "./api-errors.ts";
+import { okJson, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
-import type { HttpResponse, Transport } from "./http.ts";
+import type { Transport } from "./http.ts";
 import { sanitize } from "../errors.ts";
 import { CRD_PATH, WEBHOOK_PATH, WEBHOOK_PLURAL } from "./request-guard.ts";
 import type { ClusterReader } from "./types.ts";
@@ -77,15 +77,6 @@ export interface ClusterInspector {
   approvalPolicies(): Promise<PolicySet>;
 }
 
-function json(res: HttpResponse, d: RequestDescription): unknown {
-  if (res.status !== 200) throw apiError(res.status, res.body, d);
-  try {
-    return JSON.parse(res.body.toString("utf8"));
-  } catch {
-    throw invalidJsonError(d);
-  }
-}
-
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string").map(sanitize) : [];
 }
@@ -120,7 +111,7 @@ export class HttpClusterInspector implements ClusterInspector {
   async serverVersion(): Promise<ServerVersion> {
     const d: RequestDescription = { verb: "get", resource: "/version", namespace: undefined };
     const res = await this.transport.get("/version");
-    const v = json(res, d) as { gitVersion?: unknown; major?: unknown; minor?: unknown };
+    const v = okJson(res, d) as { gitVersion?: unknown; major?: unknown; minor?: unknown };
     const date = res.headers.date;
     return {
       gitVersion: typeof v.gitVersion === "string" ? sanitize(v.gitVersion) : "unknown",
@@ -133,7 +124,7 @@ export class HttpClusterInspector implements ClusterInspector {
   async discoverGroup(groupVersion: string): Promise<GroupDiscovery> {
     const res = await this.transport.get(`/apis/${groupVersion}`);
     if (res.status === 404) return { served: false, kinds: [] };
-    const list = json(res, { verb: "get", resource: `/apis/${groupVersion}`, namespace: undefined }) as { resources?: { kind?: unknown; name?: unknown }[] };
+    const list = okJson(res, { verb: "get", resource: `/apis/${groupVersion}`, namespace: undefined }) as { resources?: { kind?: unknown; name?: unknown }[] };
     const kinds = (list.resources ?? []).filter((r) => typeof r.name === "string" && !r.name.includes("/") && typeof r.kind === "string").map((r) => sanitize(r.kind as string));
     return { served: true, kinds: [...new Set(kinds)].sort() };
   }
@@ -141,7 +132,7 @@ export class HttpClusterInspector implements ClusterInspector {
   async getCrd(name: string): Promise<CrdAnnotations> {
     const res = await this.transport.get(`${CRD_PATH}/${encodeURIComponent(name)}`);
     if (res.status === 404) return { name, found: false, annotations: {} };
-    const crd = json(res, { verb: "get", resource: "customresourcedefinitions.apiextensions.k8s.io", namespace: undefined, name }) as {
+    const crd = okJson(res, { verb: "get", resource: "customresourcedefinitions.apiextensions.k8s.io", namespace: undefined, name }) as {
       metadata?: { annotations?: Record<string, unknown> };
     };
     const annotations: Record<string, string> = {};
@@ -156,7 +147,7 @@ export class HttpClusterInspector implements ClusterInspector {
     let token: string | undefined;
     do {
       const q = new URLSearchParams({ limit: "500", ...(token ? { continue: token } : {}) });
-      const page = json(await this.transport.get(`${WEBHOOK_PATH}/${plural}?${q.toString()}`), d) as {
+      const page = okJson(await this.transport.get(`${WEBHOOK_PATH}/${plural}?${q.toString()}`), d) as {
         items?: {
           metadata?: { name?: unknown };
           webhooks?: { name?: unknown; clientConfig?: unknown; rules?: { apiGroups?: unknown; resources?: unknown; operations?: unknown }[] }[];

@@ -7,7 +7,7 @@
 import { NotFoundError, ReadError, RefusalError, sanitize } from "../errors.ts";
 import { pathSegmentError } from "../model/names.ts";
 import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
-import { apiError, invalidJsonError, isMissingType, missingPtahKind, type RequestDescription } from "./api-errors.ts";
+import { apiError, invalidJsonError, isMissingType, missingPtahKind, parseJsonBody, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { DryRunKind, Transport } from "./http.ts";
 import { isJsonObject, listItems, misfit, notAnObject } from "./misfit.ts";
@@ -45,14 +45,6 @@ function query(params: Record<string, string | undefined>): string {
   return s ? `?${s}` : "";
 }
 
-function parseJson(body: Buffer, d: RequestDescription): unknown {
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch {
-    throw invalidJsonError(d);
-  }
-}
-
 /** A watch line that is not JSON: the stream is ended and resumed, never the event dropped. */
 class TornLine extends Error {}
 
@@ -72,7 +64,7 @@ export class HttpClusterReader implements ClusterReader {
     if (res.status === 404 && info.group && isMissingType(res.body)) throw new ReadError(missingPtahKind(info.plural), 404);
     if (res.status !== 200) throw apiError(res.status, res.body, d);
     noteRead(res.body.length, "object");
-    return parseObject(kind, parseJson(res.body, d));
+    return parseObject(kind, parseJsonBody(res.body, d));
   }
 
   async list<K extends KindName>(kind: K, options: ListOptions): Promise<ListResult<ObjectOf<K>>> {
@@ -235,12 +227,12 @@ export class HttpClusterReader implements ClusterReader {
   async serverInfo(): Promise<ServerInfo> {
     const v = await this.transport.get("/version");
     if (v.status !== 200) throw apiError(v.status, v.body, { verb: "get", resource: "/version", namespace: undefined });
-    const version = parseJson(v.body, { verb: "get", resource: "/version", namespace: undefined }) as { gitVersion?: string };
+    const version = parseJsonBody(v.body, { verb: "get", resource: "/version", namespace: undefined }) as { gitVersion?: string };
     const group = KINDS.PtahSchema.group;
     const res = await this.transport.get(`/apis/${group}/${KINDS.PtahSchema.version}`);
     let ptahKinds: string[] = [];
     if (res.status === 200) {
-      const list = parseJson(res.body, { verb: "get", resource: group, namespace: undefined }) as { resources?: { kind?: string; name?: string }[] };
+      const list = parseJsonBody(res.body, { verb: "get", resource: group, namespace: undefined }) as { resources?: { kind?: string; name?: string }[] };
       ptahKinds = (list.resources ?? [])
         .filter((r) => r.name && !r.name.includes("/") && r.kind)
         .map((r) => sanitize(r.kind!))
@@ -256,7 +248,7 @@ export class HttpClusterReader implements ClusterReader {
     const d: RequestDescription = { verb: "create", resource: resourceName(info), namespace };
     const res = await this.transport.create({ kind, namespace, body });
     if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
-    const object = parseJson(res.body, d);
+    const object = parseJsonBody(res.body, d);
     if (!object || typeof object !== "object") throw new ReadError("the server's dry-run answer is not an object");
     return { object: object as Record<string, unknown> };
   }
@@ -274,7 +266,7 @@ export class HttpClusterReader implements ClusterReader {
       body: { apiVersion: "authorization.k8s.io/v1", kind: "SelfSubjectAccessReview", spec: { resourceAttributes } },
     });
     if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
-    const answer = parseJson(res.body, d) as { status?: { allowed?: unknown; reason?: unknown; evaluationError?: unknown } } | null;
+    const answer = parseJsonBody(res.body, d) as { status?: { allowed?: unknown; reason?: unknown; evaluationError?: unknown } } | null;
     if (!answer || typeof answer !== "object") throw new ReadError("the server's access review answer is not an object");
     const reason = [answer.status?.reason, answer.status?.evaluationError]
       .filter((r): r is string => typeof r === "string" && r !== "")
@@ -287,7 +279,7 @@ export class HttpClusterReader implements ClusterReader {
     const d: RequestDescription = { verb: "create", resource: "selfsubjectreviews.authentication.k8s.io", namespace: undefined };
     const res = await this.transport.create({ kind: "SelfSubjectReview", body: { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" } });
     if (res.status !== 200 && res.status !== 201) throw apiError(res.status, res.body, d);
-    const answer = parseJson(res.body, d) as { status?: { userInfo?: { username?: unknown; uid?: unknown; groups?: unknown } } } | null;
+    const answer = parseJsonBody(res.body, d) as { status?: { userInfo?: { username?: unknown; uid?: unknown; groups?: unknown } } } | null;
     const user = answer && typeof answer === "object" ? answer.status?.userInfo : undefined;
     if (!user || typeof user.username !== "string") throw new ReadError("the server's SelfSubjectReview answer names no user");
     const groups = Array.isArray(user.groups) ? user.groups.filter((g): g is string => typeof g === "string").map(sanitize) : [];

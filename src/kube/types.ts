@@ -1,13 +1,13 @@
 // The read-only seam between commands and the cluster. Commands import these types only;
 // kube/reader.ts implements them over @kubernetes/client-node, tests over fixtures.
 import type { KindName, ObjectOf, Parsed } from "../model/parse.ts";
-import type { AccessAnswer, AccessCheck } from "./access.ts";
+import type { AccessAnswer, AccessCheck, PermissionForm, Rule, Verb } from "./access.ts";
 import type { DryRunKind, IdentityKind, ReviewKind } from "./http.ts";
 import type { ClusterInspector } from "./inspect.ts";
 import type { KubeconfigOrigin } from "./kubeconfig.ts";
 import type { ConfigOverrides } from "./overrides.ts";
 
-export type { AccessAnswer, AccessCheck, ConfigOverrides, DryRunKind, IdentityKind, ReviewKind };
+export type { AccessAnswer, AccessCheck, ConfigOverrides, DryRunKind, IdentityKind, PermissionForm, ReviewKind, Rule, Verb };
 export type {
   AdmissionConfiguration,
   ApplyGuardPolicy,

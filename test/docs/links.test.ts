@@ -1,10 +1,13 @@
 // The README and the pages of docs/ point at tests and files as their proof: every path they name
 // in a code span (`test/…`, `src/…`, `lab/…`, …) must exist, every relative link must lead to a
 // file, and a link's #anchor to a heading of that file (as GitHub makes anchors of headings). A
-// page that cites a test which was moved or deleted fails here, not in a reader's hands.
+// page that cites a test which was moved or deleted fails here, not in a reader's hands. A pattern
+// (`test/e2e/*.e2e.test.ts`, `test/commands/<verb>/`) must match at least one file: a folder a page
+// sends the reader to for its tests is checked like a file.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { PATH, namedPatterns, patternRegex } from "../support/doc-paths.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..", "..");
 
@@ -37,9 +40,8 @@ function anchors(file: string): Set<string> {
 }
 
 const ROOTS = ["test/", "src/", "lab/", "krew/", "docs/", "rbac/", "plugin-manifest/", ".ci/", "bin/"];
-const PATH = /`((?:test|src|lab|krew|docs|rbac|plugin-manifest|\.ci|bin)\/[A-Za-z0-9_./{},*-]+)`/gu;
 
-/** The paths a code span names, with `{a,b}` expanded; globs and generated folders are not checked. */
+/** The paths a code span names, with `{a,b}` expanded; patterns and generated folders are not among them. */
 function namedPaths(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(PATH)) {
@@ -52,6 +54,14 @@ function namedPaths(text: string): string[] {
   return out.filter((p) => ROOTS.some((r) => p.startsWith(r)));
 }
 
+function repoFiles(dir = ""): string[] {
+  return fs.readdirSync(path.join(REPO, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = dir === "" ? e.name : `${dir}/${e.name}`;
+    if (e.isDirectory()) return ["node_modules", ".git", "dist", ".cache", ".lab"].includes(e.name) ? [] : repoFiles(rel);
+    return [rel];
+  });
+}
+
 describe("the README's and docs' references", () => {
   const files = pages();
 
@@ -59,6 +69,28 @@ describe("the README's and docs' references", () => {
     const text = fs.readFileSync(path.join(REPO, page), "utf8");
     const missing = namedPaths(text).filter((p) => !fs.existsSync(path.join(REPO, p)));
     expect(missing, `${page} names paths that do not exist`).toEqual([]);
+  });
+
+  it.each(files)("%s: every pattern it names matches a file", (page) => {
+    const all = repoFiles();
+    const text = fs.readFileSync(path.join(REPO, page), "utf8");
+    const empty = namedPatterns(text).filter((p) => !all.some((f) => patternRegex(p).test(f)));
+    expect(empty, `${page} names patterns that match no file`).toEqual([]);
+  });
+
+  // A page says what is true now; an issue's number sends the reader to a tracker they may not have.
+  it.each(files)("%s: names no issue number", (page) => {
+    const text = fs.readFileSync(path.join(REPO, page), "utf8");
+    expect([...text.matchAll(/(?:#[0-9]{2,}\b|\b[Ii]ssues? [0-9]+\b)[^\n]{0,40}/gu)].map((m) => m[0])).toEqual([]);
+  });
+
+  it("reads a pattern as a page means it", () => {
+    expect(patternRegex("test/e2e/*.e2e.test.ts").test("test/e2e/faults.e2e.test.ts")).toBe(true);
+    expect(patternRegex("test/e2e/*.e2e.test.ts").test("test/e2e/sub/faults.e2e.test.ts")).toBe(false);
+    expect(patternRegex("test/**/*.test.ts").test("test/a/b/c.test.ts")).toBe(true);
+    expect(patternRegex("test/**/*.test.ts").test("test/c.test.ts")).toBe(true);
+    expect(patternRegex("test/commands/<verb>/").test("test/commands/status/status.test.ts")).toBe(true);
+    expect(patternRegex("test/properties/hostile-input-*.test.ts").test("test/promises/hostile/hostile-input-plans.test.ts")).toBe(false);
   });
 
   it.each(files)("%s: every relative link leads to a file and a heading", (page) => {

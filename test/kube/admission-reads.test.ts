@@ -1,6 +1,7 @@
 // The admission and lease reads parse what the API server serves: the writer entries and
 // annotations of ptah-operator-admission (404: not found), the guard's exempt groups from its CEL
 // list variable and its bindings' actions, a namespace's Leases; each sends only its one allowed GET.
+// A refusal is the API error it stands for, a body that is not JSON the invalid-JSON error.
 import { describe, expect, it } from "vitest";
 import { celStringList, getAdmissionConfiguration, listApplyGuards, listLeases } from "../../src/kube/admission-reads.ts";
 import type { HttpResponse, Transport } from "../../src/kube/http.ts";
@@ -74,5 +75,12 @@ describe("admission reads", () => {
       },
     });
     expect(await listLeases(t, "ptah-system")).toEqual([{ name: "ptah-t-a", holderIdentity: "ptah-h-b", renewTime: undefined, leaseDurationSeconds: 60 }]);
+  });
+
+  it("turns a refusal into its API error and a body that is not JSON into the invalid-JSON error", async () => {
+    const answering = (status: number, body: string): Transport => ({ get: async () => ({ status, headers: {}, body: Buffer.from(body) }) }) as unknown as Transport;
+    const forbidden = JSON.stringify({ kind: "Status", code: 403, message: 'leases is forbidden: User "u" cannot list resource "leases"' });
+    await expect(listLeases(answering(403, forbidden), "ptah-system")).rejects.toMatchObject({ httpStatus: 403, message: expect.stringContaining("forbidden") as unknown });
+    await expect(getAdmissionConfiguration(answering(200, "{not json"))).rejects.toThrow(/is not valid JSON/u);
   });
 });

@@ -3,32 +3,10 @@
 // check, docs/rbac.md's table (test/docs/rbac-page.test.ts) and the RBAC tests (one-shell:
 // test/commands/shared/permissions.test.ts runs each form and compares what it sent; e2e: the lab's
 // identities) all read these declarations, and nothing else says what a command needs.
+import type { PermissionForm, Rule, Verb } from "../../kube/types.ts";
 import { PTAH_GROUP } from "../../model/api.ts";
 
-export type Verb = "get" | "list" | "watch" | "create";
-
-export interface Rule {
-  readonly verb: Verb;
-  /** "" for the core group. */
-  readonly group: string;
-  readonly resource: string;
-}
-
-/** One form of a command line and what it needs. */
-export interface PermissionForm {
-  /** As docs/rbac.md and doctor name it: "status SCHEMA", "approve migration MIGRATION --dry-run=server". */
-  readonly form: string;
-  /**
-   * A command line of this form (after "kubectl ptah"; SCHEMA storefront, MIGRATION billing),
-   * which the one-shell test runs to prove `rules` exact. Absent: the form is not the plugin's
-   * alone (`approve … | kubectl create -f -`: kubectl sends the create).
-   */
-  readonly argv?: readonly string[];
-  /** Every namespaced request the form may send; [] for a form that needs no cluster. */
-  readonly rules: readonly Rule[];
-  /** What else it reads, where no namespaced rule can say it (cluster scope, older installs). */
-  readonly note?: string;
-}
+export type { PermissionForm, Rule, Verb };
 
 export const ptah = (verb: Verb, ...resources: string[]): Rule[] => resources.map((resource) => ({ verb, group: PTAH_GROUP, resource }));
 export const events = (...verbs: Verb[]): Rule[] => verbs.map((verb) => ({ verb, group: "", resource: "events" }));

@@ -1,7 +1,9 @@
-// Tolerance, one rule for every list and watch (docs/output.md, "Tolerance"): an object that does not fit
-// the model is left out with one warning line naming it and the field, the rest is shown, exit 0;
-// machine output of the served objects still prints every one; a secondary read the caller may
-// not make becomes a named gap instead of failing the command.
+// Tolerance, one rule for every list and watch (docs/output.md, "Tolerance"), and one word for it:
+// what is tolerated is "not shown". An object that does not fit the model is not shown, with one
+// warning line naming it and the field, the rest is shown, exit 0; machine output of the served
+// objects still prints every one; a section whose read the caller may not make is not shown, named
+// in place, instead of failing the command. (RejectedItem, "unprinted", Secondary and its gap are
+// this module's older names for the same thing.)
 import { sanitize } from "../../render/sanitize.ts";
 import { ReadError } from "../../errors.ts";
 import type { ListResult, RejectedItem } from "../../kube/types.ts";
