@@ -12,6 +12,7 @@ import { crdNameOf, generationCheck, kindsCheck, probeCheck, webhookCheck, type 
 import { buildPermissionCheck, rulesToReview } from "./doctor-permissions.ts";
 import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "./doctor-spec-writer.ts";
 import { applyGuardCheck, fourEyesCheck } from "./doctor-admission.ts";
+import { approvalPolicyCheck } from "./doctor-policies.ts";
 import { readStuckFacts, stuckCheck } from "./doctor-stuck.ts";
 import { lastSpecWriter } from "../../model/spec-writer.ts";
 import { doctorDocument, skipped, type Check, type DoctorView } from "./doctor-report.ts";
@@ -116,13 +117,14 @@ async function clusterChecks(
   const forms = ((await ctx.allCommands?.()) ?? []).flatMap((command) => command.permissions);
   // The access reviews themselves need no review: answered, they prove the account may create them.
   const rules = rulesToReview(forms).filter((r) => ruleKey(r) !== ruleKey(ACCESS_REVIEW));
-  const [discovery, mutating, validating, access, admission, guards, stuck] = await Promise.all([
+  const [discovery, mutating, validating, access, admission, guards, policies, stuck] = await Promise.all([
     attempt(() => inspector.discoverGroup(PTAH_API_VERSION)),
     attempt(() => inspector.listWebhooks("mutating")),
     attempt(() => inspector.listWebhooks("validating")),
     attempt(() => inspector.reviewAccess(rules.map((r) => ({ ...r, namespace: c.namespace })))),
     attempt(() => inspector.admissionConfiguration()),
     attempt(() => inspector.applyGuards()),
+    attempt(() => inspector.approvalPolicies()),
     readStuckFacts(c),
   ]);
   const served = discovery.kind === "value" ? PTAH_KIND_NAMES.filter((k) => discovery.value.kinds.includes(k)) : [];
@@ -134,7 +136,7 @@ async function clusterChecks(
   const cluster = [kindsCheck(discovery), generationCheck(crds), webhookCheck("mutating", mutating), webhookCheck("validating", validating)];
   const writers = specWriterCheck(c.namespace, mutating, await stampedFacts(c, mutating));
   cluster.push(writers, fourEyesCheck(admission, writers), applyGuardCheck(guards, guardsFound(guards) ? await attempt(() => c.reader.whoAmI()) : undefined));
-  cluster.push(stuckCheck(stuck, ctx.now));
+  cluster.push(approvalPolicyCheck(policies), stuckCheck(stuck, ctx.now));
   if (o.probe !== undefined) cluster.push(probeCheck(await probe(c, ctx, o.probe)));
   cluster.push(buildPermissionCheck(c.namespace, forms, allowed));
   return { server: connection, cluster };
