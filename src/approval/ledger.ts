@@ -44,6 +44,10 @@ export interface LedgerEntry {
   readonly staleAt: string | undefined;
   readonly state: ApprovalState;
   readonly alsoStale: boolean;
+  /** Who endorsed the approved plan (the schema's endorsement annotation for its fingerprint), where any did. */
+  readonly endorsers?: readonly string[];
+  /** The bound change windows or freezes were closed when it was consumed (commands/ledger/ledger-policy.ts). */
+  readonly consumedOutsideWindow?: boolean;
 }
 
 /** The transition time of a condition that is True, if any. */

@@ -18,7 +18,7 @@ import type { CommandBody, Connection, Printed, RunContext } from "../command-ty
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import { fourEyes, startFourEyes, type FourEyesReads } from "./four-eyes-reads.ts";
 import type { PtahSchema } from "../../model/kinds.ts";
-import { FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
+import { APPROVAL_POLICIES, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
 import { approvalPolicyWarning } from "../shared/policy-readback.ts";
 
 export interface ApproveOptions {
@@ -135,7 +135,7 @@ export const approveCommand: CommandBody<ApproveOptions> = {
       form: "approve SCHEMA",
       argv: ["approve", "storefront"],
       rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"),
-      note: `${WHO_AM_I}; ${FOUR_EYES_SWITCH}`,
+      note: `${WHO_AM_I}; ${FOUR_EYES_SWITCH}; ${APPROVAL_POLICIES}, and create \`selfsubjectreviews.authentication.k8s.io\` when one is bound (would it admit you?)`,
     },
     {
       form: "approve SCHEMA --dry-run=server",
@@ -151,7 +151,7 @@ export const approveCommand: CommandBody<ApproveOptions> = {
       form: "approve migration MIGRATION",
       argv: ["approve", "migration", "billing"],
       rules: ptah("get", "ptahmigrations", "ptahmigrationplans"),
-      note: `${WHO_AM_I}; ${FOUR_EYES_SWITCH}`,
+      note: `${WHO_AM_I}; ${FOUR_EYES_SWITCH}; ${APPROVAL_POLICIES}, and create \`selfsubjectreviews.authentication.k8s.io\` when one is bound (would it admit you?)`,
     },
     {
       form: "approve migration MIGRATION --dry-run=server",

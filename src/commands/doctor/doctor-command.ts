@@ -186,7 +186,7 @@ export const doctorCommand: CommandBody<DoctorOptions> = {
       argv: ["doctor"],
       // The lists are the spec-writer check's (is any object stamped by the webhook?) and the stuck row's.
       rules: [ACCESS_REVIEW, ...ptah("list", "ptahschemas", "ptahmigrations")],
-      note: "also get `/version` and discovery; optionally get `customresourcedefinitions`, list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations`, get `mutatingwebhookconfigurations` `ptah-operator-admission` (four-eyes), list `validatingadmissionpolicies` (by the label `app.kubernetes.io/component=apply-policy-guard`) and `validatingadmissionpolicybindings` (cluster scope — skipped without them), and create `selfsubjectreviews.authentication.k8s.io` when a guard is found (are you exempt?); list `ptahschemas`, `ptahmigrations` in every namespace for the stuck row (else in its own); `--probe` as `approve --dry-run=server`",
+      note: "also get `/version` and discovery; optionally get `customresourcedefinitions`, list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations`, get `mutatingwebhookconfigurations` `ptah-operator-admission` (four-eyes), list `validatingadmissionpolicies` (by the label `app.kubernetes.io/component=apply-policy-guard`, and by `ptah.run/approval-policy`) and `validatingadmissionpolicybindings` (cluster scope — skipped without them), and create `selfsubjectreviews.authentication.k8s.io` when a guard is found (are you exempt?); list `ptahschemas`, `ptahmigrations` in every namespace for the stuck row (else in its own); `--probe` as `approve --dry-run=server`",
     },
   ],
   toOptions(args) {

@@ -22,7 +22,7 @@ import { rejectedWarnings } from "../shared/tolerance.ts";
 import { countStuck, stuckFooter } from "../shared/stuck.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
-import { ACCESS_REVIEW, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
+import { ACCESS_REVIEW, APPROVAL_POLICIES, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
 import { readFourEyesSwitch, switchLine, type FourEyesSwitch } from "../shared/four-eyes-switch.ts";
 import { readAll } from "../shared/read.ts";
 import { readPolicies, schemaPolicyView } from "../shared/policy-readback.ts";
@@ -152,13 +152,13 @@ export const inboxCommand: CommandBody<InboxOptions> = {
       form: "inbox",
       argv: ["inbox"],
       rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW],
-      note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}; ${FOUR_EYES_SWITCH}`,
+      note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}; ${FOUR_EYES_SWITCH}; ${APPROVAL_POLICIES} (when a schema waits for approval)`,
     },
     {
       form: "inbox --locks",
       argv: ["inbox", "--locks"],
       rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ...ptah("get", "ptahschemaplans", "ptahschemaplanchunks"), ACCESS_REVIEW],
-      note: `each waiting schema's plan and its chunks are read and verified (older installs: get \`configmaps\`); ${WHO_AM_I}`,
+      note: `each waiting schema's plan and its chunks are read and verified (older installs: get \`configmaps\`); ${WHO_AM_I}; ${APPROVAL_POLICIES} (when a schema waits for approval)`,
     },
   ],
   toOptions(args) {

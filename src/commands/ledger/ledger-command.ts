@@ -11,13 +11,15 @@ import { parseOptionalTarget, type OptionalTarget } from "../shared/arguments.ts
 import { noResources, parseFixedOutput } from "../shared/output.ts";
 import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "../shared/read.ts";
+import { readPolicies } from "../shared/policy-readback.ts";
+import { withPolicies } from "./ledger-policy.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
-import { ptah } from "../shared/permissions.ts";
+import { APPROVAL_POLICIES, ptah } from "../shared/permissions.ts";
 import { sanitize } from "../../errors.ts";
 import { settlementLine, settlementOf } from "../shared/run-audit.ts";
-import type { PtahMigration } from "../../model/kinds.ts";
+import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
 
 /** Below the table: each migration's settled run, however it was settled (a history read leaves no acknowledgment row). */
 function settledLines(migrations: readonly PtahMigration[]): string[] {
@@ -42,12 +44,21 @@ async function objects<K extends KindName>(c: Connection, kind: K, namespace: st
   return listed.items.map((i) => i.object);
 }
 
-async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | undefined, selector: string | undefined, w: string[], settled: string[]): Promise<LedgerEntry[]> {
+async function loadLedger(
+  t: OptionalTarget,
+  c: Connection,
+  namespace: string | undefined,
+  selector: string | undefined,
+  w: string[],
+  settled: string[],
+  schemasRead: PtahSchema[],
+): Promise<LedgerEntry[]> {
   if (t.kind === "schema") {
     const [schema, approvals] = await readAll([
       getOrNotFound(c.reader, "PtahSchema", c.namespace, t.name, noSuchSchema(c.namespace, t.name)),
       objects(c, "PtahSchemaApproval", c.namespace, w, selector),
     ]);
+    schemasRead.push(schema.object);
     return schemaLedger(
       approvals.filter((a) => bindsSchema(a, schema.object)),
       [schema.object],
@@ -71,8 +82,12 @@ async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | 
     objects(c, "PtahMigrationRunAcknowledgment", namespace, w, selector),
   ]);
   settled.push(...settledLines(migrations));
+  schemasRead.push(...schemas);
   return [...schemaLedger(sApprovals, schemas), ...migrationLedger(mApprovals, acks, migrations)];
 }
+
+/** The ledger reads the policies when it has approvals to show. */
+const LEDGER_POLICIES = `${APPROVAL_POLICIES} (when it lists an approval)`;
 
 export const ledgerCommand: CommandBody<LedgerOptions> = {
   positionals: SCHEMA_OR_MIGRATION,
@@ -86,13 +101,19 @@ export const ledgerCommand: CommandBody<LedgerOptions> = {
   ],
   flags: [{ name: "relative", type: "boolean", describe: "Print ages instead of RFC 3339 timestamps" }, ...FLEET_FLAGS],
   permissions: [
-    { form: "ledger SCHEMA", argv: ["ledger", "storefront"], rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")] },
+    { form: "ledger SCHEMA", argv: ["ledger", "storefront"], rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")], note: LEDGER_POLICIES },
     {
       form: "ledger migration MIGRATION",
       argv: ["ledger", "migration", "billing"],
       rules: [...ptah("get", "ptahmigrations"), ...ptah("list", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments")],
+      note: LEDGER_POLICIES,
     },
-    { form: "ledger", argv: ["ledger"], rules: ptah("list", "ptahschemas", "ptahschemaapprovals", "ptahmigrations", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments") },
+    {
+      form: "ledger",
+      argv: ["ledger"],
+      rules: ptah("list", "ptahschemas", "ptahschemaapprovals", "ptahmigrations", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments"),
+      note: LEDGER_POLICIES,
+    },
   ],
   toOptions(args) {
     const output = parseFixedOutput(args.global.output, ["json", "yaml", "csv"] as const, "ledger");
@@ -127,8 +148,11 @@ async function readLedger(target: OptionalTarget, ctx: RunContext): Promise<{ en
   const namespace = ctx.global.allNamespaces ? undefined : c.namespace;
   const w: string[] = [];
   const settled: string[] = [];
-  const entries = sortLedger(await loadLedger(target, c, namespace, ctx.global.selector, w, settled));
-  return { entries, warnings: w.join(""), namespace, settled };
+  const schemas: PtahSchema[] = [];
+  const loaded = sortLedger(await loadLedger(target, c, namespace, ctx.global.selector, w, settled, schemas));
+  // The policies are read only for a ledger with approvals in it (endorsers, windows).
+  const policies = loaded.some((e) => e.kind !== "PtahMigrationRunAcknowledgment") ? withPolicies(loaded, schemas, await readPolicies(c)) : { entries: loaded, warnings: "" };
+  return { entries: policies.entries, warnings: w.join("") + policies.warnings, namespace, settled };
 }
 
 /** --contexts / --all-contexts: each context's ledger in the order named, a CONTEXT column (a context field, a context column) first. */

@@ -49,6 +49,8 @@ function owner(e: LedgerEntry): string {
 export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRenderOptions): string {
   const when = (t: string | undefined): string => (t ? (o.relative ? formatAge(t, o.now) : formatTimestamp(t)) : "-");
   const mixed = new Set(entries.map((e) => e.kind)).size > 1;
+  const endorsed = entries.some((e) => e.endorsers !== undefined);
+  const outside = entries.some((e) => e.consumedOutsideWindow === true);
   const headers = [
     ...(o.contexts ? ["CONTEXT"] : []),
     ...(o.allNamespaces ? ["NAMESPACE"] : []),
@@ -65,6 +67,9 @@ export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRend
     "DISPATCHED BY",
     "STALE",
     "STATE",
+    // Only where the approval policies speak of an entry: who endorsed, and a consumption while closed.
+    ...(endorsed ? ["ENDORSERS"] : []),
+    ...(outside ? ["POLICY"] : []),
   ];
   const rows = entries.map((e, i) => [
     ...(o.contexts ? [sanitize(o.contexts[i] ?? "")] : []),
@@ -82,6 +87,8 @@ export function renderLedgerTable(entries: readonly LedgerEntry[], o: LedgerRend
     sanitize(dispatchedByCell(e.dispatchedBy, e.jobUID)),
     e.staleReason !== undefined ? `${sanitize(e.staleReason || "Stale")} ${when(e.staleAt)}` : "-",
     approvalStateCell(e, o.color),
+    ...(endorsed ? [sanitize(e.endorsers?.join(",") || "-")] : []),
+    ...(outside ? [e.consumedOutsideWindow ? "consumed outside the window" : "-"] : []),
   ]);
   return renderTable(headers, rows, { noHeaders: o.noHeaders });
 }
@@ -107,6 +114,8 @@ const CSV_HEADERS = [
   "state",
   "jobUID",
   "resolution",
+  "endorsers",
+  "consumedOutsideWindow",
 ];
 
 /** CSV keeps full fingerprints and absolute times: it is a record, not a screen. A fleet's (contexts) gains a context column first. */
@@ -136,6 +145,8 @@ export function renderLedgerCsv(entries: readonly LedgerEntry[], contexts?: read
       approvalStateCell(e, false),
       e.jobUID ?? "",
       e.resolution ?? "",
+      (e.endorsers ?? []).join(";"),
+      e.consumedOutsideWindow ? "true" : "",
     ]),
   );
 }

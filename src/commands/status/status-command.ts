@@ -20,7 +20,7 @@ import { gapWarning, readSecondary, rejectedWarnings, servedObjects, unprintedWa
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody, Printed, Connection, RunContext } from "../command-types.ts";
 import { watchStatus } from "./status-watch.ts";
-import { REALM_READS, ptah } from "../shared/permissions.ts";
+import { APPROVAL_POLICIES, REALM_READS, ptah } from "../shared/permissions.ts";
 import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
 
@@ -221,7 +221,12 @@ export const statusCommand: CommandBody<StatusOptions> = {
   ],
   permissions: [
     { form: "status", argv: ["status"], rules: ptah("list", "ptahschemas", "ptahmigrations", "ptahschemaapprovals") },
-    { form: "status SCHEMA", argv: ["status", "storefront"], rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")], note: REALM_READS },
+    {
+      form: "status SCHEMA",
+      argv: ["status", "storefront"],
+      rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")],
+      note: `${REALM_READS}; ${APPROVAL_POLICIES}`,
+    },
     {
       form: "status --watch",
       argv: ["status", "--watch"],
