@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endorsementKey } from "../../src/approval/endorsement.ts";
 import { kubectl } from "../support/lab.ts";
+import { ptah } from "../support/plugin.ts";
 import {
   applyPolicy,
   approvalOf,
@@ -91,6 +92,15 @@ describe.skipIf(Boolean(skip))("policy: two endorsements for risky plans, on the
     expect(none.stderr).toContain(`runs the line kubectl ptah endorse ${SCHEMA} -n ${ns} prints`);
     admitted(endorse(alice));
     refusedWith(tryApprove(approver), "it has 1 (alice).");
+    // Read back by the plugin from the policy the cluster holds: one of two, by alice.
+    expect(ptah(["status", SCHEMA, "-n", ns], "approver").stdout).toMatch(/\n {2}Endorsed: +1\/2 \(alice\)\n/u);
+    expect(ptah(["inbox", "-n", ns], "approver").stdout).toMatch(/ENDORSED[\s\S]*1\/2 \(alice\)/u);
+    const warned = ptah(["approve", SCHEMA, "-n", ns], "approver");
+    expect(warned.status).toBe(0);
+    expect(warned.stderr).toContain(`(ValidatingAdmissionPolicy ${NAME}-quorum): the current plan of schema ${ns}/${SCHEMA} is destructive and needs 2 endorsements`);
+    const doctor = ptah(["doctor", "-n", ns], "admin");
+    expect(doctor.stdout).toMatch(new RegExp(`approval policies +\\d+ of \\d+ in force`, "u"));
+    expect(doctor.stdout).toContain(`${NAME}-quorum (quorum): bound by ${NAME}-quorum [Deny]`);
   }, 120_000);
 
   it("refuses a duplicate, a non-member, a forged list, the last spec writer, another plan's key, a removal, a spec change", () => {
@@ -140,7 +150,10 @@ describe.skipIf(Boolean(skip))("policy: two endorsements for risky plans, on the
     refusedWith(tryApprove(approver), "it has 0.");
     admitted(endorse(alice));
     admitted(endorse(dave));
+    expect(ptah(["approve", SCHEMA, "-n", ns], "approver")).toMatchObject({ status: 0, stderr: "" });
     admitted(kubectlAs(approver, ["create", "-f", "-"], approvalOf(ns)));
     await waitSchema(ns, (x) => phaseOf(x) === "InSync", "InSync after the endorsed destructive plan");
+    // The ledger names who endorsed the plan each approval approved.
+    expect(ptah(["ledger", SCHEMA, "-n", ns], "approver").stdout).toMatch(/ENDORSERS[\s\S]*alice,dave/u);
   }, 120_000);
 });
