@@ -6,6 +6,7 @@
 import { NotFoundError, PtahError, VerificationError } from "../errors.ts";
 import type { PtahSchemaApproval } from "../model/kinds.ts";
 import { MAX_DEPTH, nestsDeeperThan } from "../model/depth.ts";
+import { endorsementKey, endorsersOf } from "../model/endorsement-key.ts";
 import { parseObject, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { digestBytes } from "./canonical.ts";
 import { bindingOfPlanSpec, digestSchemaPlanBinding } from "./fingerprint.ts";
@@ -183,6 +184,10 @@ function checkExtras(log: CheckLog, body: Json, v: VerifiedPlan): void {
     log.fail("fingerprint inputs", fileError("states fingerprint inputs or a fingerprint its plan does not have"));
   }
   log.pass("fingerprint inputs", `${Object.keys(inputs).length} inputs, digesting to ${v.fingerprint}`);
+  // The endorsements travel inside the schema as served (its annotation for this plan's
+  // fingerprint), under the seal and any signature; named only where there are some.
+  const endorsers = endorsersOf(v.schema.object.metadata.annotations?.[endorsementKey(v.fingerprint)]);
+  if (endorsers.length > 0) log.pass("endorsements", `${endorsers.join(", ")} (the schema's endorsement annotation for this plan, as exported)`);
   const approvals = (body.objects as Json).approvals;
   if (approvals === null) {
     log.pass("approvals", "not exported (they could not be read)");

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { endorsementKey } from "../../src/approval/endorsement.ts";
 import { runCliWith } from "../support/cli.ts";
 import { expectGolden } from "../support/golden.ts";
 import { approvalOf, clusterState, CONSUMED_THEN_STALE, FIXTURES_NOW, NS, SCHEMA } from "./fixtures.ts";
@@ -94,6 +95,19 @@ describe("plan --export FILE and plan --verify -f FILE", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.connects).toBe(0);
     await expectGolden(r.stdout.replace(file, "FILE"), "plan/export-verify.txt");
+  });
+
+  it("carries the plan's endorsements inside the schema as served, and names them when it verifies", async () => {
+    const file = fresh();
+    const state = stateWithApproval();
+    const annotations = { [endorsementKey(state.applied.fingerprint)]: "alice,dave", [endorsementKey(`sha256:${"0".repeat(64)}`)]: "mallory" };
+    // The reader holds copies: the schema is put again with the annotations, as the cluster serves it.
+    state.reader.put("PtahSchema", { ...state.schema, metadata: { ...(state.schema.metadata as object), annotations } });
+    expect((await exportTo(file, state)).status).toBe(0);
+    const r = await verifyFile(file);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^endorsements +ok +alice, dave \(the schema's endorsement annotation for this plan, as exported\)$/mu);
+    expect(r.stdout).not.toContain("mallory");
   });
 
   it("refuses an export whose plan was tampered with and resealed (the checks, not the seal, catch it)", async () => {
