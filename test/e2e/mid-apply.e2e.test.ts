@@ -85,6 +85,18 @@ describe.skipIf(Boolean(skip))("a migration captured mid-Apply on the lab", { ti
     expect(r.stdout).not.toMatch(/approve it|kubectl ptah approve|kubectl ptah explain migration held-run/u);
   });
 
+  it("wait --for=condition=…,reason=… holds only for the reason Ready has", () => {
+    const held = ptah(["wait", "migration", "held-run", "-n", ns, "--for=condition=Ready=False,reason=AwaitingApproval", "--timeout=0"]);
+    expect(held.status, held.stderr).toBe(0);
+    expect(held.stdout).toBe("ptahmigration.operator.ptah.run/held-run condition Ready=False,reason=AwaitingApproval met\n");
+    const other = ptah(["wait", "migration", "held-run", "-n", ns, "--for=condition=Ready=False,reason=ApprovedPlan", "--timeout=0"]);
+    expect(other.status).toBe(1);
+    expect(other.stdout).toBe("");
+    expect(other.stderr).toMatch(
+      /^error: timed out waiting for condition Ready=False,reason=ApprovedPlan on ptahmigration\.operator\.ptah\.run\/held-run; last seen: phase Applying, Ready=False \(AwaitingApproval\)\n$/u,
+    );
+  });
+
   it("inbox does not offer the migration for approval", () => {
     const r = ptah(["inbox", "-n", ns]);
     expect(r.status, r.stderr).toBe(0);
