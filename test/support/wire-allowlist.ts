@@ -37,6 +37,7 @@ export const ALLOWED_READS: readonly AllowedRead[] = [
   { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingadmissionpolicies", by: "doctor: the apply-policy guard (src/kube/admission-reads.ts)" },
   { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingadmissionpolicybindings", by: "doctor: the guard's binding (src/kube/admission-reads.ts)" },
   { verbs: ["list"], group: "coordination.k8s.io", resource: "leases", by: "explain SCHEMA: the realm's lock holder (src/kube/admission-reads.ts)" },
+  { verbs: ["get"], group: "apps", resource: "deployments", by: "doctor: the manager Deployment ptah-operator-admission names (src/kube/admission-reads.ts)" },
   { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", by: "doctor (src/kube/inspect.ts listWebhooks)" },
 ];
 

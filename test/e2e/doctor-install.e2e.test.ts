@@ -1,0 +1,70 @@
+// doctor's "confirm it installed" on the lab, through the real kubectl: the real API server's
+// Established condition on every Ptah CRD, and the manager Deployment named by
+// ptah-operator-admission's annotations. The lab runs no manager (the simulator is a process, not
+// a Deployment), so the test names a Deployment of its own in the release namespace: created
+// without status it is not Available (the lab has no controller to make it so), then its status
+// is written as a Deployment controller would. The annotation is removed afterwards (the lab is
+// shared; its own field manager leaves it alone).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createObject, kubectl, setStatus, uniqueName, type KubeObject } from "../support/lab.ts";
+import { ptah } from "../support/plugin.ts";
+
+const skip = process.env.PTAH_E2E_SKIP;
+const ANNOTATION = "operator.ptah.run/controller-deployment-name";
+const RELEASE_NAMESPACE = "ptah-system";
+
+let name = "";
+let deployment: KubeObject;
+
+function row(stdout: string, check: string): string {
+  return stdout.split("\n").find((l) => new RegExp(`^ {2}\\S+ +${check} `, "u").test(l)) ?? "";
+}
+
+describe.skipIf(Boolean(skip))("doctor confirms the operator installed, on the lab", { timeout: 120_000 }, () => {
+  beforeAll(() => {
+    name = uniqueName("ptah-operator-e2e");
+    deployment = createObject({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name, namespace: RELEASE_NAMESPACE },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "manager", image: "registry.lab/ptah-operator:e2e" }] } },
+      },
+    } as KubeObject);
+    kubectl(["annotate", "--overwrite", "mutatingwebhookconfiguration", "ptah-operator-admission", `${ANNOTATION}=${name}`]);
+  });
+
+  afterAll(() => {
+    kubectl(["annotate", "mutatingwebhookconfiguration", "ptah-operator-admission", `${ANNOTATION}-`], { check: false });
+    kubectl(["delete", "deployment", name, "-n", RELEASE_NAMESPACE, "--wait=false"], { check: false });
+  });
+
+  it("every Ptah CRD is Established on the real API server", () => {
+    const r = ptah(["doctor"], "admin");
+    expect(row(r.stdout, "CRDs established")).toMatch(/^ {2}ok +CRDs established +all 8 Ptah CRDs report Established=True$/u);
+  });
+
+  it("a manager Deployment that is not Available is a problem, exit 1; Available, it is ok", () => {
+    const before = ptah(["doctor"], "admin");
+    expect(before.status, before.stdout).toBe(1);
+    expect(row(before.stdout, "manager")).toBe(`  problem  manager             deployment ${RELEASE_NAMESPACE}/${name} is not Available: no Available condition`);
+    setStatus(deployment, {
+      observedGeneration: 1,
+      replicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      conditions: [{ type: "Available", status: "True", reason: "MinimumReplicasAvailable", message: "Deployment has minimum availability." }],
+    });
+    const after = ptah(["doctor"], "admin");
+    expect(row(after.stdout, "manager")).toBe(`  ok       manager             deployment ${RELEASE_NAMESPACE}/${name} is Available`);
+  });
+
+  it("a viewer, who may read the admission configuration but not the Deployment, is told the row was skipped and why", () => {
+    const r = ptah(["doctor"], "viewer");
+    expect(row(r.stdout, "manager")).toMatch(
+      new RegExp(`^ {2}skipped +manager +may not get deployment ${RELEASE_NAMESPACE}/${name}: deployments\\.apps "${name}" is forbidden`, "u"),
+    );
+  });
+});
