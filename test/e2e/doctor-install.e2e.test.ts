@@ -6,8 +6,8 @@
 // is written as a Deployment controller would. The annotation is removed afterwards (the lab is
 // shared; its own field manager leaves it alone).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createObject, kubectl, setStatus, uniqueName, type KubeObject } from "../support/lab.ts";
-import { ptah } from "../support/plugin.ts";
+import { createNamespace, createObject, kubectl, setStatus, uniqueName, type KubeObject } from "../support/lab.ts";
+import { migrationManifest, ptah } from "../support/plugin.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 const ANNOTATION = "operator.ptah.run/controller-deployment-name";
@@ -59,6 +59,34 @@ describe.skipIf(Boolean(skip))("doctor confirms the operator installed, on the l
     });
     const after = ptah(["doctor"], "admin");
     expect(row(after.stdout, "manager")).toBe(`  ok       manager             deployment ${RELEASE_NAMESPACE}/${name} is Available`);
+  });
+
+  it("names the operator release: the chart's name on ptah-operator-admission, the CRDs' schema version, the newest dispatch's manager", () => {
+    // A run's record as the manager writes it, in a namespace the simulator leaves alone.
+    const ns = createNamespace("release");
+    const finishedAt = new Date().toISOString().replace(/\.\d{3}Z$/u, "Z");
+    const dispatchedBy = {
+      controllerImage: `registry.lab/ptah-operator@sha256:${"a".repeat(64)}`,
+      controllerRevision: "v0.2.10",
+      runnerImage: `registry.lab/ptah-runner@sha256:${"b".repeat(64)}`,
+    };
+    createObject({
+      ...migrationManifest(ns, "ran"),
+      status: { phase: "InSync", lastRun: { outcome: "Applied", jobName: "ran-apply", startedAt: finishedAt, finishedAt, dispatchedBy } },
+    } as KubeObject);
+    const r = ptah(["doctor"], "admin");
+    const at = r.stdout.indexOf("  ok       operator release    release ptah\n");
+    expect(at, r.stdout).toBeGreaterThanOrEqual(0);
+    const [crds, manager] = r.stdout
+      .slice(at)
+      .split("\n")
+      .slice(1, 3)
+      .map((l) => l.trim());
+    expect(crds).toMatch(/^CRDs: crd-schema-version \d+, crd-schema-digest \S+ on all 8$/u);
+    // The newest dispatch of the whole shared lab: this one, or one recorded after it.
+    const m = /^manager: \S+ \S+, runner \S+ \(the newest dispatch read: ptah(schema|migration) \S+ at (\S+)\)$/u.exec(manager ?? "");
+    expect(m, manager).not.toBeNull();
+    expect(Date.parse(m![2]!)).toBeGreaterThanOrEqual(Date.parse(finishedAt));
   });
 
   it("a viewer, who may read the admission configuration but not the Deployment, is told the row was skipped and why", () => {

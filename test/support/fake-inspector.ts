@@ -70,6 +70,8 @@ export class FakeInspector implements ClusterInspector {
       "operator.ptah.run/coordination-namespace": "ptah-system",
       "operator.ptah.run/release-namespace": "ptah-system",
       "operator.ptah.run/controller-deployment-name": "ptah-operator",
+      "operator.ptah.run/release-name": "ptah",
+      "operator.ptah.run/release-sequence": "7",
     },
   };
   guards: ApplyGuardPolicy[] | "forbidden" | "unserved" = [];

@@ -14,6 +14,7 @@ import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "./doctor
 import { applyGuardCheck, fourEyesCheck } from "./doctor-admission.ts";
 import { readStuckFacts, stuckCheck } from "./doctor-stuck.ts";
 import { establishedCheck, managerCheck, managerDeploymentOf } from "./doctor-install.ts";
+import { releaseCheck } from "./doctor-release.ts";
 import { lastSpecWriter } from "../../model/spec-writer.ts";
 import { doctorDocument, skipped, type Check, type DoctorView } from "./doctor-report.ts";
 import { renderDoctor } from "./doctor-report-text.ts";
@@ -96,7 +97,9 @@ const guardsFound = (g: Outcome<readonly unknown[]>): boolean => g.kind === "val
 function unreachable(why: string): Check[] {
   return [
     ...["kinds served", "CRD generation", "CRDs established"].map((n) => skipped("API", n, why)),
-    ...["mutating webhooks", "validating webhooks", "manager", "spec writers", "four-eyes", "apply-policy guard", "stuck resources"].map((n) => skipped("Operator", n, why)),
+    ...["mutating webhooks", "validating webhooks", "manager", "operator release", "spec writers", "four-eyes", "apply-policy guard", "stuck resources"].map((n) =>
+      skipped("Operator", n, why),
+    ),
     skipped("Permissions", "commands", why),
   ];
 }
@@ -137,7 +140,7 @@ async function clusterChecks(
       ? new Map([[ruleKey(ACCESS_REVIEW), true], ...access.value.map((a) => [ruleKey(a.check as (typeof rules)[number]), a.allowed] as const)])
       : new Error(access.message);
   const cluster = [kindsCheck(discovery), generationCheck(crds), establishedCheck(crds), webhookCheck("mutating", mutating), webhookCheck("validating", validating)];
-  cluster.push(managerCheck(admission, deployment));
+  cluster.push(managerCheck(admission, deployment), releaseCheck(admission, crds, stuck));
   const writers = specWriterCheck(c.namespace, mutating, await stampedFacts(c, mutating));
   cluster.push(writers, fourEyesCheck(admission, writers), applyGuardCheck(guards, guardsFound(guards) ? await attempt(() => c.reader.whoAmI()) : undefined));
   cluster.push(stuckCheck(stuck, ctx.now));
