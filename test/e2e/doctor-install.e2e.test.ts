@@ -89,6 +89,13 @@ describe.skipIf(Boolean(skip))("doctor confirms the operator installed, on the l
     expect(Date.parse(m![2]!)).toBeGreaterThanOrEqual(Date.parse(finishedAt));
   });
 
+  it("version names the release and the CRDs' schema too", () => {
+    const r = ptah(["version"], "admin");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("\nOperator Release: ptah\n");
+    expect(r.stdout).toMatch(/\nCRD Schema: crd-schema-version \d+, crd-schema-digest \S+ on all 8\n$/u);
+  });
+
   it("a viewer, who may read the admission configuration but not the Deployment, is told the row was skipped and why", () => {
     const r = ptah(["doctor"], "viewer");
     expect(row(r.stdout, "manager")).toMatch(

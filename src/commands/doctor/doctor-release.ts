@@ -5,41 +5,26 @@
 // said where it was read and named as unknown where it was not; the row is information, never a
 // problem.
 import type { AdmissionConfiguration, CrdAnnotations } from "../../kube/types.ts";
-import { PTAH_GROUP } from "../../model/api.ts";
 import type { ManagerRecord } from "../../model/kinds.ts";
 import { sanitize } from "../../render/sanitize.ts";
 import { managerWords } from "../shared/pending.ts";
+import { crdSchemaGroups, crdSchemaLines, RELEASE_NAME_ANNOTATION, RELEASE_SEQUENCE_ANNOTATION, releaseWords as wordsOf } from "../shared/release-identity.ts";
 import type { Outcome } from "./doctor-connection.ts";
 import { ok, skipped, type Check } from "./doctor-report.ts";
 import type { StuckFacts } from "./doctor-stuck.ts";
 
 const NAME = "operator release";
-export const RELEASE_NAME_ANNOTATION = `${PTAH_GROUP}/release-name`;
-export const RELEASE_SEQUENCE_ANNOTATION = `${PTAH_GROUP}/release-sequence`;
-const SCHEMA_VERSION = `${PTAH_GROUP}/crd-schema-version`;
-const SCHEMA_DIGEST = `${PTAH_GROUP}/crd-schema-digest`;
 
 /** The chart's release, from the admission configuration's annotations; undefined when it names none. */
 function releaseWords(admission: Outcome<AdmissionConfiguration>): string | undefined {
-  if (admission.kind !== "value" || !admission.value.found) return undefined;
-  const a = admission.value.annotations;
-  const name = a[RELEASE_NAME_ANNOTATION];
-  const sequence = a[RELEASE_SEQUENCE_ANNOTATION];
-  if (name === undefined && sequence === undefined) return undefined;
-  return `${name ?? "(unnamed)"}${sequence === undefined ? "" : `, sequence ${sequence}`}`;
+  return admission.kind === "value" && admission.value.found ? wordsOf(admission.value.annotations) : undefined;
 }
 
 /** The CRDs' schema versions and digests, one line per distinct pair (one line when all agree). */
 function crdLines(crds: Outcome<readonly CrdAnnotations[]> | undefined): string[] {
   if (crds?.kind !== "value") return [];
-  const found = crds.value.filter((c) => c.found && (c.annotations[SCHEMA_VERSION] !== undefined || c.annotations[SCHEMA_DIGEST] !== undefined));
-  const groups = new Map<string, string[]>();
-  for (const c of found) {
-    const key = `crd-schema-version ${c.annotations[SCHEMA_VERSION] ?? "(none)"}, crd-schema-digest ${c.annotations[SCHEMA_DIGEST] ?? "(none)"}`;
-    groups.set(key, [...(groups.get(key) ?? []), c.name]);
-  }
-  if (groups.size === 1) return [`CRDs: ${[...groups.keys()][0]!} on all ${found.length}`];
-  return [...groups].map(([key, names]) => `CRDs: ${key} on ${names.join(", ")}`);
+  const groups = crdSchemaGroups(crds.value);
+  return groups.length === 0 ? [] : crdSchemaLines(groups).map((l) => `CRDs: ${l}`);
 }
 
 /** The newest dispatch record of what was read: the manager image that last dispatched an Apply. */
