@@ -112,7 +112,7 @@ const REGISTRY = {
   },
   wait: {
     summary: "Wait until a schema or migration reaches a condition, phase or approval state",
-    usage: "kubectl ptah wait (SCHEMA | migration MIGRATION) --for=condition=Type[=Status] | --for=phase=Phase | --for=approval=consumed [--timeout=5m]",
+    usage: "kubectl ptah wait (SCHEMA | migration MIGRATION) --for=condition=Type[=Status][,reason=Reason] | --for=phase=Phase | --for=approval=consumed [--timeout=5m]",
     load: () => import("./wait/wait-command.ts").then((m) => m.waitCommand),
   },
   explain: {

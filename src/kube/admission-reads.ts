@@ -5,7 +5,9 @@
 //   name the coordination namespace;
 // - the ValidatingAdmissionPolicies labelled as the apply-policy guard, and the bindings (a list:
 //   a binding is found by the policy it names, not by a name of its own);
-// - the Leases of one namespace (where the operator keeps every realm's lock).
+// - the Leases of one namespace (where the operator keeps every realm's lock);
+// - the manager's Deployment by the name and namespace the admission configuration's annotations
+//   give (doctor: is it Available?).
 // Every string is sanitised here.
 import { sanitize } from "../errors.ts";
 import { okJson, type RequestDescription } from "./api-errors.ts";
@@ -14,7 +16,7 @@ import { APPROVAL_POLICY_LABEL } from "../model/api.ts";
 import type { PolicySet, ServedBinding, ServedPolicy } from "../model/approval-policy.ts";
 
 export type { PolicySet, ServedBinding, ServedPolicy };
-import { ADMISSION_CONFIGURATION, APPLY_GUARD_SELECTOR, LEASE_PATH, POLICY_PATH, WEBHOOK_PATH } from "./request-guard.ts";
+import { ADMISSION_CONFIGURATION, APPLY_GUARD_SELECTOR, DEPLOYMENT_PATH, LEASE_PATH, POLICY_PATH, WEBHOOK_PATH } from "./request-guard.ts";
 
 export interface AdmissionConfiguration {
   /** false: no configuration by that name (the operator is not installed, or under another name). */
@@ -39,7 +41,33 @@ export interface LeaseFacts {
   readonly leaseDurationSeconds: number | undefined;
 }
 
+export interface DeploymentFacts {
+  readonly namespace: string;
+  readonly name: string;
+  /** false: no Deployment by that name. */
+  readonly found: boolean;
+  /** Its Available condition; undefined when it reports none. */
+  readonly available: { readonly status: string; readonly reason: string | undefined; readonly message: string | undefined } | undefined;
+}
+
 const str = (v: unknown): string | undefined => (typeof v === "string" ? sanitize(v) : undefined);
+
+/** A condition of an object's status by type: status, reason and message, sanitised. */
+export function conditionOf(status: unknown, type: string): DeploymentFacts["available"] {
+  const conditions = (status as { conditions?: unknown } | undefined)?.conditions;
+  if (!Array.isArray(conditions)) return undefined;
+  const c = conditions.find((x): x is Record<string, unknown> => typeof x === "object" && x !== null && (x as { type?: unknown }).type === type);
+  return c ? { status: str(c.status) ?? "Unknown", reason: str(c.reason), message: str(c.message) } : undefined;
+}
+
+export async function getDeployment(transport: Transport, namespace: string, name: string): Promise<DeploymentFacts> {
+  const d: RequestDescription = { verb: "get", resource: "deployments.apps", namespace, name };
+  const res = await transport.get(`${DEPLOYMENT_PATH}/namespaces/${encodeURIComponent(namespace)}/deployments/${encodeURIComponent(name)}`);
+  const at = { namespace: sanitize(namespace), name: sanitize(name) };
+  if (res.status === 404) return { ...at, found: false, available: undefined };
+  const o = okJson(res, d) as { status?: unknown };
+  return { ...at, found: true, available: conditionOf(o.status, "Available") };
+}
 
 /** Every page of a collection GET (limit/continue), each item handed to `take`. */
 async function eachItem(transport: Transport, path: string, params: Record<string, string>, d: RequestDescription, take: (item: Record<string, unknown>) => void): Promise<void> {

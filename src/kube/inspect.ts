@@ -9,17 +9,20 @@ import { sanitize } from "../errors.ts";
 import { CRD_PATH, WEBHOOK_PATH, WEBHOOK_PLURAL } from "./request-guard.ts";
 import type { ClusterReader } from "./types.ts";
 import {
+  conditionOf,
   getAdmissionConfiguration,
+  getDeployment,
   listApplyGuards,
   listApprovalPolicies,
   listLeases,
   type AdmissionConfiguration,
   type ApplyGuardPolicy,
+  type DeploymentFacts,
   type LeaseFacts,
   type PolicySet,
 } from "./admission-reads.ts";
 
-export type { AdmissionConfiguration, ApplyGuardPolicy, LeaseFacts } from "./admission-reads.ts";
+export type { AdmissionConfiguration, ApplyGuardPolicy, DeploymentFacts, LeaseFacts } from "./admission-reads.ts";
 
 export interface ServerVersion {
   readonly gitVersion: string;
@@ -36,11 +39,20 @@ export interface GroupDiscovery {
   readonly kinds: readonly string[];
 }
 
+/** One condition as doctor reports it (a CRD's Established, a Deployment's Available). */
+export interface ConditionFacts {
+  readonly status: string;
+  readonly reason: string | undefined;
+  readonly message: string | undefined;
+}
+
 export interface CrdAnnotations {
   readonly name: string;
   /** false: the server has no CRD by that name. */
   readonly found: boolean;
   readonly annotations: Readonly<Record<string, string>>;
+  /** Its Established condition; undefined when the server reports none. */
+  readonly established?: ConditionFacts | undefined;
 }
 
 export interface WebhookRule {
@@ -75,6 +87,8 @@ export interface ClusterInspector {
   leases(namespace: string): Promise<LeaseFacts[]>;
   /** The approval policies and their bindings, specs as served; ReadError 403 without list. */
   approvalPolicies(): Promise<PolicySet>;
+  /** One Deployment by name (the operator's manager; found: false on 404); ReadError 403 without get. */
+  deployment(namespace: string, name: string): Promise<DeploymentFacts>;
 }
 
 function strings(value: unknown): string[] {
@@ -134,10 +148,11 @@ export class HttpClusterInspector implements ClusterInspector {
     if (res.status === 404) return { name, found: false, annotations: {} };
     const crd = okJson(res, { verb: "get", resource: "customresourcedefinitions.apiextensions.k8s.io", namespace: undefined, name }) as {
       metadata?: { annotations?: Record<string, unknown> };
+      status?: unknown;
     };
     const annotations: Record<string, string> = {};
     for (const [k, v] of Object.entries(crd.metadata?.annotations ?? {})) if (typeof v === "string") annotations[sanitize(k)] = sanitize(v);
-    return { name, found: true, annotations };
+    return { name, found: true, annotations, established: conditionOf(crd.status, "Established") };
   }
 
   async listWebhooks(kind: WebhookKind): Promise<WebhookEntry[]> {
@@ -188,5 +203,9 @@ export class HttpClusterInspector implements ClusterInspector {
 
   approvalPolicies(): Promise<PolicySet> {
     return listApprovalPolicies(this.transport);
+  }
+
+  deployment(namespace: string, name: string): Promise<DeploymentFacts> {
+    return getDeployment(this.transport, namespace, name);
   }
 }

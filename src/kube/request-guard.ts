@@ -11,6 +11,7 @@
 // - GET of the operator's mutating webhook configuration by its name, of the apply-policy guard's
 //   ValidatingAdmissionPolicies (by its label only) and of the policy bindings, and of the Leases
 //   of a namespace (kube/admission-reads.ts): pages only, never a watch or another name;
+// - GET of one Deployment by namespace and name (the operator's manager, doctor), never a list;
 // - POST of an approval kind with dryRun=All (nothing stored), and of the two reviews;
 // - CONNECT to a proxy for the API server's host and port only.
 // Anything else is a ReadOnlyError naming the method and the target; nothing is sent.
@@ -45,10 +46,12 @@ export const POLICY_PATH = WEBHOOK_PATH;
 /** Policies are listed by one of two labels only: the apply-policy guard's, or the approval policies' (the label's existence). */
 const POLICY_SELECTORS = new Set([APPLY_GUARD_SELECTOR, APPROVAL_POLICY_LABEL]);
 export const LEASE_PATH = "/apis/coordination.k8s.io/v1";
+export const DEPLOYMENT_PATH = "/apis/apps/v1";
 const ADMISSION_CONFIGURATION_PATH = `${WEBHOOK_PATH}/${WEBHOOK_PLURAL.mutating}/${ADMISSION_CONFIGURATION}`;
 const POLICIES = `${POLICY_PATH}/validatingadmissionpolicies`;
 const POLICY_BINDINGS = `${POLICY_PATH}/validatingadmissionpolicybindings`;
 const LEASES = new RegExp(`^${LEASE_PATH.replaceAll(".", "\\.")}/namespaces/([^/]+)/leases$`, "u");
+const DEPLOYMENT = new RegExp(`^${DEPLOYMENT_PATH}/namespaces/([^/]+)/deployments/([^/]+)$`, "u");
 
 const WHY = "the plugin only reads (and dry-runs approvals)";
 
@@ -108,6 +111,8 @@ function allowedGet(path: string, params: URLSearchParams): boolean {
   if (path === POLICIES) return POLICY_SELECTORS.has(params.get("labelSelector") ?? "") && only(params, new Set([...PAGE_PARAMS, "labelSelector"]));
   const lease = LEASES.exec(path);
   if (lease) return isName(lease[1]) && only(params, PAGE_PARAMS);
+  const deployment = DEPLOYMENT.exec(path);
+  if (deployment) return isName(deployment[1]) && isName(deployment[2]) && params.size === 0;
   const at = split(path, READ);
   if (!at) return false;
   const plural = resource(at.rest, "either");

@@ -13,6 +13,7 @@ export type {
   ApplyGuardPolicy,
   ClusterInspector,
   CrdAnnotations,
+  DeploymentFacts,
   GroupDiscovery,
   LeaseFacts,
   ServerVersion,

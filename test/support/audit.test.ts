@@ -121,7 +121,7 @@ describe("readOnlyViolation", () => {
       "list",
       "/apis/apps/v1/namespaces/x/deployments",
       { apiGroup: "apps", apiVersion: "v1", namespace: "x", resource: "deployments" },
-      "a list of deployments (apps): not a resource the plugin reads",
+      "a list of deployments (apps): the plugin sends only get of it",
     ],
     [
       "get",
@@ -192,6 +192,7 @@ describe("the allowlist (test/support/wire-allowlist.ts)", () => {
         "kube/inspect.ts get `${WEBHOOK_PATH}/${plural}?${q.toString()}`", // ALLOWED_READS list, both webhook kinds (WEBHOOK_PATH: kube/request-guard.ts)
         "kube/admission-reads.ts get `${WEBHOOK_PATH}/mutatingwebhookconfigurations/${name}`", // ALLOWED_READS get, ptah-operator-admission only
         "kube/admission-reads.ts get `${path}?${q.toString()}`", // ALLOWED_READS list: the guard's policies and bindings, a namespace's leases
+        "kube/admission-reads.ts get `${DEPLOYMENT_PATH}/namespaces/${encodeURIComponent(namespace)}/deployments/${encodeURIComponent(name)}`", // ALLOWED_READS get, the manager Deployment
         "kube/reader.ts get `${basePath(info, namespace)}/${encodeURIComponent(name)}`", // KINDS, get
         "kube/reader.ts get basePath(info, options.namespace) +", // KINDS, list
         "kube/reader.ts stream basePath(info, options.namespace) +", // KINDS, watch

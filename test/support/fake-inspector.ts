@@ -9,6 +9,7 @@ import type {
   ApplyGuardPolicy,
   ClusterInspector,
   CrdAnnotations,
+  DeploymentFacts,
   GroupDiscovery,
   LeaseFacts,
   ServerVersion,
@@ -53,6 +54,12 @@ export class FakeInspector implements ClusterInspector {
   /** Annotations of every CRD, per CRD name to override; "forbidden" for a 403. */
   crds: Record<string, Record<string, string>> | "forbidden" = {};
   crdDefault: Record<string, string> = NEWEST_GENERATION;
+  /** Each CRD's Established condition, per CRD name to override (default True, as the API server sets it). */
+  established: Record<string, CrdAnnotations["established"]> = {};
+  /** The Deployments by "namespace/name" (absent: 404); "forbidden" for a 403. */
+  deployments: Record<string, Omit<DeploymentFacts, "namespace" | "name" | "found">> | "forbidden" = {
+    "ptah-system/ptah-operator": { available: { status: "True", reason: "MinimumReplicasAvailable", message: "Deployment has minimum availability." } },
+  };
   webhooks: Record<WebhookKind, WebhookEntry[] | "forbidden"> = { mutating: operatorWebhooks("mutating"), validating: operatorWebhooks("validating") };
   allow: (check: AccessCheck) => boolean = () => true;
   /** The operator's mutating configuration (four-eyes off): undefined = absent (404), "forbidden" = 403. */
@@ -60,7 +67,13 @@ export class FakeInspector implements ClusterInspector {
     found: true,
     name: "ptah-operator-admission",
     webhookNames: ["mapproval.operator.ptah.run", "mmigrationapproval.operator.ptah.run", "mmigrationrunacknowledgment.operator.ptah.run"],
-    annotations: { "operator.ptah.run/coordination-namespace": "ptah-system" },
+    annotations: {
+      "operator.ptah.run/coordination-namespace": "ptah-system",
+      "operator.ptah.run/release-namespace": "ptah-system",
+      "operator.ptah.run/controller-deployment-name": "ptah-operator",
+      "operator.ptah.run/release-name": "ptah",
+      "operator.ptah.run/release-sequence": "7",
+    },
   };
   guards: ApplyGuardPolicy[] | "forbidden" | "unserved" = [];
   /** The approval policies and bindings served; "forbidden" for a 403. */
@@ -82,7 +95,16 @@ export class FakeInspector implements ClusterInspector {
   async getCrd(name: string): Promise<CrdAnnotations> {
     this.requests.push(`get crd ${name}`);
     if (this.crds === "forbidden") throw FORBIDDEN(`get resource "customresourcedefinitions" in API group "apiextensions.k8s.io"`);
-    return { name, found: true, annotations: this.crds[name] ?? this.crdDefault };
+    const established = name in this.established ? this.established[name] : { status: "True", reason: "InitialNamesAccepted", message: "the initial names have been accepted" };
+    return { name, found: true, annotations: this.crds[name] ?? this.crdDefault, established };
+  }
+
+  async deployment(namespace: string, name: string): Promise<DeploymentFacts> {
+    this.requests.push(`get deployments.apps ${namespace}/${name}`);
+    if (this.deployments === "forbidden")
+      throw new ReadError(`deployments.apps "${name}" is forbidden: User "alice" cannot get resource "deployments" in API group "apps" in the namespace "${namespace}"`, 403);
+    const d = this.deployments[`${namespace}/${name}`];
+    return d ? { namespace, name, found: true, ...d } : { namespace, name, found: false, available: undefined };
   }
 
   async listWebhooks(kind: WebhookKind): Promise<WebhookEntry[]> {

@@ -47,6 +47,7 @@ export const ALLOWED_READS: readonly AllowedRead[] = [
     by: "the guard's and the approval policies' bindings (src/kube/admission-reads.ts)",
   },
   { verbs: ["list"], group: "coordination.k8s.io", resource: "leases", by: "explain SCHEMA: the realm's lock holder (src/kube/admission-reads.ts)" },
+  { verbs: ["get"], group: "apps", resource: "deployments", by: "doctor: the manager Deployment ptah-operator-admission names (src/kube/admission-reads.ts)" },
   { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", by: "doctor (src/kube/inspect.ts listWebhooks)" },
 ];
 

@@ -14,6 +14,8 @@ import { specWriterCheck, specWriterWebhooks, type StampedFacts } from "./doctor
 import { applyGuardCheck, fourEyesCheck } from "./doctor-admission.ts";
 import { approvalPolicyCheck } from "./doctor-policies.ts";
 import { readStuckFacts, stuckCheck } from "./doctor-stuck.ts";
+import { establishedCheck, managerCheck, managerDeploymentOf } from "./doctor-install.ts";
+import { releaseCheck } from "./doctor-release.ts";
 import { lastSpecWriter } from "../../model/spec-writer.ts";
 import { doctorDocument, skipped, type Check, type DoctorView } from "./doctor-report.ts";
 import { renderDoctor } from "./doctor-report-text.ts";
@@ -95,8 +97,10 @@ const guardsFound = (g: Outcome<readonly unknown[]>): boolean => g.kind === "val
 /** The cluster-side checks, all skipped for the same reason. */
 function unreachable(why: string): Check[] {
   return [
-    ...["kinds served", "CRD generation"].map((n) => skipped("API", n, why)),
-    ...["mutating webhooks", "validating webhooks", "spec writers", "four-eyes", "apply-policy guard", "stuck resources"].map((n) => skipped("Operator", n, why)),
+    ...["kinds served", "CRD generation", "CRDs established"].map((n) => skipped("API", n, why)),
+    ...["mutating webhooks", "validating webhooks", "manager", "operator release", "spec writers", "four-eyes", "apply-policy guard", "stuck resources"].map((n) =>
+      skipped("Operator", n, why),
+    ),
     skipped("Permissions", "commands", why),
   ];
 }
@@ -128,12 +132,17 @@ async function clusterChecks(
     readStuckFacts(c),
   ]);
   const served = discovery.kind === "value" ? PTAH_KIND_NAMES.filter((k) => discovery.value.kinds.includes(k)) : [];
-  const crds = served.length === 0 ? undefined : await attempt(() => Promise.all(served.map((k) => inspector.getCrd(crdNameOf(k)))));
+  const manager = managerDeploymentOf(admission);
+  const [crds, deployment] = await Promise.all([
+    served.length === 0 ? undefined : attempt(() => Promise.all(served.map((k) => inspector.getCrd(crdNameOf(k))))),
+    manager ? attempt(() => inspector.deployment(manager.namespace, manager.name)) : undefined,
+  ]);
   const allowed =
     access.kind === "value"
       ? new Map([[ruleKey(ACCESS_REVIEW), true], ...access.value.map((a) => [ruleKey(a.check as (typeof rules)[number]), a.allowed] as const)])
       : new Error(access.message);
-  const cluster = [kindsCheck(discovery), generationCheck(crds), webhookCheck("mutating", mutating), webhookCheck("validating", validating)];
+  const cluster = [kindsCheck(discovery), generationCheck(crds), establishedCheck(crds), webhookCheck("mutating", mutating), webhookCheck("validating", validating)];
+  cluster.push(managerCheck(admission, deployment), releaseCheck(admission, crds, stuck));
   const writers = specWriterCheck(c.namespace, mutating, await stampedFacts(c, mutating));
   cluster.push(writers, fourEyesCheck(admission, writers), applyGuardCheck(guards, guardsFound(guards) ? await attempt(() => c.reader.whoAmI()) : undefined));
   cluster.push(approvalPolicyCheck(policies), stuckCheck(stuck, ctx.now));
@@ -186,7 +195,7 @@ export const doctorCommand: CommandBody<DoctorOptions> = {
       argv: ["doctor"],
       // The lists are the spec-writer check's (is any object stamped by the webhook?) and the stuck row's.
       rules: [ACCESS_REVIEW, ...ptah("list", "ptahschemas", "ptahmigrations")],
-      note: "also get `/version` and discovery; optionally get `customresourcedefinitions`, list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations`, get `mutatingwebhookconfigurations` `ptah-operator-admission` (four-eyes), list `validatingadmissionpolicies` (by the label `app.kubernetes.io/component=apply-policy-guard`, and by `ptah.run/approval-policy`) and `validatingadmissionpolicybindings` (cluster scope — skipped without them), and create `selfsubjectreviews.authentication.k8s.io` when a guard is found (are you exempt?); list `ptahschemas`, `ptahmigrations` in every namespace for the stuck row (else in its own); `--probe` as `approve --dry-run=server`",
+      note: "also get `/version` and discovery; optionally get `customresourcedefinitions`, list `mutatingwebhookconfigurations`, `validatingwebhookconfigurations`, get `mutatingwebhookconfigurations` `ptah-operator-admission` (four-eyes; its annotations name the manager's Deployment, then get that `deployments.apps` in its namespace: is it Available?), list `validatingadmissionpolicies` (by the label `app.kubernetes.io/component=apply-policy-guard`, and by `ptah.run/approval-policy`) and `validatingadmissionpolicybindings` (cluster scope — skipped without them), and create `selfsubjectreviews.authentication.k8s.io` when a guard is found (are you exempt?); list `ptahschemas`, `ptahmigrations` in every namespace for the stuck row (else in its own); `--probe` as `approve --dry-run=server`",
     },
   ],
   toOptions(args) {

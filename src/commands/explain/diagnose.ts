@@ -11,6 +11,7 @@ import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
 import { migrationNextStep, schemaNextStep } from "../shared/next-step.ts";
 import { migrationPending, schemaPending } from "../shared/pending.ts";
+import { approvalInUse, lagLines, lagsThePhase, type LagKind } from "../shared/status-lag.ts";
 
 function condWords(c: Condition | undefined): string {
   if (!c) return "-";
@@ -22,8 +23,12 @@ function see(entries: readonly (KnowledgeEntry | undefined)[]): string {
   return titles.length > 0 ? `See also:   ${titles.map((t) => `kubectl ptah explain ${t}`).join(", ")}` : "";
 }
 
-/** The condition that holds a schema or migration: Ready when False, else the first False/Unknown gate. */
-function holdingCondition(conditions: readonly Condition[]): Condition | undefined {
+/**
+ * The condition that holds a schema or migration: Ready when False, else the first False/Unknown
+ * gate; a condition the phase has overtaken holds nothing.
+ */
+function holdingCondition(all: readonly Condition[], kind: LagKind, o: PtahSchema | PtahMigration): Condition | undefined {
+  const conditions = all.filter((c) => !lagsThePhase(kind, o, c));
   const ready = findCondition(conditions, "Ready");
   if (ready && ready.status !== "True") return ready;
   return conditions.find(
@@ -45,6 +50,12 @@ function phaseReasonLine(kind: "PtahSchema" | "PtahMigration", reason: string | 
   return phase ? [`Reason:     ${phase.title} is a phase word, not a condition reason: an operation is running (phase ${phase.title}: ${phase.summary}).`] : [];
 }
 
+/** While the operator uses an approval there is nothing to approve, whatever a condition still asks. */
+function inUseToDo(kind: LagKind, o: PtahSchema | PtahMigration): string | undefined {
+  const name = approvalInUse(kind, o);
+  return name ? `Nothing to approve: approval ${sanitize(name)} is in use.` : undefined;
+}
+
 export interface SchemaDiagnosisInput {
   readonly schema: PtahSchema;
   readonly approvals: readonly PtahSchemaApproval[];
@@ -56,12 +67,13 @@ export function diagnoseSchema(i: SchemaDiagnosisInput): string {
   const s = i.schema.status;
   const name = `${sanitize(i.schema.metadata.namespace ?? "")}/${sanitize(i.schema.metadata.name)}`;
   const phase = s.phase ?? "unknown";
-  const hold = holdingCondition(s.conditions);
+  const hold = holdingCondition(s.conditions, "PtahSchema", i.schema);
   const reasonTopic = hold?.reason ? topicForReason(hold.reason) : undefined;
   const phaseTopic = topicForPhase("PtahSchema", phase);
   const out: string[] = [`ptahschema ${name} is ${sanitize(phase)}${hold ? `, held by ${condWords(hold)}` : ""}.`];
   if (hold?.message) out.push(`Operator:   ${sanitize(hold.message)}`);
   out.push(...phaseReasonLine("PtahSchema", hold?.reason));
+  out.push(...lagLines("PtahSchema", i.schema, i.now).map((l) => `Newer:      ${l}`));
   const topic = reasonTopic ?? phaseTopic;
   if (topic) out.push(`Means:      ${topic.summary}`, `Why:        ${topic.why}`);
   const generation = i.schema.metadata.generation;
@@ -84,9 +96,9 @@ export function diagnoseSchema(i: SchemaDiagnosisInput): string {
     );
   }
   for (const p of schemaPending(i.schema, i.now)) out.push(`Pending:    ${sanitize(p.field)}: ${sanitize(p.fact)}.`, `            Next: ${sanitize(p.next)}`);
-  const userAction = reasonTopic?.userAction ?? phaseTopic?.userAction;
+  const userAction = inUseToDo("PtahSchema", i.schema) ?? reasonTopic?.userAction ?? phaseTopic?.userAction;
   if (userAction) out.push(`To do:      ${userAction}`);
-  out.push(`Next:       ${schemaNextStep(i.schema, i.nsFlag, newestUsedApproval(i.schema, i.approvals))}`);
+  out.push(`Next:       ${schemaNextStep(i.schema, i.nsFlag, newestUsedApproval(i.schema, i.approvals), "explain")}`);
   const also = see([reasonTopic, phaseTopic]);
   if (also) out.push(also);
   return out.join("\n") + "\n";
@@ -189,12 +201,13 @@ export function diagnoseMigration(i: MigrationDiagnosisInput): string {
   const s = m.status;
   const phase = s.phase ?? "unknown";
   const blocked = findCondition(s.conditions, "Blocked");
-  const hold = blocked?.status === "True" ? blocked : holdingCondition(s.conditions);
+  const hold = blocked?.status === "True" ? blocked : holdingCondition(s.conditions, "PtahMigration", m);
   const reasonTopic = hold?.reason ? topicForReason(hold.reason) : undefined;
   const phaseTopic = topicForPhase("PtahMigration", phase);
   const out: string[] = [`ptahmigration ${sanitize(m.metadata.namespace ?? "")}/${sanitize(m.metadata.name)} is ${sanitize(phase)}${hold ? `, held by ${condWords(hold)}` : ""}.`];
   if (hold?.message) out.push(`Operator:   ${sanitize(hold.message)}`);
   out.push(...phaseReasonLine("PtahMigration", hold?.reason));
+  out.push(...lagLines("PtahMigration", m, i.now).map((l) => `Newer:      ${l}`));
   const topic = reasonTopic ?? phaseTopic;
   if (topic) out.push(`Means:      ${topic.summary}`, `Why:        ${topic.why}`);
   const run = s.unresolvedRun;
@@ -209,9 +222,9 @@ export function diagnoseMigration(i: MigrationDiagnosisInput): string {
     out.push(`Approval:   ${sanitize(a.metadata.name)} is ${d.state}${d.reason ? ` (${sanitize(d.reason)})` : ""}`);
   }
   for (const p of migrationPending(m)) out.push(`Pending:    ${sanitize(p.field)}: ${sanitize(p.fact)}.`, `            Next: ${sanitize(p.next)}`);
-  const userAction = reasonTopic?.userAction ?? phaseTopic?.userAction;
+  const userAction = inUseToDo("PtahMigration", m) ?? reasonTopic?.userAction ?? phaseTopic?.userAction;
   if (userAction) out.push(`To do:      ${fillPlaceholders(userAction, { migration: m.metadata.name })}`);
-  out.push(`Next:       ${migrationNextStep(m, i.nsFlag)}`);
+  out.push(`Next:       ${migrationNextStep(m, i.nsFlag, "explain")}`);
   const also = see([reasonTopic, phaseTopic]);
   if (also) out.push(also);
   return out.join("\n") + "\n";

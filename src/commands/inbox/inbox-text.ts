@@ -9,6 +9,7 @@ import { lastSpecWriter, type SpecWriter } from "../../model/spec-writer.ts";
 import { formatAge, formatTimestamp } from "../../render/age.ts";
 import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
+import { approvalInUse } from "../shared/status-lag.ts";
 
 export type InboxReason = "schema-approval" | "migration-approval" | "run-acknowledgment" | "destructive-blocked";
 
@@ -90,7 +91,8 @@ function migrationItem(m: PtahMigration): InboxItem | undefined {
       approvalKind: "PtahMigrationRunAcknowledgment",
     };
   }
-  if (m.status.phase === "AwaitingApproval" && isTrue(conditions, "ApprovalRequired")) {
+  // An approval already in use means the wait is over, whatever a lagging phase or condition says.
+  if (m.status.phase === "AwaitingApproval" && isTrue(conditions, "ApprovalRequired") && !approvalInUse("PtahMigration", m)) {
     const pending = m.status.history?.pendingCount;
     return {
       ...base,

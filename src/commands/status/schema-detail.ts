@@ -15,6 +15,7 @@ import { renderApprovalRows } from "../shared/approval-rows.ts";
 import { schemaNextStep } from "../shared/next-step.ts";
 import { managerWords, schemaPending, type PendingItem } from "../shared/pending.ts";
 import type { SchemaPolicyView } from "../shared/policy-readback.ts";
+import { lagLines } from "../shared/status-lag.ts";
 
 /** The pending records, each as its fact and, indented under it, what happens next. */
 export function renderPending(items: readonly PendingItem[], indent = "  "): string[] {
@@ -64,6 +65,7 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
         : "- (no Ready condition yet)",
     ),
   );
+  for (const line of lagLines("PtahSchema", schema, now)) out.push(field("Newer", line));
   out.push(field("Desired", sanitize(schema.spec.desired?.ociRef ?? "-")));
   out.push(field("Resolved", sanitize(s.source?.digest ?? "-")));
   out.push(field("Suspended", schema.spec.suspend ? "true" : "false"));

@@ -51,6 +51,10 @@ export const waitCommand: CommandBody<WaitOptions> = {
       comment: "Wait until the reserved approval was dispatched (ends at once with exit 1 if a new plan supersedes it or the approval goes stale)",
       command: "kubectl ptah wait storefront --for=approval=consumed",
     },
+    {
+      comment: "Wait until Ready is False for this reason (the reason is compared exactly)",
+      command: "kubectl ptah wait migration billing --for=condition=Ready=False,reason=AwaitingApproval",
+    },
     { comment: "Wait until every condition given holds", command: "kubectl ptah wait storefront --for=approval=consumed --for=phase=InSync --timeout=10m" },
   ],
   flags: [
@@ -58,7 +62,8 @@ export const waitCommand: CommandBody<WaitOptions> = {
       name: "for",
       type: "string",
       value: "WHAT",
-      describe: "condition=Type[=Status] (Status defaults to True), phase=Phase, or approval=consumed|reserved; repeat it: every one must hold",
+      describe:
+        "condition=Type[=Status][,reason=Reason] (Status defaults to True; a reason given must match exactly), phase=Phase, or approval=consumed|reserved; repeat it: every one must hold",
       repeatable: true,
       values: ["condition=", "phase=", "approval=consumed", "approval=reserved"],
     },

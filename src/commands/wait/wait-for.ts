@@ -13,7 +13,7 @@ import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/
 import { sanitize } from "../../render/sanitize.ts";
 
 export type WaitFor =
-  | { readonly kind: "condition"; readonly type: string; readonly status: string }
+  | { readonly kind: "condition"; readonly type: string; readonly status: string; readonly reason?: string }
   | { readonly kind: "phase"; readonly phase: string }
   | { readonly kind: "approval"; readonly state: "consumed" | "reserved" };
 
@@ -21,21 +21,37 @@ export type WaitTarget = PtahSchema | PtahMigration;
 
 export type Verdict = { readonly kind: "met" } | { readonly kind: "pending" } | { readonly kind: "never"; readonly reason: string };
 
-const HOW = "--for=condition=Type[=Status], --for=phase=Phase or --for=approval=consumed";
+const HOW = "--for=condition=Type[=Status][,reason=Reason], --for=phase=Phase or --for=approval=consumed";
+
+/** A condition reason as the API server admits one (metav1.Condition's pattern; commas and colons inside). */
+const REASON = /^[A-Za-z](?:[A-Za-z0-9_,:]*[A-Za-z0-9_])?$/u;
+
+/**
+ * `Type[=Status][,reason=Reason]`: kubectl's `condition=Type[=Status]`, and a required reason
+ * after a comma, the separator kubectl's selectors use. The reason is everything after `reason=`
+ * (a reason may itself hold a comma), compared exactly: reasons are wire words.
+ */
+function parseCondition(text: string, value: string): WaitFor {
+  const at = value.indexOf(",");
+  const head = at < 0 ? value : value.slice(0, at);
+  const tail = at < 0 ? undefined : value.slice(at + 1);
+  const [type, status, extra] = head.split("=");
+  const s = status ?? "True";
+  const bad = (): UsageError => new UsageError(`invalid --for=${text}: use condition=Type, condition=Type=True|False|Unknown, and optionally ,reason=Reason`, "wait");
+  if (!type || extra !== undefined || !["True", "False", "Unknown"].includes(s)) throw bad();
+  if (tail === undefined) return { kind: "condition", type, status: s };
+  if (!tail.startsWith("reason=") || !REASON.test(tail.slice("reason=".length))) throw bad();
+  return { kind: "condition", type, status: s, reason: tail.slice("reason=".length) };
+}
 
 export function parseWaitFor(text: string | undefined): WaitFor {
   if (!text) throw new UsageError(`say what to wait for: ${HOW}`, "wait");
   const [what, ...rest] = text.split("=");
   const value = rest.join("=");
-  if (what === "condition" && value) {
-    const [type, status] = value.split("=");
-    const s = status ?? "True";
-    if (!type || !["True", "False", "Unknown"].includes(s)) throw new UsageError(`invalid --for=${text}: use condition=Type or condition=Type=True|False|Unknown`, "wait");
-    return { kind: "condition", type, status: s };
-  }
+  if (what === "condition" && value) return parseCondition(text, value);
   if (what === "phase" && value) return { kind: "phase", phase: value };
   if (what === "approval" && (value === "consumed" || value === "reserved")) return { kind: "approval", state: value };
-  throw new UsageError(`invalid --for=${text}: use condition=Type[=Status], phase=Phase or approval=consumed|reserved`, "wait");
+  throw new UsageError(`invalid --for=${text}: use condition=Type[=Status][,reason=Reason], phase=Phase or approval=consumed|reserved`, "wait");
 }
 
 /** --for as parsed (a string list, the flag being repeatable): each one, in the order given, duplicates once. */
@@ -51,7 +67,7 @@ export function parseWaitFors(values: unknown): WaitFor[] {
 }
 
 export function describeFor(f: WaitFor): string {
-  if (f.kind === "condition") return `condition ${f.type}=${f.status}`;
+  if (f.kind === "condition") return `condition ${f.type}=${f.status}${f.reason === undefined ? "" : `,reason=${f.reason}`}`;
   if (f.kind === "phase") return `phase ${f.phase}`;
   return `approval ${f.state}`;
 }
@@ -106,7 +122,8 @@ export class Waiter {
       case "condition": {
         const c = findCondition(target.status.conditions, f.type);
         const current = c !== undefined && (c.observedGeneration === undefined || generation === undefined || c.observedGeneration >= generation);
-        return current && c.status === f.status ? { kind: "met" } : { kind: "pending" };
+        const reason = f.reason === undefined || c?.reason === f.reason;
+        return current && c.status === f.status && reason ? { kind: "met" } : { kind: "pending" };
       }
       case "phase": {
         const observed = target.status.observedGeneration === undefined || generation === undefined || target.status.observedGeneration >= generation;

@@ -26,8 +26,10 @@ class WatchingReader extends FakeReader {
 function ruleOf(request: string): string | undefined {
   // Non-resource paths and doctor's cluster-scope reads: the form's note names them.
   if (request === "get /version" || request.startsWith("get /apis/") || request.startsWith("get crd ") || /^list \w+webhookconfigurations$/u.test(request)) return undefined;
-  // The admission configuration, the guard's policies and the coordination namespace's Leases: outside the namespace, in the note.
-  if (/^(get mutatingwebhookconfigurations\/|list validatingadmissionpolicies( -l ptah\.run\/approval-policy)?$|list leases -n )/u.test(request)) return undefined;
+  // The admission configuration, the guard's and approval policies, the coordination namespace's Leases and the manager's
+  // Deployment in the release namespace: outside the namespace, in the note.
+  if (/^(get mutatingwebhookconfigurations\/|list validatingadmissionpolicies( -l ptah\.run\/approval-policy)?$|list leases -n |get deployments\.apps )/u.test(request))
+    return undefined;
   // Who you are (four-eyes, endorse): cluster scope, every user may; the form's note names it.
   if (request === "create SelfSubjectReview") return undefined;
   if (request.startsWith("create SelfSubjectAccessReview") || request.startsWith("create selfsubjectaccessreviews")) return ruleKey(ACCESS_REVIEW);

@@ -14,6 +14,16 @@ describe("wait --for", () => {
     { name: "a True condition holds", for: "condition=ApprovalRequired", target: awaitingSchema(), expected: true },
     { name: "a condition defaults to True", for: "condition=InSync", target: awaitingSchema(), expected: false },
     { name: "an explicit status is compared", for: "condition=InSync=False", target: awaitingSchema(), expected: true },
+    { name: "a required reason holds when it is the condition's", for: "condition=Ready=False,reason=AwaitingApproval", target: awaitingSchema(), expected: true },
+    { name: "a required reason is compared exactly", for: "condition=Ready=False,reason=awaitingapproval", target: awaitingSchema(), expected: false },
+    { name: "another reason does not hold", for: "condition=Ready=False,reason=ApprovedPlan", target: awaitingSchema(), expected: false },
+    { name: "a reason with the status defaulted to True", for: "condition=ApprovalRequired,reason=Waiting", target: awaitingSchema(), expected: true },
+    {
+      name: "a reason may hold a comma",
+      for: "condition=Ready=False,reason=A,B",
+      target: awaitingSchema({ conditions: [cond("Ready", "False", "A,B", "x")] }),
+      expected: true,
+    },
     { name: "a condition from an older generation does not count", for: "condition=ApprovalRequired", target: awaitingSchema({ generation: 2 }), expected: false },
     { name: "a phase holds", for: "phase=InSync", target: inSyncSchema(), expected: true },
     { name: "another phase does not", for: "phase=InSync", target: awaitingSchema(), expected: false },
@@ -24,10 +34,30 @@ describe("wait --for", () => {
     expect(holds(schema(target), parseWaitFor(f), approvals)).toBe(expected);
   });
 
-  it.each(["", "phase", "condition=", "condition=Ready=Maybe", "approval=eaten", "nonsense=1"])("refuses --for=%s with exit 2", async (f) => {
+  it.each([
+    "",
+    "phase",
+    "condition=",
+    "condition=Ready=Maybe",
+    "approval=eaten",
+    "nonsense=1",
+    "condition=Ready=False,reason=",
+    "condition=Ready=False,reasn=X",
+    "condition=Ready=False,reason=9X",
+    "condition=Ready=False,reason=X,",
+    "condition=Ready=False=X",
+    "condition=,reason=X",
+  ])("refuses --for=%s with exit 2", async (f) => {
     const r = await runCliWith(["wait", "storefront", `--for=${f}`], new FakeReader([]));
     expect(r.status).toBe(2);
     expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^error: [^\n]+\n$/u);
+  });
+
+  it("names the required reason in its line when the condition holds with it", async () => {
+    const reader = new FakeReader([{ kind: "PtahSchema", raw: awaitingSchema() }]);
+    const r = await runCliWith(["wait", "storefront", "-n", "app", "--for=condition=Ready=False,reason=AwaitingApproval", "--timeout=5s"], reader);
+    expect(r).toMatchObject({ status: 0, stdout: "ptahschema.operator.ptah.run/storefront condition Ready=False,reason=AwaitingApproval met\n" });
   });
 
   it("exits 0 at once when the condition already holds", async () => {
