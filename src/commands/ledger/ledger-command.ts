@@ -95,7 +95,7 @@ export const ledgerCommand: CommandBody<LedgerOptions> = {
     { form: "ledger", argv: ["ledger"], rules: ptah("list", "ptahschemas", "ptahschemaapprovals", "ptahmigrations", "ptahmigrationapprovals", "ptahmigrationrunacknowledgments") },
   ],
   toOptions(args) {
-    const output = parseFixedOutput(args.global.output, ["json", "yaml", "csv"] as const, "ledger");
+    const output = parseFixedOutput(args, ["json", "yaml", "csv"] as const, "ledger");
     const fleet = parseFleet(args.flags, args.global, "ledger");
     return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "ledger"), output, relative: args.flags.relative === true, ...(fleet ? { fleet } : {}) };
   },

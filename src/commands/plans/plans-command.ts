@@ -85,7 +85,7 @@ export const plansCommand: CommandBody<PlansOptions> = {
     },
   ],
   toOptions(args) {
-    const output = parseFixedOutput(args.global.output, ["json", "yaml", "name"] as const, "plans");
+    const output = parseFixedOutput(args, ["json", "yaml", "name"] as const, "plans");
     return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "plans"), output, unpinned: args.flags.unpinned === true };
   },
   async run(options, ctx) {
