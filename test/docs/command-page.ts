@@ -4,6 +4,7 @@
 // whatever a person wrote below it; `npm run docs` rewrites the blocks and
 // test/docs/command-pages.test.ts fails when one differs.
 import { GLOBAL_FLAGS } from "../../src/cli/global-flags.ts";
+import { usageLine } from "../../src/cli/usage.ts";
 import type { AnyCommand, FlagSpec } from "../../src/commands/command-types.ts";
 import { OFFLINE, describeRules, type PermissionForm } from "../../src/commands/shared/permissions.ts";
 
@@ -70,7 +71,7 @@ export function referenceBlock(command: AnyCommand): string {
   const hidden = new Set(command.hiddenGlobals ?? []);
   const globals = GLOBAL_FLAGS.filter((f) => !hidden.has(f.name)).map((f) => `\`--${f.name}\``);
   const statuses = [...SHARED_STATUSES, ...(OWN_STATUSES[command.name] ?? [])];
-  const lines = [BEGIN, "", `${command.summary}.`, "", "## Usage", "", "```text", command.usage, "```", ""];
+  const lines = [BEGIN, "", `${command.summary}.`, "", "## Usage", "", "```text", usageLine(command), "```", ""];
   if (command.upstreamUsage)
     lines.push("Upstream's `kubectl-ptah` prints this usage block, which the plugin keeps word for word:", "", "```text", ...command.upstreamUsage, "```", "");
   if (command.examples.length > 0) {

@@ -51,7 +51,7 @@ const NAME = "explain";
 const OUTPUTS = ["json", "name"] as const;
 export function makeExplainCommand(diagnose?: Diagnose): CommandBody<ExplainOptions> {
   return {
-    positionals: [{ name: "TOPIC", variadic: true, complete: topicWords }],
+    positionals: [{ name: "TOPIC", variadic: true, optional: true, complete: topicWords }],
     outputs: OUTPUTS,
     examples: [
       { comment: "List every topic, grouped by kind", command: "kubectl ptah explain" },

@@ -12,7 +12,7 @@ import { noResources, parseFixedOutput } from "../shared/output.ts";
 import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "../shared/read.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
-import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import { OPTIONAL_SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
 import { sanitize } from "../../errors.ts";
@@ -75,7 +75,7 @@ async function loadLedger(t: OptionalTarget, c: Connection, namespace: string | 
 }
 
 export const ledgerCommand: CommandBody<LedgerOptions> = {
-  positionals: SCHEMA_OR_MIGRATION,
+  positionals: OPTIONAL_SCHEMA_OR_MIGRATION,
   outputs: ["json", "yaml", "csv"],
   examples: [
     { comment: "Every approval of one schema, oldest first, with absolute times", command: "kubectl ptah ledger storefront -n app" },

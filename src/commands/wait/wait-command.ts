@@ -60,6 +60,7 @@ export const waitCommand: CommandBody<WaitOptions> = {
       value: "WHAT",
       describe: "condition=Type[=Status] (Status defaults to True), phase=Phase, or approval=consumed|reserved; repeat it: every one must hold",
       repeatable: true,
+      required: true,
       values: ["condition=", "phase=", "approval=consumed", "approval=reserved"],
     },
   ],

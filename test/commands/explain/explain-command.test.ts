@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { couldNameObjects } from "../../../src/commands/explain/explain-command.ts";
 import { findCommand } from "../../../src/commands/all-commands.ts";
+import { usageLine } from "../../../src/cli/usage.ts";
 import type { KnowledgeEntry } from "../../../src/explain/knowledge.ts";
 import { KNOWLEDGE } from "../../../src/explain/knowledge.ts";
 import type { ClusterReader } from "../../../src/kube/types.ts";
@@ -155,7 +156,7 @@ describe("kubectl ptah explain", () => {
   it("has help data in kubectl's style", () => {
     const explainCommand = findCommand("explain")!;
     expect(explainCommand.name).toBe("explain");
-    expect(explainCommand.usage).toMatch(/^kubectl ptah explain /);
+    expect(usageLine(explainCommand)).toMatch(/^kubectl ptah explain /);
     expect(explainCommand.summary).not.toMatch(/\.$/);
     for (const example of explainCommand.examples) expect(example.command).toMatch(/^kubectl ptah explain/);
   });
