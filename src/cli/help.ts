@@ -3,6 +3,7 @@
 import type { CommandHeader } from "../commands/registry.ts";
 import type { AnyCommand as Command, FlagSpec } from "../commands/command-types.ts";
 import { GLOBAL_FLAGS, HELP_FLAG, VERSION_FLAG } from "./global-flags.ts";
+import { usageLine } from "./usage.ts";
 
 function flagLines(flags: readonly FlagSpec[]): string[] {
   const left = flags.map((f) => {
@@ -22,7 +23,7 @@ export const EXIT_STATUSES = "Exit status: 0 printed, 1 could not read or verify
 export function renderCommandHelp(command: Command): string {
   const hidden = new Set(command.hiddenGlobals ?? []);
   const globals = GLOBAL_FLAGS.filter((f) => !hidden.has(f.name));
-  const lines = [command.summary + ".", "", ...(command.upstreamUsage ?? ["Usage:", `  ${command.usage}`]), ""];
+  const lines = [command.summary + ".", "", ...(command.upstreamUsage ?? ["Usage:", `  ${usageLine(command)}`]), ""];
   if (command.examples.length > 0) {
     lines.push("Examples:");
     for (const e of command.examples) lines.push(`  # ${e.comment}`, `  ${e.command}`, "");
@@ -36,7 +37,7 @@ export function renderCommandHelp(command: Command): string {
 export function renderRootHelp(commands: readonly CommandHeader[]): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 3;
   const upstream = commands.filter((c) => c.upstreamRank !== undefined).sort((a, b) => a.upstreamRank! - b.upstreamRank!);
-  const usage = [...upstream.map((c) => c.rootUsage ?? c.usage), "kubectl ptah <command> [arguments] [flags]"];
+  const usage = [...upstream.flatMap((c) => c.rootUsage ?? []), "kubectl ptah <command> [arguments] [flags]"];
   return [
     "kubectl ptah: a read-only inspector and approval helper for the Ptah schema operator.",
     "",

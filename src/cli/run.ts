@@ -5,6 +5,7 @@
 import { NotFoundError, UsageError, exitStatusOf, formatError, sanitizeMultiline } from "../errors.ts";
 import { LAZY_COMMANDS, registrySet } from "../commands/registry.ts";
 import { checkObjectNames } from "../commands/shared/arguments.ts";
+import { checkOutput } from "../commands/shared/output-flag.ts";
 import { shellContext, type Environment } from "./context.ts";
 import { takeEgressRefusal } from "./process-guard.ts";
 import { toGlobalOptions } from "./global-flags.ts";
@@ -72,6 +73,10 @@ async function runLine(environment: Environment): Promise<RunResult> {
       throw err;
     }
     const options: unknown = command.toOptions({ positionals: line.positionals, flags: line.values, global });
+    // -o against the formats the command declares, by the one parser (commands/shared/output-flag.ts):
+    // a command that reads -o reads it there, at its own place in upstream's order of checks
+    // (declaredOutput); one that does not is refused here all the same, before it runs.
+    checkOutput(global.output, command.outputs, command.name);
     checkObjectNames(command.positionals, line.positionals, global.namespace);
     let result;
     try {

@@ -156,6 +156,8 @@ export interface FlagSpec {
   readonly valueWords?: Readonly<Record<string, KindName | undefined>>;
   /** Given more than once, every value counts (kubectl's --as-group); otherwise the last wins. */
   readonly repeatable?: boolean;
+  /** The line needs it (wait's --for): its usage shows it without brackets. */
+  readonly required?: true;
   /** The words the value may be, as completion offers them ("x=" asks for more typing). */
   readonly values?: readonly string[];
   /** Candidates for the value from elsewhere (names in the cluster, kubeconfig contexts, files). */
@@ -192,6 +194,13 @@ export interface Positional {
   readonly name: string;
   /** Given any number of times (explain's topic words); only the last positional may be. */
   readonly variadic?: boolean;
+  /** The line may leave it out (status's SCHEMA): usage shows it in brackets. */
+  readonly optional?: true;
+  /**
+   * Given after this word, instead of the positional before it (`SCHEMA | migration MIGRATION`):
+   * usage writes the two as alternatives.
+   */
+  readonly keyword?: string;
   readonly complete?: CompletionSource;
   /** An object's name: the shell checks it as kubectl does before any request (commands/shared/arguments.ts). */
   readonly objectName?: true;
@@ -213,15 +222,13 @@ export interface Command<O = unknown> {
   /** As typed after "kubectl ptah". */
   readonly name: string;
   readonly summary: string;
-  /** "kubectl ptah status [SCHEMA] [flags]" */
-  readonly usage: string;
   /** The positionals in order, each with where its candidates come from. */
   readonly positionals: readonly Positional[];
   /** The -o formats, as the usage line writes them ("jsonpath=TEMPLATE"); [] for none. */
   readonly outputs: readonly string[];
   /**
    * Upstream's own commands head the root usage: their place there, and the
-   * line the root usage gives them (default: `usage`).
+   * line the root usage gives them (upstream's own line).
    */
   readonly upstreamRank?: number;
   readonly rootUsage?: string;
@@ -250,7 +257,10 @@ export interface Command<O = unknown> {
  * What a command's folder declares (commands/<name>/): everything but the header, which is its
  * entry in commands/registry.ts; the registry joins the two when it loads the command.
  */
-export type CommandBody<O = unknown> = Omit<Command<O>, "name" | "summary" | "usage" | "upstreamRank" | "rootUsage" | "upstreamUsage">;
+export type CommandBody<O = unknown> = Omit<Command<O>, "name" | "summary" | "upstreamRank" | "rootUsage" | "upstreamUsage">;
+
+/** What upstream's own commands add to their header: their place and line in the root usage, plan's usage block. */
+export type UpstreamHeader = Required<Pick<Command, "upstreamRank" | "rootUsage">> & Pick<Command, "upstreamUsage">;
 
 /** A command of any options type, for the registry. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

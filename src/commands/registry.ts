@@ -1,15 +1,18 @@
-// The one list of commands: each command's name, the line the root help gives it, its usage,
-// upstream's place and usage block where it has one, and the loader of its declaration
-// (commands/<name>/). A start loads only the running command's code: the loaders are dynamic
+// The one list of commands, one line each: its name, the line the root help gives it, and the
+// loader of its declaration (commands/<name>/); upstream's three add their place and usage
+// (commands/<name>/<name>-upstream.ts). A start loads only the running command's code: the loaders are dynamic
 // imports, so esbuild gives each command a chunk of its own, and the headers here are all the root
 // help, usage errors and completion of command names need. The order is the root help's.
-// Adding a command is one folder under commands/ and one entry here (test/architecture.test.ts).
+// Adding a command is one folder under commands/ and one line here (test/architecture.test.ts).
 // commands/all-commands.ts loads every declaration at once (tests, the reference docs).
 import type { AnyCommand, AnyCommandBody, Command, Registry } from "./command-types.ts";
 import type { Diagnose } from "./explain/explain-command.ts";
+import { MIGRATION_UPSTREAM } from "./migration/migration-upstream.ts";
+import { PLAN_UPSTREAM } from "./plan/plan-upstream.ts";
+import { SCHEMA_UPSTREAM } from "./schema/schema-upstream.ts";
 
 /** What the shell knows of a command before loading it. */
-export type CommandHeader = Pick<Command, "name" | "summary" | "usage" | "upstreamRank" | "rootUsage" | "upstreamUsage">;
+export type CommandHeader = Pick<Command, "name" | "summary" | "upstreamRank" | "rootUsage" | "upstreamUsage">;
 
 interface Entry extends Omit<CommandHeader, "name"> {
   /** The command's declaration: its grammar, toOptions and run (its header is the entry's). */
@@ -19,127 +22,29 @@ interface Entry extends Omit<CommandHeader, "name"> {
 // explain loads the live diagnosis (the connection's readers) only when it explains an object.
 const diagnoseLive: Diagnose = (words, ctx) => import("./explain/explain-live.ts").then((m) => m.diagnoseLive(words, ctx));
 
+// One line per command (prettier would fold each entry over several).
+// prettier-ignore
 const REGISTRY = {
-  status: {
-    summary: "Show every PtahSchema and PtahMigration, or one schema in detail, with what to do next",
-    usage:
-      "kubectl ptah status [SCHEMA] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels] [--watch] [--contexts A,B,… | --all-contexts]",
-    load: () => import("./status/status-command.ts").then((m) => m.statusCommand),
-  },
-  schema: {
-    summary: "Show one PtahSchema as upstream's kubectl-ptah does: phase, source, drift, conditions, plan",
-    usage: "kubectl ptah schema <schema> [-o text|json]",
-    upstreamRank: 1,
-    load: () => import("./schema/schema-command.ts").then((m) => m.schemaCommand),
-  },
-  plan: {
-    summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece",
-    usage:
-      "kubectl ptah plan <schema> [--current|--applied|--plan NAME] [-o text|sql|json|yaml|markdown] [--statements] [--verify] [--export FILE [--sign KEY]] | kubectl ptah plan --verify -f FILE [--allowed-signers FILE [--signature SIGFILE]]",
-    upstreamRank: 0,
-    rootUsage: "kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml]",
-    // Upstream's usage block as its own plugin prints it (pinned by test/promises/upstream-pins.test.ts);
-    // -o yaml, --statements and --verify are ours.
-    upstreamUsage: [
-      "usage: kubectl ptah plan <schema> [--current|--applied] [-o text|sql|json|yaml] [--statements] [--verify]",
-      "",
-      "  --current              the plan the operator would run next (the default)",
-      "  --applied              the plan the last confirmed apply ran",
-      "  -o, --output FORMAT    text (header and SQL), sql, json (the stored plan document), or yaml (ours)",
-      "",
-      "The applied plan is the stored plan the last confirmed apply ran, exactly as it was approved;",
-      "it is not a log of what each statement did.",
-    ],
-    load: () => import("./plan/plan-command.ts").then((m) => m.planCommand),
-  },
-  plans: {
-    summary: "List stored plans and every reference that pins them; --unpinned for those nothing names",
-    usage: "kubectl ptah plans [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [--unpinned] [-o json|yaml|name]",
-    load: () => import("./plans/plans-command.ts").then((m) => m.plansCommand),
-  },
-  diff: {
-    summary: "Show what changed between two plans of a schema: fingerprint inputs and statements",
-    usage: "kubectl ptah diff <schema> [--from applied|--from approval NAME|--from plan NAME] [--to current|--to plan NAME] [-o text|json|sql|markdown] [--stat] [--exit-code]",
-    load: () => import("./diff/diff-command.ts").then((m) => m.diffCommand),
-  },
-  migration: {
-    summary: "Show a PtahMigration: history, the planned sequence, the last run and what blocks it",
-    usage: "kubectl ptah migration <migration> [-o text|json]",
-    upstreamRank: 2,
-    load: () => import("./migration/migration-command.ts").then((m) => m.migrationCommand),
-  },
-  approve: {
-    summary: "Print an approval bound to the live, verified plan, to pipe into kubectl create -f -",
-    usage: "kubectl ptah approve (SCHEMA | migration MIGRATION) [--name NAME] [-o yaml|json] [--dry-run=server] [--allow-self]",
-    load: () => import("./approve/approve-command.ts").then((m) => m.approveCommand),
-  },
-  endorse: {
-    summary: "Print the one kubectl command that endorses a schema's verified current plan as you",
-    usage: "kubectl ptah endorse SCHEMA [-o yaml|json]",
-    load: () => import("./endorse/endorse-command.ts").then((m) => m.endorseCommand),
-  },
-  approvals: {
-    summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded",
-    usage:
-      "kubectl ptah approvals [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--field-selector SELECTOR] [-o wide|json|yaml|name|jsonpath=TEMPLATE|custom-columns=SPEC|custom-columns-file=FILE] [--sort-by JSONPATH] [-L KEY] [--show-labels]",
-    load: () => import("./approvals/approvals-command.ts").then((m) => m.approvalsCommand),
-  },
-  ledger: {
-    summary: "Who approved which exact plan, when, and whether it was consumed, applied or retired",
-    usage: "kubectl ptah ledger [SCHEMA | migration MIGRATION] [-n NAMESPACE | -A] [-l SELECTOR] [--contexts A,B,… | --all-contexts] [--relative] [-o json|yaml|csv]",
-    load: () => import("./ledger/ledger-command.ts").then((m) => m.ledgerCommand),
-  },
-  inbox: {
-    summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans",
-    usage: "kubectl ptah inbox [-n NAMESPACE | -A | --namespaces NS,NS] [--contexts A,B,… | --all-contexts] [--absolute-time] [-o json|yaml]",
-    load: () => import("./inbox/inbox-command.ts").then((m) => m.inboxCommand),
-  },
-  acknowledge: {
-    summary: "Print an acknowledgment that settles a migration's unresolved Partial or Unknown run",
-    usage: "kubectl ptah acknowledge MIGRATION [--name NAME] [-o yaml|json] [--dry-run=server]",
-    load: () => import("./acknowledge/acknowledge-command.ts").then((m) => m.acknowledgeCommand),
-  },
-  policy: {
-    summary: "Print the ValidatingAdmissionPolicies that enforce endorsements, change windows and freezes",
-    usage:
-      "kubectl ptah policy render [--endorsements N --endorser-group GROUP [--risky destructive,privileges]] [--window 'DAYS HH:MM-HH:MM ZONE']… [--freeze FROM..TO]… [--breakglass-group GROUP] [--name PREFIX] [--namespace-selector KEY=VALUE,…] [-o yaml|json]",
-    load: () => import("./policy/policy-command.ts").then((m) => m.policyCommand),
-  },
-  history: {
-    summary: "Show the condition history and events of a schema or migration, its plans and approvals",
-    usage: "kubectl ptah history (SCHEMA | migration MIGRATION) [--watch] [--absolute-time] [-o json]",
-    load: () => import("./history/history-command.ts").then((m) => m.historyCommand),
-  },
-  wait: {
-    summary: "Wait until a schema or migration reaches a condition, phase or approval state",
-    usage: "kubectl ptah wait (SCHEMA | migration MIGRATION) --for=condition=Type[=Status][,reason=Reason] | --for=phase=Phase | --for=approval=consumed [--timeout=5m]",
-    load: () => import("./wait/wait-command.ts").then((m) => m.waitCommand),
-  },
-  explain: {
-    summary: "Explain a condition, reason, phase or approval state, and what to do next",
-    usage: "kubectl ptah explain [TOPIC] [flags]",
-    load: () => import("./explain/explain-command.ts").then((m) => m.makeExplainCommand(diagnoseLive)),
-  },
-  doctor: {
-    summary: "Check that this machine, cluster, operator and account are ready for the approval workflow",
-    usage: "kubectl ptah doctor [-n NAMESPACE] [-o json] [--probe SCHEMA]",
-    load: () => import("./doctor/doctor-command.ts").then((m) => m.doctorCommand),
-  },
-  mcp: {
-    summary: "Serve the read commands to an AI assistant over the Model Context Protocol (stdio); never approves",
-    usage: "kubectl ptah mcp [--context NAME] [-n NAMESPACE]",
-    load: () => import("./mcp/mcp-command.ts").then((m) => m.mcpCommand),
-  },
-  version: {
-    summary: "Print the plugin's version, the server's version and which Ptah kinds it serves",
-    usage: "kubectl ptah version [--client] [-o json|yaml]",
-    load: () => import("./version/version-command.ts").then((m) => m.versionCommand),
-  },
-  completion: {
-    summary: "Print a shell completion script (bash, zsh, fish) or kubectl's plugin completion helper",
-    usage: "kubectl ptah completion bash|zsh|fish|kubectl",
-    load: () => import("./completion/completion-command.ts").then((m) => m.completionCommand),
-  },
+  status: { summary: "Show every PtahSchema and PtahMigration, or one schema in detail, with what to do next", load: () => import("./status/status-command.ts").then((m) => m.statusCommand) },
+  schema: { summary: "Show one PtahSchema as upstream's kubectl-ptah does: phase, source, drift, conditions, plan", ...SCHEMA_UPSTREAM, load: () => import("./schema/schema-command.ts").then((m) => m.schemaCommand) },
+  plan: { summary: "Print the SQL of a schema's current or applied plan, after verifying every stored piece", ...PLAN_UPSTREAM, load: () => import("./plan/plan-command.ts").then((m) => m.planCommand) },
+  plans: { summary: "List stored plans and every reference that pins them; --unpinned for those nothing names", load: () => import("./plans/plans-command.ts").then((m) => m.plansCommand) },
+  diff: { summary: "Show what changed between two plans of a schema: fingerprint inputs and statements", load: () => import("./diff/diff-command.ts").then((m) => m.diffCommand) },
+  migration: { summary: "Show a PtahMigration: history, the planned sequence, the last run and what blocks it", ...MIGRATION_UPSTREAM, load: () => import("./migration/migration-command.ts").then((m) => m.migrationCommand) },
+  approve: { summary: "Print an approval bound to the live, verified plan, to pipe into kubectl create -f -", load: () => import("./approve/approve-command.ts").then((m) => m.approveCommand) },
+  endorse: { summary: "Print the one kubectl command that endorses a schema's verified current plan as you", load: () => import("./endorse/endorse-command.ts").then((m) => m.endorseCommand) },
+  approvals: { summary: "List approvals with their derived state: Pending, Reserved, Consumed, Stale or Superseded", load: () => import("./approvals/approvals-command.ts").then((m) => m.approvalsCommand) },
+  ledger: { summary: "Who approved which exact plan, when, and whether it was consumed, applied or retired", load: () => import("./ledger/ledger-command.ts").then((m) => m.ledgerCommand) },
+  inbox: { summary: "What waits for a person: approvals, run acknowledgments, blocked destructive plans", load: () => import("./inbox/inbox-command.ts").then((m) => m.inboxCommand) },
+  acknowledge: { summary: "Print an acknowledgment that settles a migration's unresolved Partial or Unknown run", load: () => import("./acknowledge/acknowledge-command.ts").then((m) => m.acknowledgeCommand) },
+  policy: { summary: "Print the ValidatingAdmissionPolicies that enforce endorsements, change windows and freezes", load: () => import("./policy/policy-command.ts").then((m) => m.policyCommand) },
+  history: { summary: "Show the condition history and events of a schema or migration, its plans and approvals", load: () => import("./history/history-command.ts").then((m) => m.historyCommand) },
+  wait: { summary: "Wait until a schema or migration reaches a condition, phase or approval state", load: () => import("./wait/wait-command.ts").then((m) => m.waitCommand) },
+  explain: { summary: "Explain a condition, reason, phase or approval state, and what to do next", load: () => import("./explain/explain-command.ts").then((m) => m.makeExplainCommand(diagnoseLive)) },
+  doctor: { summary: "Check that this machine, cluster, operator and account are ready for the approval workflow", load: () => import("./doctor/doctor-command.ts").then((m) => m.doctorCommand) },
+  mcp: { summary: "Serve the read commands to an AI assistant over the Model Context Protocol (stdio); never approves", load: () => import("./mcp/mcp-command.ts").then((m) => m.mcpCommand) },
+  version: { summary: "Print the plugin's version, the server's version and which Ptah kinds it serves", load: () => import("./version/version-command.ts").then((m) => m.versionCommand) },
+  completion: { summary: "Print a shell completion script (bash, zsh, fish) or kubectl's plugin completion helper", load: () => import("./completion/completion-command.ts").then((m) => m.completionCommand) },
 } as const satisfies Record<string, Entry>;
 
 export type CommandName = keyof typeof REGISTRY;

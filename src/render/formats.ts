@@ -30,11 +30,6 @@ export function parseMachineFormat(output: string | undefined): MachineFormat | 
   const cc = /^custom-columns=(.*)$/su.exec(output);
   if (cc) return { kind: "custom-columns", columns: parseCustomColumns(cc[1]!), spec: output };
   if (output === "custom-columns") throw new UsageError("custom-columns format specified but no custom columns given");
-  // Go templates are not implemented: one line naming the alternative (jsonpath covers the
-  // everyday uses: fields, literals, range).
-  if (/^go-template(-file)?(=|$)/u.test(output) || /^template(=|$)/u.test(output)) {
-    throw new UsageError(`-o ${output.split("=")[0]} is not supported by kubectl ptah; use -o jsonpath=TEMPLATE (e.g. -o jsonpath='{.metadata.name}{"\\n"}')`);
-  }
   return undefined;
 }
 

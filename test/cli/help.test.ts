@@ -2,12 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { renderCommandHelp, renderRootHelp } from "../../src/cli/help.ts";
 import { GLOBAL_FLAGS } from "../../src/cli/global-flags.ts";
+import { usageLine } from "../../src/cli/usage.ts";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { runCliWith } from "../support/cli.ts";
 
 describe.each(ALL_COMMANDS.map((c) => [c.name, c] as const))("command %s", (name, command) => {
   it("has a usage line and examples that start with kubectl ptah", () => {
-    expect(command.usage.startsWith(`kubectl ptah ${name}`)).toBe(true);
+    expect(usageLine(command).startsWith(`kubectl ptah ${name}`)).toBe(true);
     expect(command.examples.length).toBeGreaterThan(0);
     for (const e of command.examples) {
       expect(e.command.startsWith("kubectl ptah ") || e.command.startsWith("source <(kubectl")).toBe(true);

@@ -7,12 +7,12 @@ import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
 import { COMMAND_HEADERS, LAZY_COMMANDS } from "../../src/commands/registry.ts";
 import type { Command, Registry } from "../../src/commands/command-types.ts";
 import { UsageError } from "../../src/errors.ts";
+import { usageLine } from "../../src/cli/usage.ts";
 import { runCliWith } from "../support/cli.ts";
 
 const greet: Command<{ name: string; shout: boolean; tone: string }> = {
   name: "greet",
   summary: "Greet someone by name, to prove the registry",
-  usage: "kubectl ptah greet NAME [--shout] [--tone warm|cold] [-o json]",
   positionals: [{ name: "NAME", complete: words(["alice", "bob"]) }],
   outputs: ["json"],
   examples: [{ comment: "A loud greeting", command: "kubectl ptah greet alice --shout" }],
@@ -49,7 +49,7 @@ describe("a command added to the registry, and nowhere else", () => {
     expect((await run(["--help"])).stdout).toMatch(/^ {2}greet +Greet someone by name, to prove the registry$/mu);
     const help = await run(["greet", "--help"]);
     expect(help.status).toBe(0);
-    expect(help.stdout).toContain("Greet someone by name, to prove the registry.\n\nUsage:\n  kubectl ptah greet NAME [--shout] [--tone warm|cold] [-o json]\n");
+    expect(help.stdout).toContain("Greet someone by name, to prove the registry.\n\nUsage:\n  kubectl ptah greet NAME [-n NAME] [-l SELECTOR] [-o json] [-S] [--tone TONE]\n");
     expect(help.stdout).toContain("  # A loud greeting\n  kubectl ptah greet alice --shout\n");
     expect(help.stdout).toMatch(/^ {2}-S, --shout +Greet in capitals$/mu);
     expect(help.stdout).toMatch(/^ {6}--tone=TONE +How the greeting sounds \(default warm\)$/mu);
@@ -81,10 +81,16 @@ describe("a command added to the registry, and nowhere else", () => {
 });
 
 describe.each(ALL_COMMANDS.map((c) => [c.name, c] as const))("the declaration of %s", (_name, c) => {
-  it("states its -o formats once: a usage line that shows -o shows exactly the declared ones", () => {
-    const shown = /[[\s]-o ([^\]\s]+)/u.exec(c.usage)?.[1];
-    if (shown !== undefined) expect(shown.split("|")).toEqual(c.outputs);
-    else expect(c.usage).not.toMatch(/[[\s]-o /u);
+  it("has a usage line written from its declaration: every positional, flag and -o format, nothing else", () => {
+    const usage = usageLine(c);
+    const shown = /[[\s]-o ([^\]\s]+)/u.exec(usage)?.[1];
+    if (c.outputs.length > 0) expect(shown?.split("|")).toEqual(c.outputs);
+    else expect(usage).not.toMatch(/[[\s]-o /u);
+    for (const p of c.positionals) expect(usage).toContain(p.name);
+    const flags = [...usage.matchAll(/(?<=[[( ])--?([a-zA-Z][\w-]*)/gu)].map((m) => m[1]);
+    const declared = c.flags.map((f) => f.alias ?? f.name);
+    const scope = ["n", "A", "l"].filter((f) => flags.includes(f));
+    expect(flags).toEqual([...scope, ...(c.outputs.length > 0 ? ["o"] : []), ...declared, ...(c.ownsTimeout ? ["timeout"] : [])]);
   });
 
   it("has at most its last positional variadic, and a flag's words only on a value flag", () => {

@@ -3,7 +3,9 @@
 // `kubectl ptah <verb> --help` and `doctor` read. A page is that block between two markers, then
 // whatever a person wrote below it; `npm run docs` rewrites the blocks and
 // test/docs/command-pages.test.ts fails when one differs.
+import fs from "node:fs";
 import { GLOBAL_FLAGS } from "../../src/cli/global-flags.ts";
+import { usageLine } from "../../src/cli/usage.ts";
 import type { AnyCommand, FlagSpec } from "../../src/commands/command-types.ts";
 import { OFFLINE, describeRules, type PermissionForm } from "../../src/commands/shared/permissions.ts";
 
@@ -46,7 +48,7 @@ function flagDefault(f: FlagSpec): string {
   return `\`${String(f.default)}\``;
 }
 
-function flagTable(flags: readonly FlagSpec[]): string[] {
+export function flagTable(flags: readonly FlagSpec[]): string[] {
   return ["| flag | default | meaning |", "| --- | --- | --- |", ...flags.map((f) => `| ${cell(flagName(f))} | ${cell(flagDefault(f))} | ${cell(f.describe)} |`)];
 }
 
@@ -70,7 +72,7 @@ export function referenceBlock(command: AnyCommand): string {
   const hidden = new Set(command.hiddenGlobals ?? []);
   const globals = GLOBAL_FLAGS.filter((f) => !hidden.has(f.name)).map((f) => `\`--${f.name}\``);
   const statuses = [...SHARED_STATUSES, ...(OWN_STATUSES[command.name] ?? [])];
-  const lines = [BEGIN, "", `${command.summary}.`, "", "## Usage", "", "```text", command.usage, "```", ""];
+  const lines = [BEGIN, "", `${command.summary}.`, "", "## Usage", "", "```text", usageLine(command), "```", ""];
   if (command.upstreamUsage)
     lines.push("Upstream's `kubectl-ptah` prints this usage block, which the plugin keeps word for word:", "", "```text", ...command.upstreamUsage, "```", "");
   if (command.examples.length > 0) {
@@ -100,4 +102,21 @@ export function blockOf(page: string): string | undefined {
   const start = page.indexOf(BEGIN);
   const end = page.indexOf(END);
   return start < 0 || end < start ? undefined : page.slice(start, end + END.length);
+}
+
+/** The text between `<!-- NAME:start -->` and `<!-- NAME:end -->` of a page a person also writes. */
+export function sectionOf(file: string, name: string): string | undefined {
+  const m = new RegExp(`<!-- ${name}:start -->\\n([\\s\\S]*?)\\n<!-- ${name}:end -->`, "u").exec(fs.readFileSync(file, "utf8"));
+  return m?.[1];
+}
+
+/** Replaces that section (npm run docs); a page without its markers is an error, not a guess. */
+export function writeSection(file: string, name: string, body: string): void {
+  const text = fs.readFileSync(file, "utf8");
+  const start = `<!-- ${name}:start -->\n`;
+  const end = `\n<!-- ${name}:end -->`;
+  const from = text.indexOf(start);
+  const to = text.indexOf(end, from);
+  if (from < 0 || to < 0) throw new Error(`${file} has no ${start.trim()} … ${end.trim()} section`);
+  fs.writeFileSync(file, text.slice(0, from + start.length) + body + text.slice(to));
 }

@@ -44,7 +44,6 @@ const PLANTS: Readonly<Record<string, () => Promise<unknown>>> = {
 const plant: Command<{ how: string }> = {
   name: "plant",
   summary: "A command that does what the plugin never does",
-  usage: "kubectl ptah plant HOW",
   positionals: [{ name: "HOW" }],
   outputs: [],
   examples: [],

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_COMMANDS } from "../../src/commands/all-commands.ts";
+import { OFFLINE as OFFLINE_NOTE } from "../../src/commands/shared/permissions.ts";
 import { awaitingSchema } from "../support/builders.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { FaultServer, emptyList, list, makePki, runRealCli, sendJson, tempDir, writeKubeconfig, type Pki } from "../support/fault-server.ts";
@@ -93,8 +94,8 @@ const TABLE: { command: string; argv: string[]; expect?: { status: number; line:
   { command: "endorse", argv: ["endorse", "storefront"] },
 ];
 
-/** Commands that never read the cluster (explain also has offline topics). */
-const OFFLINE = new Set(["completion", "policy"]);
+/** Commands that never read the cluster, as their permission forms declare (explain also has offline topics). */
+const OFFLINE = new Set(ALL_COMMANDS.filter((c) => c.permissions.every((f) => f.rules.length === 0 && f.note === OFFLINE_NOTE)).map((c) => c.name));
 
 /** Commands whose timeout is a line of their report, tested on their own below. */
 const REPORTS = new Set(["doctor"]);

@@ -4,8 +4,9 @@ import { acknowledgmentHeader } from "../../approval/headers.ts";
 import { acknowledgmentManifest, defaultName } from "../../approval/manifest.ts";
 import { RefusalError, UsageError } from "../../errors.ts";
 import { formatTimestamp } from "../../render/age.ts";
-import { parseDryRun, parseManifestOutput } from "../shared/arguments.ts";
+import { parseDryRun } from "../shared/arguments.ts";
 import { namespaceFlag } from "../shared/output.ts";
+import { declaredOutput, MANIFEST_OUTPUTS } from "../shared/output-flag.ts";
 import { dryRun, renderManifest } from "../shared/approval-reads.ts";
 import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
 import { MIGRATION } from "../shared/candidates.ts";
@@ -21,7 +22,7 @@ export interface AcknowledgeOptions {
 
 export const acknowledgeCommand: CommandBody<AcknowledgeOptions> = {
   positionals: [MIGRATION],
-  outputs: ["yaml", "json"],
+  outputs: MANIFEST_OUTPUTS,
   examples: [{ comment: "After establishing what the run did, settle it as yourself", command: "kubectl ptah acknowledge billing | kubectl create -f -" }],
   flags: [
     { name: "name", type: "string", value: "NAME", describe: "Name of the acknowledgment (default: <migration>-ack-<first 12 hex of the operation ID>)" },
@@ -38,7 +39,7 @@ export const acknowledgeCommand: CommandBody<AcknowledgeOptions> = {
   ],
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahMigration", "acknowledge");
-    const output = parseManifestOutput(args.global.output, "acknowledge");
+    const output = declaredOutput(args, MANIFEST_OUTPUTS, "acknowledge") ?? "yaml";
     const dryRun = parseDryRun(args.flags["dry-run"], "acknowledge");
     return { name: args.positionals[0]!, ackName: typeof args.flags.name === "string" ? args.flags.name : undefined, output, dryRun };
   },

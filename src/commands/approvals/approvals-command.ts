@@ -14,7 +14,7 @@ import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS 
 import type { ListResult } from "../../kube/types.ts";
 import { readAll } from "../shared/read.ts";
 import { rejectedWarnings, servedObjects, unprintedWarnings } from "../shared/tolerance.ts";
-import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import { OPTIONAL_SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, RunContext } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
 
@@ -31,7 +31,7 @@ function renderRows(rows: readonly ApprovalRow<unknown, unknown>[], ownerHeader:
 }
 
 export const approvalsCommand: CommandBody<ApprovalsOptions> = {
-  positionals: SCHEMA_OR_MIGRATION,
+  positionals: OPTIONAL_SCHEMA_OR_MIGRATION,
   outputs: VIEW_OUTPUTS,
   examples: [
     { comment: "Every schema and migration approval in the namespace", command: "kubectl ptah approvals" },

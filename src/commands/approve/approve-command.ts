@@ -10,8 +10,9 @@ import { defaultName, migrationApprovalManifest } from "../../approval/manifest.
 import { migrationApprovable, planContractApprovable } from "../../approval/preconditions.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import { sanitize, UsageError, VerificationError } from "../../errors.ts";
-import { parseDryRun, parseManifestOutput, parseTarget } from "../shared/arguments.ts";
+import { parseDryRun, parseTarget } from "../shared/arguments.ts";
 import { namespaceFlag } from "../shared/output.ts";
+import { declaredOutput, MANIFEST_OUTPUTS } from "../shared/output-flag.ts";
 import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest } from "../shared/approval-reads.ts";
 import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
@@ -107,7 +108,7 @@ async function approveMigration(o: ApproveOptions, ctx: RunContext, c: Connectio
 
 export const approveCommand: CommandBody<ApproveOptions> = {
   positionals: SCHEMA_OR_MIGRATION,
-  outputs: ["yaml", "json"],
+  outputs: MANIFEST_OUTPUTS,
   examples: [
     { comment: "Read the plan, then approve exactly that plan as yourself", command: "kubectl ptah plan storefront && kubectl ptah approve storefront | kubectl create -f -" },
     { comment: "Ask admission whether it would accept the approval (needs create permission)", command: "kubectl ptah approve storefront --dry-run=server" },
@@ -161,7 +162,7 @@ export const approveCommand: CommandBody<ApproveOptions> = {
   ],
   toOptions(args) {
     const { target, name } = parseTarget(args.positionals, "approve");
-    const output = parseManifestOutput(args.global.output, "approve");
+    const output = declaredOutput(args, MANIFEST_OUTPUTS, "approve") ?? "yaml";
     const dryRun = parseDryRun(args.flags["dry-run"], "approve");
     const approvalName = typeof args.flags.name === "string" ? args.flags.name : undefined;
     if (approvalName !== undefined && !isDnsSubdomain(approvalName)) {

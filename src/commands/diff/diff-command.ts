@@ -20,6 +20,7 @@ import { getOrNotFound } from "../shared/read.ts";
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
+import { declaredOutput } from "../shared/output-flag.ts";
 
 export const DIFF_FORMATS = ["text", "json", "sql", "markdown"] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
@@ -37,10 +38,6 @@ export interface DiffOptions {
   readonly output: DiffFormat;
   readonly stat: boolean;
   readonly exitCode: boolean;
-}
-
-function isFormat(o: string): o is DiffFormat {
-  return (DIFF_FORMATS as readonly string[]).includes(o);
 }
 
 /** `applied`, `approval/NAME` (the shell joins `approval NAME`), `plan/NAME`, `current`. */
@@ -100,8 +97,7 @@ export const diffCommand: CommandBody<DiffOptions> = {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahSchema", "diff");
     const from = parseSide("from", args.flags.from);
     const to = parseSide("to", args.flags.to) as ToChoice;
-    const output = args.global.output ?? "text";
-    if (!isFormat(output)) throw new UsageError(`unknown output format "${output}"; it is one of [${DIFF_FORMATS.join(" ")}]`, "diff");
+    const output = declaredOutput(args, DIFF_FORMATS, "diff") ?? "text";
     if (args.global.allNamespaces) throw new UsageError("two plans of one schema are read from one namespace; drop --all-namespaces", "diff");
     const stat = args.flags.stat === true;
     if (stat && output !== "text") throw new UsageError(`--stat belongs to the text view; it cannot be combined with -o ${output}`, "diff");

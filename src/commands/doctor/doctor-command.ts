@@ -20,6 +20,7 @@ import { lastSpecWriter } from "../../model/spec-writer.ts";
 import { doctorDocument, skipped, type Check, type DoctorView } from "./doctor-report.ts";
 import { renderDoctor } from "./doctor-report-text.ts";
 import { namespaceFlag } from "../shared/output.ts";
+import { declaredOutput } from "../shared/output-flag.ts";
 import { buildSchemaApproval } from "../shared/approval-reads.ts";
 import { namesOf } from "../shared/candidates.ts";
 import type { CommandBody, Connection, LocalFacts, RunContext } from "../command-types.ts";
@@ -172,9 +173,11 @@ async function buildView(ctx: RunContext, o: DoctorOptions): Promise<DoctorView>
   return { namespace: c.namespace, checks: [kubeconfig, ...server, ...machineChecks(await machine), ...cluster] };
 }
 
+/** The -o formats (the shell refuses any other). */
+const OUTPUTS = ["json"] as const;
 export const doctorCommand: CommandBody<DoctorOptions> = {
   positionals: [],
-  outputs: ["json"],
+  outputs: OUTPUTS,
   examples: [
     { comment: "Every check for the current context and namespace", command: "kubectl ptah doctor" },
     { comment: "Also ask admission whether it would accept an approval of storefront (a dry-run create)", command: "kubectl ptah doctor -n shop --probe storefront" },
@@ -200,8 +203,7 @@ export const doctorCommand: CommandBody<DoctorOptions> = {
   ],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("doctor takes no arguments (name a schema with --probe)", "doctor");
-    const o = args.global.output ?? "text";
-    if (o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "doctor");
+    const o = declaredOutput(args, OUTPUTS, "doctor") ?? "text";
     const probeName = args.flags.probe;
     if (probeName !== undefined && (typeof probeName !== "string" || probeName === "")) throw new UsageError("--probe needs a schema name", "doctor");
     return { output: o, probe: probeName };

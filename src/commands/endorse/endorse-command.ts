@@ -11,9 +11,9 @@ import { formatJson, formatYaml } from "../../render/formats.ts";
 import { sanitize } from "../../render/sanitize.ts";
 import type { CommandBody } from "../command-types.ts";
 import { buildSchemaApproval } from "../shared/approval-reads.ts";
-import { parseManifestOutput } from "../shared/arguments.ts";
 import { SCHEMA } from "../shared/candidates.ts";
 import { namespaceFlag } from "../shared/output.ts";
+import { declaredOutput, MANIFEST_OUTPUTS } from "../shared/output-flag.ts";
 import { ptah, WHO_AM_I } from "../shared/permissions.ts";
 import { annotateLine, patchBody } from "./endorse-line.ts";
 
@@ -27,7 +27,7 @@ const NAME = "endorse";
 
 export const endorseCommand: CommandBody<EndorseOptions> = {
   positionals: [SCHEMA],
-  outputs: ["yaml", "json"],
+  outputs: MANIFEST_OUTPUTS,
   examples: [
     { comment: "Read the plan, then endorse exactly that plan as yourself", command: "kubectl ptah plan storefront && kubectl ptah endorse storefront" },
     { comment: "Run the printed command as it is", command: "kubectl ptah endorse storefront | sh" },
@@ -49,7 +49,7 @@ export const endorseCommand: CommandBody<EndorseOptions> = {
   toOptions(args) {
     const name = args.positionals[0];
     if (name === undefined || args.positionals.length !== 1) throw new UsageError("name one schema", NAME);
-    return { name, output: args.global.output === undefined ? undefined : parseManifestOutput(args.global.output, NAME) };
+    return { name, output: declaredOutput(args, MANIFEST_OUTPUTS, NAME) };
   },
   async run(o, ctx) {
     const c = await ctx.connect();

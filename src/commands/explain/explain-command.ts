@@ -12,6 +12,7 @@ import { placedAnswer, renderPlaced } from "./explain-message-view.ts";
 import { namesOf } from "../shared/candidates.ts";
 import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "../command-types.ts";
 import { OFFLINE, REALM_READS, events, ptah } from "../shared/permissions.ts";
+import { declaredOutput } from "../shared/output-flag.ts";
 
 export type ExplainOutput = "text" | "json" | "name";
 
@@ -45,10 +46,13 @@ const NAME = "explain";
  * - Topics always win over object names: a schema named like a topic word is explained as the
  *   topic. Wire words are CamelCase and object names are lowercase, so this rarely collides.
  */
+
+/** The -o formats (the shell refuses any other). */
+const OUTPUTS = ["json", "name"] as const;
 export function makeExplainCommand(diagnose?: Diagnose): CommandBody<ExplainOptions> {
   return {
-    positionals: [{ name: "TOPIC", variadic: true, complete: topicWords }],
-    outputs: ["json", "name"],
+    positionals: [{ name: "TOPIC", variadic: true, optional: true, complete: topicWords }],
+    outputs: OUTPUTS,
     examples: [
       { comment: "List every topic, grouped by kind", command: "kubectl ptah explain" },
       { comment: "What a stale approval is and what to do about it", command: "kubectl ptah explain stale" },
@@ -108,13 +112,7 @@ function topicCandidates(toComplete: string, appliesTo?: readonly string[]): Can
 
 export function parseExplainArgs(args: ParsedArgs): ExplainOptions {
   const words = args.positionals.map((w) => w.trim()).filter((w) => w !== "");
-  return { words, output: parseOutput(args.global.output) };
-}
-
-function parseOutput(value: string | undefined): ExplainOutput {
-  if (value === undefined || value === "") return "text";
-  if (value === "json" || value === "name") return value;
-  throw new UsageError(`unable to match a printer suitable for the output format "${value}", allowed formats are: json,name`, NAME);
+  return { words, output: declaredOutput(args, OUTPUTS, NAME) ?? "text" };
 }
 
 /** What `explain -` reads at most: a paste of kubectl's output, not a log file. */

@@ -3,7 +3,6 @@
 // durable ledger, and Events — headed by what Kubernetes still keeps (text output).
 import { migrationLedger, schemaLedger, type LedgerEntry } from "../../approval/ledger.ts";
 import { bindsSchema } from "../../approval/state.ts";
-import { UsageError } from "../../errors.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahMigrationRunAcknowledgment, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import type { KindName, Parsed } from "../../model/parse.ts";
 import { formatJson } from "../../render/formats.ts";
@@ -17,6 +16,7 @@ import type { ListResult } from "../../kube/types.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Printed, Connection, RunContext } from "../command-types.ts";
 import { events, ptah } from "../shared/permissions.ts";
+import { declaredOutput } from "../shared/output-flag.ts";
 
 export interface HistoryOptions {
   readonly target: "schema" | "migration";
@@ -208,9 +208,11 @@ async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, f
   await busy;
 }
 
+/** The -o formats (the shell refuses any other). */
+const OUTPUTS = ["json"] as const;
 export const historyCommand: CommandBody<HistoryOptions> = {
   positionals: SCHEMA_OR_MIGRATION,
-  outputs: ["json"],
+  outputs: OUTPUTS,
   examples: [
     { comment: "The whole story of a schema, oldest first", command: "kubectl ptah history storefront" },
     { comment: "Follow new transitions and events as they happen", command: "kubectl ptah history storefront --watch" },
@@ -246,8 +248,7 @@ export const historyCommand: CommandBody<HistoryOptions> = {
   ],
   toOptions(args) {
     const { target, name } = parseTarget(args.positionals, "history");
-    const o = args.global.output;
-    if (o !== undefined && o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "history");
+    const o = declaredOutput(args, OUTPUTS, "history");
     return { target, name, watch: args.flags.watch === true, json: o === "json", absoluteTime: args.flags["absolute-time"] === true };
   },
   async run(options, ctx): Promise<Printed> {

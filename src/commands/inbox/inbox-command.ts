@@ -27,6 +27,7 @@ import { readFourEyesSwitch, switchLine, type FourEyesSwitch } from "../shared/f
 import { readAll } from "../shared/read.ts";
 import { readPolicies, schemaPolicyView } from "../shared/policy-readback.ts";
 import { needsIdentity, reviewAll, whoYouAre } from "./inbox-access.ts";
+import { declaredOutput } from "../shared/output-flag.ts";
 
 /** The switch when nothing you may approve records a writer: not read, and said nowhere. */
 const NOT_ASKED: FourEyesSwitch = { kind: "not-asked" };
@@ -117,9 +118,11 @@ function parseNamespaces(raw: unknown): string[] | undefined {
   return [...new Set(names)];
 }
 
+/** The -o formats (the shell refuses any other). */
+const OUTPUTS = ["json", "yaml"] as const;
 export const inboxCommand: CommandBody<InboxOptions> = {
   positionals: [],
-  outputs: ["json", "yaml"],
+  outputs: OUTPUTS,
   examples: [
     { comment: "What waits in the namespace, oldest first, and whether you may approve it", command: "kubectl ptah inbox -n app" },
     {
@@ -163,14 +166,13 @@ export const inboxCommand: CommandBody<InboxOptions> = {
   ],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("inbox takes no names; narrow it with -n NAMESPACE", "inbox");
-    const o = args.global.output;
-    if (o !== undefined && o !== "" && o !== "text" && o !== "json" && o !== "yaml") throw new UsageError(`unknown output format "${o}"; it is one of [json yaml]`, "inbox");
+    const o = declaredOutput(args, OUTPUTS, "inbox");
     const namespaces = parseNamespaces(args.flags.namespaces);
     if (namespaces && args.global.namespace !== undefined) throw new UsageError("-n and --namespaces both name the namespaces to read; give one of them", "inbox");
     const fleet = parseFleet(args.flags, args.global, "inbox");
     const locks = args.flags.locks === true;
     return {
-      output: o === "json" || o === "yaml" ? o : "table",
+      output: o ?? "table",
       absoluteTime: args.flags["absolute-time"] === true,
       namespaces,
       ...(fleet ? { fleet } : {}),

@@ -14,7 +14,7 @@ import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "../shared
 import { readPolicies } from "../shared/policy-readback.ts";
 import { withPolicies } from "./ledger-policy.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
-import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import { OPTIONAL_SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { APPROVAL_POLICIES, ptah } from "../shared/permissions.ts";
 import { sanitize } from "../../errors.ts";
@@ -90,7 +90,7 @@ async function loadLedger(
 const LEDGER_POLICIES = `${APPROVAL_POLICIES} (when it lists an approval)`;
 
 export const ledgerCommand: CommandBody<LedgerOptions> = {
-  positionals: SCHEMA_OR_MIGRATION,
+  positionals: OPTIONAL_SCHEMA_OR_MIGRATION,
   outputs: ["json", "yaml", "csv"],
   examples: [
     { comment: "Every approval of one schema, oldest first, with absolute times", command: "kubectl ptah ledger storefront -n app" },
@@ -116,7 +116,7 @@ export const ledgerCommand: CommandBody<LedgerOptions> = {
     },
   ],
   toOptions(args) {
-    const output = parseFixedOutput(args.global.output, ["json", "yaml", "csv"] as const, "ledger");
+    const output = parseFixedOutput(args, ["json", "yaml", "csv"] as const, "ledger");
     const fleet = parseFleet(args.flags, args.global, "ledger");
     return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "ledger"), output, relative: args.flags.relative === true, ...(fleet ? { fleet } : {}) };
   },

@@ -41,7 +41,6 @@ export const mcpCommand: CommandBody<McpOptions> = {
   ],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("mcp takes no arguments: an MCP client starts it and speaks JSON-RPC on its standard input", "mcp");
-    if (args.global.output !== undefined) throw new UsageError("mcp takes no -o: its answers are MCP messages", "mcp");
     if (args.global.allNamespaces) throw new UsageError("mcp takes no -A: each tool call may ask for every namespace", "mcp");
     return {};
   },

@@ -9,6 +9,7 @@ import { noSuchMigration } from "../shared/read.ts";
 import { MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
+import { declaredOutput } from "../shared/output-flag.ts";
 
 export interface MigrationOptions {
   readonly name: string;
@@ -39,9 +40,11 @@ export async function loadMigration(reader: ClusterReader, namespace: string, na
   }
 }
 
+/** The -o formats (the shell refuses any other). */
+const OUTPUTS = ["text", "json"] as const;
 export const migrationCommand: CommandBody<MigrationOptions> = {
   positionals: [MIGRATION],
-  outputs: ["text", "json"],
+  outputs: OUTPUTS,
   examples: [
     { comment: "History, pending migrations and the last run", command: "kubectl ptah migration storefront-migrations -n app" },
     { comment: "The same as JSON, for scripts", command: "kubectl ptah migration storefront-migrations -o json" },
@@ -51,10 +54,7 @@ export const migrationCommand: CommandBody<MigrationOptions> = {
   permissions: [{ form: "migration MIGRATION", argv: ["migration", "billing"], rules: ptah("get", "ptahmigrations", "ptahmigrationplans") }],
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahMigration", "migration");
-    const output = args.global.output ?? "text";
-    if (output !== "text" && output !== "json") {
-      throw new UsageError(`unknown output format "${output}"; it is one of [text json]`, "migration");
-    }
+    const output = declaredOutput(args, OUTPUTS, "migration") ?? "text";
     if (args.global.allNamespaces) throw new UsageError("a migration is read from one namespace; drop --all-namespaces", "migration");
     return { name: args.positionals[0]!, output };
   },

@@ -16,6 +16,7 @@ import { renderPlanMarkdown } from "../shared/plan-markdown.ts";
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody, RunContext } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
+import { declaredOutput } from "../shared/output-flag.ts";
 
 export const PLAN_FORMATS = ["text", "sql", "json", "yaml", "markdown"] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
@@ -35,10 +36,6 @@ export interface PlanOptions {
   readonly verify: boolean;
   /** --locks: the lock impact of every statement (text, json, yaml). */
   readonly locks: boolean;
-}
-
-function isPlanFormat(o: string): o is PlanFormat {
-  return (PLAN_FORMATS as readonly string[]).includes(o);
 }
 
 export const planCommand: CommandBody<PlanOptions> = {
@@ -127,10 +124,7 @@ export const planCommand: CommandBody<PlanOptions> = {
     const named = typeof args.flags.plan === "string" ? args.flags.plan : undefined;
     if (named !== undefined && (current || applied)) throw new UsageError(`--plan names one plan; drop --${current ? "current" : "applied"}`, "plan");
     if (named === "") throw new UsageError("--plan needs the name of a stored plan (kubectl ptah plans lists them)", "plan");
-    const output = args.global.output ?? "text";
-    if (!isPlanFormat(output)) {
-      throw new UsageError(`unknown output format "${output}"; it is one of [${PLAN_FORMATS.join(" ")}]`, "plan");
-    }
+    const output = declaredOutput(args, PLAN_FORMATS, "plan") ?? "text";
     if (args.global.allNamespaces) throw new UsageError("a plan is read from one namespace; drop --all-namespaces", "plan");
     const statements = args.flags.statements === true;
     const verify = args.flags.verify === true;

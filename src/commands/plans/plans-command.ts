@@ -10,7 +10,7 @@ import { parseOptionalTarget, type OptionalTarget } from "../shared/arguments.ts
 import { noResources, parseFixedOutput } from "../shared/output.ts";
 import { readAll } from "../shared/read.ts";
 import { rejectedWarnings } from "../shared/tolerance.ts";
-import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
+import { OPTIONAL_SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Connection } from "../command-types.ts";
 import type { KindName, ObjectOf } from "../../model/parse.ts";
 import type { ListResult } from "../../kube/types.ts";
@@ -65,7 +65,7 @@ function inTarget(t: OptionalTarget): (p: StoredPlan) => boolean {
 }
 
 export const plansCommand: CommandBody<PlansOptions> = {
-  positionals: SCHEMA_OR_MIGRATION,
+  positionals: OPTIONAL_SCHEMA_OR_MIGRATION,
   outputs: ["json", "yaml", "name"],
   examples: [
     { comment: "Every stored plan in the namespace, and what pins each one", command: "kubectl ptah plans -n app" },
@@ -85,7 +85,7 @@ export const plansCommand: CommandBody<PlansOptions> = {
     },
   ],
   toOptions(args) {
-    const output = parseFixedOutput(args.global.output, ["json", "yaml", "name"] as const, "plans");
+    const output = parseFixedOutput(args, ["json", "yaml", "name"] as const, "plans");
     return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "plans"), output, unpinned: args.flags.unpinned === true };
   },
   async run(options, ctx) {

@@ -10,6 +10,7 @@ import { words } from "../shared/candidates.ts";
 import { OFFLINE } from "../shared/permissions.ts";
 import { policyObjects } from "./policy-manifests.ts";
 import { parseEndorsements, parseFreeze, parseGroup, parseNamespaceLabels, parseRisky, parseWindow, RISKS, type PolicySpec } from "./policy-spec.ts";
+import { declaredOutput } from "../shared/output-flag.ts";
 
 export interface PolicyOptions {
   readonly spec: PolicySpec;
@@ -64,9 +65,11 @@ function render(o: PolicyOptions): string {
   return `${header}\n${objects.map((x) => formatYaml(x)).join("---\n")}`;
 }
 
+/** The -o formats (the shell refuses any other). */
+const OUTPUTS = ["yaml", "json"] as const;
 export const policyCommand: CommandBody<PolicyOptions> = {
   positionals: [{ name: "ACTION", complete: words(ACTIONS) }],
-  outputs: ["yaml", "json"],
+  outputs: OUTPUTS,
   examples: [
     {
       comment: "Two DBAs endorse destructive plans; no approvals on Friday afternoons or weekends; a December freeze",
@@ -110,8 +113,7 @@ export const policyCommand: CommandBody<PolicyOptions> = {
   permissions: [{ form: "policy render", argv: ["policy", "render", "--window", "Mon-Fri 09:00-17:00 UTC"], rules: [], note: OFFLINE }],
   toOptions(args) {
     if (args.positionals.length !== 1 || args.positionals[0] !== "render") throw new UsageError("name an action: render", NAME);
-    const output = args.global.output ?? "yaml";
-    if (output !== "yaml" && output !== "json") throw new UsageError(`unsupported output format "${output}": use yaml or json`, NAME);
+    const output = declaredOutput(args, OUTPUTS, NAME) ?? "yaml";
     return { spec: toSpec(args.flags), output, line: "kubectl ptah policy render" + lineFlags(args.flags) };
   },
   async run(options) {

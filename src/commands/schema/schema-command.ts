@@ -7,15 +7,18 @@ import { getOrNotFound, noPtahSchema } from "../shared/read.ts";
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
+import { declaredOutput } from "../shared/output-flag.ts";
 
 export interface SchemaOptions {
   readonly name: string;
   readonly output: "text" | "json";
 }
 
+/** The -o formats (the shell refuses any other). */
+const OUTPUTS = ["text", "json"] as const;
 export const schemaCommand: CommandBody<SchemaOptions> = {
   positionals: [SCHEMA],
-  outputs: ["text", "json"],
+  outputs: OUTPUTS,
   examples: [
     { comment: "What the operator observed and planned for a schema", command: "kubectl ptah schema storefront -n app" },
     { comment: "The same as JSON, for scripts", command: "kubectl ptah schema storefront -o json" },
@@ -25,10 +28,7 @@ export const schemaCommand: CommandBody<SchemaOptions> = {
   permissions: [{ form: "schema SCHEMA", argv: ["schema", "storefront"], rules: ptah("get", "ptahschemas") }],
   toOptions(args) {
     if (args.positionals.length !== 1) throw new UsageError("name one PtahSchema", "schema");
-    const o = args.global.output ?? "text";
-    // Upstream's generic message for every other format, -o sql included.
-    if (o !== "text" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [text json]`, "schema");
-    return { name: args.positionals[0]!, output: o };
+    return { name: args.positionals[0]!, output: declaredOutput(args, OUTPUTS, "schema") ?? "text" };
   },
   async run(options, ctx) {
     const { reader, namespace } = await ctx.connect();

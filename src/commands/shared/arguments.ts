@@ -38,13 +38,6 @@ export function parseDryRun(value: unknown, command: string): "none" | "server" 
   throw new UsageError(`invalid --dry-run=${String(value as string | number | boolean)}: use server, client or none`, command);
 }
 
-/** -o for printed manifests (approve, acknowledge): YAML by default, or JSON. */
-export function parseManifestOutput(output: string | undefined, command: string): "yaml" | "json" {
-  const o = output ?? "yaml";
-  if (o !== "yaml" && o !== "json") throw new UsageError(`unknown output format "${o}"; it is one of [yaml json]`, command);
-  return o;
-}
-
 /**
  * The command line's object names (the positionals declared `objectName`) and -n, checked as
  * kubectl's client checks them before a request: one that cannot be a path segment (`..`,

@@ -64,5 +64,8 @@ export const MIGRATION: Positional = { name: "MIGRATION", objectName: true, comp
 /** `SCHEMA | migration MIGRATION`: schema names and the keyword first, then migration names after it. */
 export const SCHEMA_OR_MIGRATION: readonly Positional[] = [
   { name: "SCHEMA", objectName: true, complete: namesOf("PtahSchema", [{ value: "migration", description: "Name a PtahMigration instead" }]) },
-  { name: "MIGRATION", objectName: true, complete: (q) => (q.before[0] === "migration" ? namesOf("PtahMigration")(q) : []) },
+  { name: "MIGRATION", keyword: "migration", objectName: true, complete: (q) => (q.before[0] === "migration" ? namesOf("PtahMigration")(q) : []) },
 ];
+
+/** `[SCHEMA | migration MIGRATION]`: the same pair, which a list view may leave out. */
+export const OPTIONAL_SCHEMA_OR_MIGRATION: readonly Positional[] = SCHEMA_OR_MIGRATION.map((p) => ({ ...p, optional: true }));

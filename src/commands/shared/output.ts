@@ -1,23 +1,24 @@
 // -o for read views: the human default, wide, the machine formats of render/formats.ts, and
-// custom columns (inline or from a file).
+// custom columns (inline or from a file). The format word is checked first (output-flag.ts).
 import { UsageError } from "../../errors.ts";
 import { parseCustomColumnsFile } from "../../render/columns.ts";
 import { parseMachineFormat, type MachineFormat } from "../../render/formats.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import type { GlobalOptions, RunContext } from "../command-types.ts";
+import type { GlobalOptions, ParsedArgs, RunContext } from "../command-types.ts";
+import { checkOutput, declaredOutput } from "./output-flag.ts";
+import { VIEW_OUTPUTS } from "./printing.ts";
 
 export type ResolvedOutput = { readonly kind: "human"; readonly wide: boolean } | MachineFormat;
 /** -o custom-columns-file=FILE is read when the command runs (toOptions is pure). */
 export type ViewOutput = ResolvedOutput | { readonly kind: "custom-columns-file"; readonly path: string; readonly spec: string };
 
-export const VIEW_FORMATS = "[wide json yaml name jsonpath=TEMPLATE custom-columns=SPEC custom-columns-file=FILE]";
-
-export function parseViewOutput(output: string | undefined, command: string): ViewOutput {
-  if (output === undefined || output === "" || output === "text") return { kind: "human", wide: false };
+export function parseViewOutput(outputIn: string | undefined, command: string): ViewOutput {
+  const output = checkOutput(outputIn, VIEW_OUTPUTS, command);
+  if (output === undefined) return { kind: "human", wide: false };
   if (output === "wide") return { kind: "human", wide: true };
-  const file = /^custom-columns-file=(.*)$/su.exec(output);
+  const file = /^custom-columns-file(?:=(.*))?$/su.exec(output);
   if (file) {
-    if (file[1] === "") throw new UsageError("custom-columns-file format specified but no file given", command);
+    if (file[1] === undefined || file[1] === "") throw new UsageError("custom-columns-file format specified but no file given", command);
     return { kind: "custom-columns-file", path: file[1]!, spec: output };
   }
   let machine: MachineFormat | undefined;
@@ -28,7 +29,7 @@ export function parseViewOutput(output: string | undefined, command: string): Vi
     throw err;
   }
   if (machine) return machine;
-  throw new UsageError(`unknown output format "${output}"; it is one of ${VIEW_FORMATS}`, command);
+  throw new Error(`-o ${output} is declared by the views but not read by them`);
 }
 
 /** Reads -o custom-columns-file's file; every other format is already resolved. */
@@ -49,8 +50,6 @@ export function noResources(namespace: string | undefined): string {
 }
 
 /** -o for a view with a table and a fixed list of formats (ledger, plans): the table when none is given. */
-export function parseFixedOutput<F extends string>(output: string | undefined, formats: readonly F[], command: string): F | "table" {
-  if (output === undefined || output === "" || output === "text") return "table";
-  if ((formats as readonly string[]).includes(output)) return output as F;
-  throw new UsageError(`unknown output format "${output}"; it is one of [${formats.join(" ")}]`, command);
+export function parseFixedOutput<F extends string>(args: Pick<ParsedArgs, "global">, formats: readonly F[], command: string): F | "table" {
+  return declaredOutput(args, formats, command) ?? "table";
 }

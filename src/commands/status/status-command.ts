@@ -197,7 +197,7 @@ async function runFleet(options: StatusOptions, choice: Exclude<FleetChoice, und
 }
 
 export const statusCommand: CommandBody<StatusOptions> = {
-  positionals: [SCHEMA],
+  positionals: [{ ...SCHEMA, optional: true }],
   outputs: VIEW_OUTPUTS,
   examples: [
     { comment: "Schemas and migrations in the current namespace", command: "kubectl ptah status" },

@@ -9,6 +9,7 @@ import type { CommandBody, RunContext } from "../command-types.ts";
 import type { ClusterInspector } from "../../kube/types.ts";
 import { pluginLines, upstreamFirstFix, whatItIs } from "../shared/plugins-on-path.ts";
 import { crdSchemaGroups, crdSchemaLines, RELEASE_NAME_ANNOTATION, RELEASE_SEQUENCE_ANNOTATION, releaseWords } from "../shared/release-identity.ts";
+import { declaredOutput } from "../shared/output-flag.ts";
 
 export interface VersionOptions {
   readonly output: "text" | "json" | "yaml";
@@ -17,9 +18,11 @@ export interface VersionOptions {
 
 const PTAH_KINDS: readonly string[] = PTAH_KIND_NAMES;
 
+/** The -o formats (the shell refuses any other). */
+const OUTPUTS = ["json", "yaml"] as const;
 export const versionCommand: CommandBody<VersionOptions> = {
   positionals: [],
-  outputs: ["json", "yaml"],
+  outputs: OUTPUTS,
   examples: [
     { comment: "Plugin, server and operator API versions", command: "kubectl ptah version" },
     { comment: "Only the plugin's version, without contacting the cluster", command: "kubectl ptah version --client" },
@@ -36,8 +39,7 @@ export const versionCommand: CommandBody<VersionOptions> = {
   ],
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("version takes no arguments", "version");
-    const o = args.global.output ?? "text";
-    if (o !== "text" && o !== "json" && o !== "yaml") throw new UsageError(`unknown output format "${o}"; it is one of [text json yaml]`, "version");
+    const o = declaredOutput(args, OUTPUTS, "version") ?? "text";
     return { output: o, clientOnly: args.flags.client === true };
   },
   async run(options, ctx) {

@@ -65,6 +65,7 @@ export const waitCommand: CommandBody<WaitOptions> = {
       describe:
         "condition=Type[=Status][,reason=Reason] (Status defaults to True; a reason given must match exactly), phase=Phase, or approval=consumed|reserved; repeat it: every one must hold",
       repeatable: true,
+      required: true,
       values: ["condition=", "phase=", "approval=consumed", "approval=reserved"],
     },
   ],

@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { COMPLETION_REQUEST_TIMEOUT_MS, outputFormats } from "../../../src/cli/complete.ts";
 import { findCommand } from "../../../src/commands/all-commands.ts";
+import { COMMAND_HEADERS } from "../../../src/commands/registry.ts";
 import { completionScript, KUBECTL_COMPLETE_SCRIPT } from "../../../src/commands/completion/completion-command.ts";
 import type { ClusterReader } from "../../../src/kube/types.ts";
 import type { GlobalOptions } from "../../../src/commands/command-types.ts";
@@ -41,28 +42,7 @@ async function complete(args: readonly string[], r: ClusterReader | null = reade
 describe("__complete: commands and flags", () => {
   it("lists every command with its summary as description, no file completion", async () => {
     const r = await complete([""]);
-    expect(r.values).toEqual([
-      "status",
-      "schema",
-      "plan",
-      "plans",
-      "diff",
-      "migration",
-      "approve",
-      "endorse",
-      "approvals",
-      "ledger",
-      "inbox",
-      "acknowledge",
-      "policy",
-      "history",
-      "wait",
-      "explain",
-      "doctor",
-      "mcp",
-      "version",
-      "completion",
-    ]);
+    expect(r.lines).toEqual(COMMAND_HEADERS.map((h) => `${h.name}\t${h.summary}`));
     expect(r.lines[0]).toMatch(/^status\tShow every PtahSchema/u);
     expect(r.directive).toBe(4);
   });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { couldNameObjects } from "../../../src/commands/explain/explain-command.ts";
 import { findCommand } from "../../../src/commands/all-commands.ts";
+import { usageLine } from "../../../src/cli/usage.ts";
 import type { KnowledgeEntry } from "../../../src/explain/knowledge.ts";
 import { KNOWLEDGE } from "../../../src/explain/knowledge.ts";
 import type { ClusterReader } from "../../../src/kube/types.ts";
@@ -94,7 +95,7 @@ describe("kubectl ptah explain", () => {
     it("refuses another format as a usage error", async () => {
       const run = await runExplain(["stale"], { output: "yaml" });
       expect(run.status).toBe(2);
-      expect(run.stderr).toMatch(/^error: unable to match a printer suitable for the output format "yaml", allowed formats are: json,name \(see 'kubectl ptah explain -h'/);
+      expect(run.stderr).toBe(`error: unknown output format "yaml"; it is one of [json name] (see 'kubectl ptah explain -h' for help and examples)\n`);
     });
   });
 
@@ -155,7 +156,7 @@ describe("kubectl ptah explain", () => {
   it("has help data in kubectl's style", () => {
     const explainCommand = findCommand("explain")!;
     expect(explainCommand.name).toBe("explain");
-    expect(explainCommand.usage).toMatch(/^kubectl ptah explain /);
+    expect(usageLine(explainCommand)).toMatch(/^kubectl ptah explain /);
     expect(explainCommand.summary).not.toMatch(/\.$/);
     for (const example of explainCommand.examples) expect(example.command).toMatch(/^kubectl ptah explain/);
   });
