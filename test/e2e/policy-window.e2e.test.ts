@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEventsSince, auditMark, kubectl } from "../support/lab.ts";
 import { ptah } from "../support/plugin.ts";
-import { applyPolicy, approvalOf, kubectlAs, phaseOf, removePolicy, SCHEMA, storefrontNamespace, until, waitSchema, type Person, type Run } from "./policy-setup.ts";
+import { applyPolicy, approvalOf, explainPaste, kubectlAs, phaseOf, removePolicy, SCHEMA, storefrontNamespace, until, waitSchema, type Person, type Run } from "./policy-setup.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 const NAME = `window${Date.now().toString(36)}`;
@@ -78,6 +78,8 @@ describe.skipIf(Boolean(skip))("policy: change windows and freezes, on the real 
     );
     expect(closed.stderr).toContain(`this approval of schema ${ns}/${SCHEMA} arrived at `);
     expect(closed.stderr).toContain(`Next: run kubectl ptah approve ${SCHEMA} -n ${ns} | kubectl create -f - again once the window is open`);
+    // The real kubectl's stderr, pasted into explain: the window's topic, with the names read back.
+    expect(explainPaste(closed.stderr)).toMatchObject([{ topic: "concept/change-window", slots: { namespace: ns, schema: SCHEMA } }]);
     // The plugin predicts the refusal with the server's own words, and still prints the approval.
     const warned = ptah(["approve", SCHEMA, "-n", ns], "approver");
     expect(warned.status).toBe(0);
@@ -99,6 +101,7 @@ describe.skipIf(Boolean(skip))("policy: change windows and freezes, on the real 
       `denied request: approvals are frozen from ${today} to ${today} (whole days, UTC); this approval of schema ${ns}/${SCHEMA} arrived at ${today}T`,
     );
     expect(frozen.stderr).toContain(`, or, in an emergency, have a member of ${oncall.groups[0]} create it (recorded in the audit log)`);
+    expect(explainPaste(frozen.stderr)).toMatchObject([{ topic: "concept/freeze", slots: { namespace: ns, schema: SCHEMA, from: today, to: today, group: oncall.groups[0] } }]);
     const mark = auditMark();
     expect(tryApprove(oncall), "the break-glass group").toMatchObject({ code: 0 });
     const key = `${NAME}-freeze/breakglass`;
