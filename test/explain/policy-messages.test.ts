@@ -10,6 +10,7 @@ import { loadCel, type Cel } from "../../src/approval/policy-cel-env.ts";
 import { denialLine, judge, type AdmissionRequest, type Denial } from "../../src/approval/policy-judge.ts";
 import type { PolicySet } from "../../src/approval/policy-set.ts";
 import { runCliWith } from "../support/cli.ts";
+import { expectGolden } from "../support/golden.ts";
 import { approvalCreate, currentKey, endorsementWrites, rendered, schemaObject, withAuthorizer, type Names } from "./policy-requests.ts";
 
 let cel: Cel;
@@ -177,5 +178,26 @@ describe("explain places every message the rendered policies send", () => {
     const [d] = denials(set, approvalCreate(n, new Date("2027-02-03T10:00:00Z"), []));
     const answers = await pasted([WRAP[0]!({ part: "quorum", denial: d!, slots: {}, resource: "ptahschemaapprovals" }, n.approval)]);
     expect(answers.map((a) => a.topic)).toEqual(["concept/approval-policy"]);
+  });
+
+  it.each([
+    ["endorsement", "concept/endorsement"],
+    ["endorsements", "concept/endorsement"],
+    ["change-window", "concept/change-window"],
+    ["change window", "concept/change-window"],
+    ["freeze", "concept/freeze"],
+    ["break-glass", "concept/break-glass"],
+    ["breakglass", "concept/break-glass"],
+  ])("explain %s names its topic", async (word, topic) => {
+    const r = await runCliWith(["explain", ...word.split(" "), "-o", "name"], undefined);
+    expect(r).toMatchObject({ status: 0, stdout: `${topic}\n`, stderr: "" });
+  });
+
+  it("a pasted quorum refusal, as a person reads it", async () => {
+    const line =
+      "Error from server (Forbidden): error when creating \"STDIN\": ptahschemaapprovals.operator.ptah.run \"storefront-x1\" is forbidden: ValidatingAdmissionPolicy 'ptah-quorum' with binding 'ptah-quorum' denied request: the current plan of schema shop/storefront is destructive and needs 2 endorsements from group dba besides the approver; it has 1 (alice). Next: a member of dba who did not write its spec reviews it (kubectl ptah plan storefront -n shop) and runs the line kubectl ptah endorse storefront -n shop prints; then create the approval again";
+    const r = await runCliWith(["explain", line], undefined);
+    expect(r).toMatchObject({ status: 0, stderr: "" });
+    await expectGolden(r.stdout, "explain/paste-quorum.txt");
   });
 });
