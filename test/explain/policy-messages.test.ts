@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadCel, type Cel } from "../../src/approval/policy-cel-env.ts";
 import { denialLine, judge, type AdmissionRequest, type Denial } from "../../src/approval/policy-judge.ts";
 import type { PolicySet } from "../../src/approval/policy-set.ts";
+import { placeLine } from "../../src/explain/message-match.ts";
 import { runCliWith } from "../support/cli.ts";
 import { expectGolden } from "../support/golden.ts";
 import { approvalCreate, currentKey, endorsementWrites, rendered, schemaObject, withAuthorizer, type Names } from "./policy-requests.ts";
@@ -199,5 +200,43 @@ describe("explain places every message the rendered policies send", () => {
     const r = await runCliWith(["explain", line], undefined);
     expect(r).toMatchObject({ status: 0, stderr: "" });
     await expectGolden(r.stdout, "explain/paste-quorum.txt");
+  });
+
+  it("a renderer message with one word edited, dropped or swapped gets no topic, or its own", async () => {
+    const n: Names = {
+      ns: "shop",
+      schema: "storefront",
+      approval: "storefront-x1",
+      writer: "wendy",
+      member: "mo",
+      outsider: "otto",
+      endorsers: ["ann", "bea", "cy"],
+      group: "dba",
+    };
+    const flags = ["--endorsements", "2", "--endorser-group", "dba", "--window", "Mon-Thu 09:00-16:00 Europe/Berlin", "--freeze", "2026-12-18..2027-01-04"];
+    const all = refusals(await rendered([...flags, "--breakglass-group", "oncall"]), n, 2);
+    let edited = 0;
+    let placed = 0;
+    for (const r of all) {
+      const words = r.denial.message.split(" ");
+      words.forEach((word, i) => {
+        const variants = [
+          [...words.slice(0, i), word.length > 3 ? `${word.slice(0, -2)}xq` : "zzz", ...words.slice(i + 1)],
+          [...words.slice(0, i), ...words.slice(i + 1)],
+          i + 1 < words.length ? [...words.slice(0, i), words[i + 1]!, word, ...words.slice(i + 2)] : undefined,
+        ];
+        for (const v of variants) {
+          if (!v) continue;
+          edited++;
+          const got = placeLine(denialLine({ ...r.denial, message: v.join(" ") }));
+          if (got === undefined) continue;
+          placed++;
+          expect(got.template.topic, v.join(" ")).toBe(TOPIC[r.part]);
+        }
+      });
+    }
+    expect(edited).toBeGreaterThan(1000);
+    // Most edits touch fixed words, which place nothing; those inside a name's slot keep the topic.
+    expect(placed).toBeLessThan(edited / 3);
   });
 });
