@@ -6,11 +6,12 @@
 // text sit in slots. Nothing else places a line: a line with an edited word is not placed, never
 // placed on a neighbour. Loaded only when a query has more than one word (explain-command.ts).
 import { CONDITION_MESSAGES } from "./topics/condition-messages.ts";
+import { POLICY_MESSAGES } from "./topics/policy-messages.ts";
 import { REFUSAL_MESSAGES } from "./topics/refusal-messages.ts";
 import type { MessageTemplate, Slot } from "./topics/message-types.ts";
 
-/** Every message the operator and its chart's policies write that explain places: the one table. */
-export const MESSAGE_TABLE: readonly MessageTemplate[] = [...REFUSAL_MESSAGES, ...CONDITION_MESSAGES];
+/** Every message the operator, its chart's policies and `policy render`'s policies write that explain places: the one table. */
+export const MESSAGE_TABLE: readonly MessageTemplate[] = [...REFUSAL_MESSAGES, ...CONDITION_MESSAGES, ...POLICY_MESSAGES];
 
 /** What kubectl's wrapper said around the message. */
 export interface PastedContext {
@@ -49,6 +50,20 @@ const SLOT_PATTERNS: Readonly<Record<Slot, string>> = {
   object: "(approval|acknowledgment)",
   stamp: "(approvedAt|acknowledgedAt)",
   identity: "(approver|acknowledgedBy)",
+  schema: "([a-z0-9][a-z0-9.-]*)",
+  migration: "([a-z0-9][a-z0-9.-]*)",
+  // A group as `policy render` admits it (no space, comma or semicolon).
+  group: "([^\\s,;]+?)",
+  have: "(\\d+)",
+  users: "([\\s\\S]+?)",
+  key: "([^\\s()]+?)",
+  current: "([^\\s()]+?)",
+  risk: "(is destructive and changes privileges|is destructive|changes privileges)",
+  windows: "([\\s\\S]+?)",
+  at: "(\\S+?)",
+  from: "(\\d{4}-\\d{2}-\\d{2})",
+  to: "(\\d{4}-\\d{2}-\\d{2})",
+  zone: "([^\\s()]+?)",
 };
 
 /** A literal part: spaces match any run, a comma/colon/semicolon/period before a space may be dropped, quotes may curl. */

@@ -214,6 +214,8 @@ export type LockConcept = (typeof LOCK_MODE_CONCEPTS)[number] | LockFindingConce
 /** Symptoms as people name them (a refusal, the FAQ's words, a realm's sharing, a settled run); the stuck words, alerts and metrics. */
 export const SYMPTOM_CONCEPTS = ["approval-refused", "acknowledgment-refused", "nothing-applies", "tables-still-there", "registry-auth-fails", "status-unknown"] as const;
 export const FAQ_CONCEPTS = ["digest-refused", "plan-too-large", "install-fails", "read-a-plan", "realm-sharing", "history-read"] as const;
+/** The approval policies `policy render` prints and the API server enforces, and their refusals. */
+export const POLICY_CONCEPTS = ["approval-policy", "endorsement", "endorsement-refused", "change-window", "freeze", "break-glass"] as const;
 export const ALERT_CONCEPTS = ["overdue", "stalled", "lock-release-owed", "unresolved-apply-alert", "unresolved-view-alerts", "webhook-certificate", "result-cleanup"] as const;
 
 /** Concepts a newcomer needs before the words above make sense. */
@@ -245,6 +247,7 @@ export const CONCEPTS = [
   ...SYMPTOM_CONCEPTS,
   ...FAQ_CONCEPTS,
   ...ALERT_CONCEPTS,
+  ...POLICY_CONCEPTS,
   ...LOCK_MODE_CONCEPTS,
   ...LOCK_FINDING_CONCEPTS,
 ] as const;

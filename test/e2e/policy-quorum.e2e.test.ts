@@ -12,6 +12,7 @@ import { ptah } from "../support/plugin.ts";
 import {
   applyPolicy,
   approvalOf,
+  explainPaste,
   grant,
   kubectlAs,
   phaseOf,
@@ -90,8 +91,14 @@ describe.skipIf(Boolean(skip))("policy: two endorsements for risky plans, on the
     );
     refusedWith(none, `the current plan of schema ${ns}/${SCHEMA} is destructive and needs 2 endorsements from group ${DBA} besides the approver; it has 0.`);
     expect(none.stderr).toContain(`runs the line kubectl ptah endorse ${SCHEMA} -n ${ns} prints`);
+    // The real kubectl's stderr, pasted into explain: the quorum's topic, with the names read back.
+    const placed = explainPaste(none.stderr);
+    expect(placed).toMatchObject([{ topic: "concept/endorsement", slots: { namespace: ns, schema: SCHEMA, group: DBA, count: "2", have: "0" } }]);
+    expect(placed[0]!.next.map((n) => n.command)).toContain(`kubectl ptah status ${SCHEMA} -n ${ns}`);
     admitted(endorse(alice));
-    refusedWith(tryApprove(approver), "it has 1 (alice).");
+    const one = tryApprove(approver);
+    refusedWith(one, "it has 1 (alice).");
+    expect(explainPaste(one.stderr)).toMatchObject([{ topic: "concept/endorsement", slots: { namespace: ns, schema: SCHEMA, have: "1", users: "alice" } }]);
     // Read back by the plugin from the policy the cluster holds: one of two, by alice.
     expect(ptah(["status", SCHEMA, "-n", ns], "approver").stdout).toMatch(/\n {2}Endorsed: +1\/2 \(alice\)\n/u);
     expect(ptah(["inbox", "-n", ns], "approver").stdout).toMatch(/ENDORSED[\s\S]*1\/2 \(alice\)/u);
@@ -110,7 +117,9 @@ describe.skipIf(Boolean(skip))("policy: two endorsements for risky plans, on the
     expect(again.stderr).toMatch(
       /^error: cannot endorse \S+: you \(alice\) already endorsed its current plan \(endorsements\.ptah\.run\/sha256-[0-9a-f]{56}\); next: kubectl ptah status storefront -n \S+\n$/u,
     );
-    refusedWith(annotate(carol, `${key}=alice,carol`, "--overwrite"), `carol is not a member of group ${DBA}`);
+    const outsider = annotate(carol, `${key}=alice,carol`, "--overwrite");
+    refusedWith(outsider, `carol is not a member of group ${DBA}`);
+    expect(explainPaste(outsider.stderr)).toMatchObject([{ topic: "concept/endorsement-refused", slots: { user: "carol", group: DBA } }]);
     refusedWith(annotate(bob, `${key}=alice,bob,dave`, "--overwrite"), "an endorsement appends exactly your own username");
     refusedWith(annotate(writer, `${key}=alice,lab-admin`, "--overwrite"), "lab-admin last changed the spec");
     const self = ptahAs(writer, ["endorse", SCHEMA, "-n", ns]);

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { expect } from "vitest";
 import { createNamespace, kubectl, kubectlJson, labEnv, REPO_ROOT, type KubeObject } from "../support/lab.ts";
-import { ptah } from "../support/plugin.ts";
+import { ptah, pluginEnv } from "../support/plugin.ts";
 import { storefrontSetup } from "./storefront-setup.ts";
 
 export const SCHEMA = "storefront";
@@ -44,6 +44,13 @@ export function runLineAs(p: Person, line: string): Run {
 export function ptahAs(p: Person | undefined, args: readonly string[]): Run {
   const r = ptah([...args, ...(p ? as(p) : [])], "admin");
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** What `kubectl ptah explain - -o json` (through the real kubectl) says of a refused kubectl's stderr, pasted as it was. */
+export function explainPaste(stderr: string): { topic: string; slots: Record<string, string>; next: { command: string }[] }[] {
+  const r = spawnSync("kubectl", ["ptah", "explain", "-", "-o", "json"], { input: stderr, encoding: "utf8", env: pluginEnv("viewer"), timeout: 60_000 });
+  expect({ status: r.status, stderr: r.stderr }, stderr).toEqual({ status: 0, stderr: "" });
+  return JSON.parse(r.stdout) as { topic: string; slots: Record<string, string>; next: { command: string }[] }[];
 }
 
 /** A namespace the simulator serves, with the storefront schema (created by lab-admin, its spec writer). */

@@ -5,10 +5,13 @@
 // "now" (read from a dry-run create's creationTimestamp): now ± 1 h admits, its complement
 // refuses; a freeze containing today refuses with its dates, one that ended yesterday admits; the
 // break-glass group is admitted inside a freeze. Bound to this test's namespace and removed after.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEventsSince, auditMark, kubectl } from "../support/lab.ts";
-import { ptah } from "../support/plugin.ts";
-import { applyPolicy, approvalOf, kubectlAs, phaseOf, removePolicy, SCHEMA, storefrontNamespace, until, waitSchema, type Person, type Run } from "./policy-setup.ts";
+import { pluginEnv, ptah } from "../support/plugin.ts";
+import { applyPolicy, approvalOf, explainPaste, kubectlAs, phaseOf, removePolicy, SCHEMA, storefrontNamespace, until, waitSchema, type Person, type Run } from "./policy-setup.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 const NAME = `window${Date.now().toString(36)}`;
@@ -66,6 +69,17 @@ describe.skipIf(Boolean(skip))("policy: change windows and freezes, on the real 
     const status = ptah(["status", SCHEMA, "-n", ns], "approver");
     expect(status.stdout).toMatch(new RegExp(`\n  Window: +open — closes ${at} \\(in (59m|1h 0m)\\)\n`, "u"));
     expect(ptah(["inbox", "-n", ns], "approver").stdout).toMatch(new RegExp(`WINDOW[\\s\\S]*open — closes ${at}`, "u"));
+    // The MCP server's status tool, over real stdio through the real kubectl, carries the same line.
+    const env = Object.fromEntries(Object.entries(pluginEnv("approver")).filter((e): e is [string, string] => e[1] !== undefined));
+    const client = new Client({ name: "policy-window-e2e", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: "kubectl", args: ["ptah", "mcp", "-n", ns], env }));
+    try {
+      const r = (await client.callTool({ name: "status", arguments: { schema: SCHEMA } })) as CallToolResult;
+      const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      expect(text).toMatch(new RegExp(`\n  Window: +open — closes ${at} \\(in (58m|59m|1h 0m)\\)\n`, "u"));
+    } finally {
+      await client.close();
+    }
     const quiet = ptah(["approve", SCHEMA, "-n", ns], "approver");
     expect(quiet).toMatchObject({ status: 0, stderr: "" });
     // The complement: the rest of the week, from now + 1 h round to now - 1 h.
@@ -78,6 +92,8 @@ describe.skipIf(Boolean(skip))("policy: change windows and freezes, on the real 
     );
     expect(closed.stderr).toContain(`this approval of schema ${ns}/${SCHEMA} arrived at `);
     expect(closed.stderr).toContain(`Next: run kubectl ptah approve ${SCHEMA} -n ${ns} | kubectl create -f - again once the window is open`);
+    // The real kubectl's stderr, pasted into explain: the window's topic, with the names read back.
+    expect(explainPaste(closed.stderr)).toMatchObject([{ topic: "concept/change-window", slots: { namespace: ns, schema: SCHEMA } }]);
     // The plugin predicts the refusal with the server's own words, and still prints the approval.
     const warned = ptah(["approve", SCHEMA, "-n", ns], "approver");
     expect(warned.status).toBe(0);
@@ -99,6 +115,7 @@ describe.skipIf(Boolean(skip))("policy: change windows and freezes, on the real 
       `denied request: approvals are frozen from ${today} to ${today} (whole days, UTC); this approval of schema ${ns}/${SCHEMA} arrived at ${today}T`,
     );
     expect(frozen.stderr).toContain(`, or, in an emergency, have a member of ${oncall.groups[0]} create it (recorded in the audit log)`);
+    expect(explainPaste(frozen.stderr)).toMatchObject([{ topic: "concept/freeze", slots: { namespace: ns, schema: SCHEMA, from: today, to: today, group: oncall.groups[0] } }]);
     const mark = auditMark();
     expect(tryApprove(oncall), "the break-glass group").toMatchObject({ code: 0 });
     const key = `${NAME}-freeze/breakglass`;

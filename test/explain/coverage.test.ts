@@ -257,7 +257,7 @@ const EVENTS = [
 const CONCEPTS = ["fingerprint", "binding", "plan", "chunk", "approval", "acknowledgment", "destructive", "privilege-changes"];
 
 // The verbs a next command may use after `kubectl ptah`.
-const VERBS = ["status", "schema", "plan", "migration", "approve", "approvals", "acknowledge", "history", "wait", "explain", "version", "doctor", "inbox"];
+const VERBS = ["status", "schema", "plan", "migration", "approve", "approvals", "acknowledge", "history", "wait", "explain", "version", "doctor", "inbox", "endorse", "policy"];
 
 describe("knowledge base coverage of the contract", () => {
   it.each(SCHEMA_CONDITION_TYPES)("explains the PtahSchema condition type %s", (type) => {

@@ -28,6 +28,8 @@ function names(p: Placed): Partial<Record<Placeholder, string>> {
     .replace(/s$/u, "");
   const kind = resource ? RESOURCE_PLACEHOLDER[resource] : undefined;
   if (kind && p.context.name) out[kind] = p.context.name;
+  if (p.slots.schema) out.schema = p.slots.schema;
+  if (p.slots.migration) out.migration = p.slots.migration;
   if (p.slots.realm) out.realm = p.slots.realm;
   if (p.slots.namespace) out.namespace = p.slots.namespace;
   return out;
@@ -88,7 +90,23 @@ export function placedAnswer(p: Placed): PlacedAnswer {
   };
 }
 
-const SLOT_LABELS: Partial<Record<Slot, string>> = { user: "user", realm: "realm", namespace: "namespace", count: "count", op: "operation", outcome: "outcome", detail: "detail" };
+const SLOT_LABELS: Partial<Record<Slot, string>> = {
+  user: "user",
+  realm: "realm",
+  namespace: "namespace",
+  schema: "schema",
+  migration: "migration",
+  group: "group",
+  count: "count",
+  have: "has",
+  users: "endorsers",
+  current: "current key",
+  key: "key",
+  at: "at",
+  op: "operation",
+  outcome: "outcome",
+  detail: "detail",
+};
 
 export function renderPlaced(placed: readonly Placed[]): string {
   const lines: string[] = [];

@@ -5,7 +5,10 @@
 // value can be read as a flag, and the positionals follow `--` all the same. `approve` itself,
 // its `--dry-run=server`, `doctor --probe` and every watch are not tools: the dry-run create is
 // the one request here that asks admission anything, and an assistant must never be the one who
-// approves (the webhook records whoever creates an approval as the approver).
+// approves (the webhook records whoever creates an approval as the approver). Nor are `endorse`
+// (an endorsement counts only as the endorser's own write) and `policy render` (an administrator's
+// manifest, no state): the approval policies' read-back reaches the assistant through status and
+// inbox, which print Endorsed and Window when policies are bound.
 import { z } from "zod";
 
 /** A Kubernetes object name (DNS-1123 subdomain): never starts with "-", so never a flag. */

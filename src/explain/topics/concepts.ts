@@ -6,6 +6,7 @@ import { TRAP_TOPICS } from "./trap-topics.ts";
 import { LOCK_TOPICS } from "./lock-topics.ts";
 import { SYMPTOM_TOPICS } from "./symptom-topics.ts";
 import { ALERT_TOPICS } from "./alert-topics.ts";
+import { POLICY_TOPICS } from "./policy-topics.ts";
 
 export const CONCEPT_TOPICS = {
   condition: {
@@ -228,5 +229,6 @@ export const CONCEPT_TOPICS = {
   ...TRAP_TOPICS,
   ...SYMPTOM_TOPICS,
   ...ALERT_TOPICS,
+  ...POLICY_TOPICS,
   ...LOCK_TOPICS,
 } satisfies Record<Concept, KindedTopicText>;
