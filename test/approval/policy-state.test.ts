@@ -9,10 +9,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { endorsementKey } from "../../src/approval/endorsement.ts";
 import { loadCel, rfc3339, type Cel } from "../../src/approval/policy-cel-env.ts";
 import { judge } from "../../src/approval/policy-judge.ts";
-import type { PolicySet } from "../../src/approval/policy-set.ts";
 import { endorsementOf, probeRequest, windowOf } from "../../src/approval/policy-state.ts";
 import { LAST_SPEC_WRITER_USERNAME } from "../../src/model/spec-writer.ts";
-import { runCliWith } from "../support/cli.ts";
+import { rendered } from "../support/rendered-policies.ts";
 
 const ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "America/St_Johns", "Pacific/Chatham", "Asia/Kathmandu"];
 const DAY = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
@@ -20,20 +19,6 @@ let cel: Cel;
 beforeAll(async () => {
   cel = await loadCel();
 });
-
-async function rendered(flags: readonly string[]): Promise<PolicySet> {
-  const r = await runCliWith(["policy", "render", "-o", "json", ...flags], undefined);
-  expect(r.stderr).toBe("");
-  const items = (JSON.parse(r.stdout) as { items: { kind: string; metadata: { name: string; labels: Record<string, string> }; spec: Record<string, unknown> }[] }).items;
-  return {
-    policies: items
-      .filter((o) => o.kind === "ValidatingAdmissionPolicy")
-      .map((o) => ({ name: o.metadata.name, part: o.metadata.labels["ptah.run/approval-policy"] ?? "", spec: o.spec })),
-    bindings: items
-      .filter((o) => o.kind === "ValidatingAdmissionPolicyBinding")
-      .map((o) => ({ name: o.metadata.name, policyName: String(o.spec.policyName), labelled: true, spec: o.spec })),
-  };
-}
 
 const schemaWith = (annotations: Record<string, string>, plan: Record<string, unknown>) => ({
   apiVersion: "operator.ptah.run/v1alpha1",

@@ -7,21 +7,8 @@ import { endorsementKey, ENDORSEMENT_PREFIX } from "../../src/approval/endorseme
 import type { AdmissionRequest } from "../../src/approval/policy-judge.ts";
 import type { PolicySet } from "../../src/approval/policy-set.ts";
 import { LAST_SPEC_WRITER_USERNAME } from "../../src/model/spec-writer.ts";
-import { runCliWith } from "../support/cli.ts";
 
-export async function rendered(flags: readonly string[]): Promise<PolicySet> {
-  const r = await runCliWith(["policy", "render", "-o", "json", ...flags], undefined);
-  if (r.status !== 0) throw new Error(r.stderr);
-  const items = (JSON.parse(r.stdout) as { items: { kind: string; metadata: { name: string; labels: Record<string, string> }; spec: Record<string, unknown> }[] }).items;
-  return {
-    policies: items
-      .filter((o) => o.kind === "ValidatingAdmissionPolicy")
-      .map((o) => ({ name: o.metadata.name, part: o.metadata.labels["ptah.run/approval-policy"] ?? "", spec: o.spec })),
-    bindings: items
-      .filter((o) => o.kind === "ValidatingAdmissionPolicyBinding")
-      .map((o) => ({ name: o.metadata.name, policyName: String(o.spec.policyName), labelled: true, spec: o.spec })),
-  };
-}
+export { rendered } from "../support/rendered-policies.ts";
 
 /**
  * The policies with the authorizer's answer written in: the plugin's evaluator does not know
