@@ -42,6 +42,8 @@ export function buildCases(ctx, size, one, big) {
   const listApprovals = `list ${nsPath(ns, "ptahschemaapprovals")}`;
   const getPlan = `get ${nsPath(ns, "ptahschemaplans", one.plan)}`;
   const getChunks = one.chunks.map((c) => `get ${nsPath(ns, "ptahschemaplanchunks", c)}`).join(" & ");
+  /** The approval policies and their bindings, listed by status SCHEMA, approve, ledger and inbox (none bound in the bench's lab). */
+  const POLICY_READS = 2;
   const single = (id, label, args, sides, expectedRequests, extraGoals = []) =>
     withBinary({
       group: "single",
@@ -93,7 +95,8 @@ export function buildCases(ctx, size, one, big) {
       `status ${name} (its namespace: ${approvalsInNs} approvals)`,
       ["status", name],
       { floor: floor(`${getSchema} & ${listApprovals}`), kubectl: kubectl(["get", "ptahschema", name, "-n", ns, "-o", "yaml"]) },
-      1 + pages(approvalsInNs),
+      // and the approval policies' two lists (policies, bindings), beside them
+      1 + pages(approvalsInNs) + POLICY_READS,
       [{ against: "kubectl", max: 1.5 }],
     ),
   );
@@ -124,8 +127,9 @@ export function buildCases(ctx, size, one, big) {
         },
       },
       // schema, plan, chunks, schema again, and the four-eyes switch (the admission configuration's GET,
-      // sent beside the plan's reads; no SelfSubjectReview: the seeded schemas record no spec writer).
-      4 + one.chunks.length,
+      // sent beside the plan's reads; no SelfSubjectReview: the seeded schemas record no spec writer),
+      // then the approval policies' two lists (none bound: no SelfSubjectReview for them either).
+      4 + one.chunks.length + POLICY_READS,
       [{ against: "pipeline", max: 1.0 }],
     ),
   );
@@ -187,7 +191,7 @@ export function buildCases(ctx, size, one, big) {
     group: "lists",
     id: "ledger-all",
     label: "ledger -A",
-    expectedRequests: pages(schemasTotal) + pages(approvalsTotal) + 3,
+    expectedRequests: pages(schemasTotal) + pages(approvalsTotal) + 3 + POLICY_READS,
     sides: { plugin: plugin(["ledger", "-A"]), floor: floor(listAll(...ledgerKinds)), kubectl: kubectl(["get", ledgerKinds.join(","), "-A", "-o", "json", "--chunk-size=500"]) },
     goals: [{ against: "kubectl", max: 1.2 }],
     runs: listRuns,
@@ -199,7 +203,7 @@ export function buildCases(ctx, size, one, big) {
     group: "lists",
     id: "inbox-all",
     label: `inbox -A (2 lists, 1 + ${awaitingNamespaces} access reviews)`,
-    expectedRequests: pages(schemasTotal) + pages(0) + 1 + awaitingNamespaces,
+    expectedRequests: pages(schemasTotal) + pages(0) + 1 + awaitingNamespaces + POLICY_READS,
     sides: { plugin: plugin(["inbox", "-A"]), kubectl: kubectl(["get", "ptahschemas,ptahmigrations", "-A", "-o", "json", "--chunk-size=500"]) },
     goals: [{ against: "kubectl", max: 1.2 }],
     runs: listRuns,
