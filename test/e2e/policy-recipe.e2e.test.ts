@@ -33,24 +33,44 @@ function recipeLines(): string[] {
     .filter((l) => l !== "" && !l.startsWith("#"));
 }
 
-/** A kubeconfig whose user is lab-admin impersonating `name` in `groups`. */
-function kubeconfigAs(name: string, groups: readonly string[]): string {
-  const doc = yaml.load(fs.readFileSync(labEnv().kubeconfigs.admin, "utf8")) as { users: { user: Record<string, unknown> }[] };
+/** `from` with its user impersonating `name` in `groups`, written as `file`. */
+function impersonating(from: string, file: string, name: string, groups: readonly string[]): string {
+  const doc = yaml.load(fs.readFileSync(from, "utf8")) as { users: { user: Record<string, unknown> }[] };
   for (const u of doc.users) Object.assign(u.user, { as: name, "as-groups": [...groups] });
-  const file = path.join(DIR, `${name}.kubeconfig`);
   fs.writeFileSync(file, yaml.dump(doc));
   return file;
 }
 
+/**
+ * A kubeconfig for `name`: lab-admin impersonating them, for the person's kubectl. The plugin
+ * must run under its own certificates (the read-only proof judges its identity): the shim
+ * kubectl-ptah first on PATH swaps this file for its twin, the plugin's certificate impersonating
+ * the same person, as the tier's entry does for the lab's own kubeconfigs.
+ */
+const twins: Record<string, string> = {};
+function kubeconfigAs(name: string, groups: readonly string[]): string {
+  const person = impersonating(labEnv().kubeconfigs.admin, path.join(DIR, `${name}.kubeconfig`), name, groups);
+  twins[person] = impersonating(labEnv().pluginKubeconfigs.admin, path.join(DIR, `${name}.plugin.kubeconfig`), name, groups);
+  const cases = Object.entries(twins).map(([from, to]) => `  ${JSON.stringify(from)}) KUBECONFIG=${JSON.stringify(to)} ;;`);
+  const real = path.join(process.env.PTAH_BIN_DIR ?? "", "kubectl-ptah");
+  fs.writeFileSync(path.join(DIR, "bin", "kubectl-ptah"), `#!/bin/sh\ncase "$KUBECONFIG" in\n${cases.join("\n")}\nesac\nexport KUBECONFIG\nexec ${JSON.stringify(real)} "$@"\n`, {
+    mode: 0o755,
+  });
+  return person;
+}
+
 function sh(line: string, kubeconfig: string) {
-  const r = spawnSync("sh", ["-c", line], { cwd: DIR, encoding: "utf8", timeout: 60_000, env: pluginEnv("admin", { KUBECONFIG: kubeconfig }) });
+  const env = pluginEnv("admin", { KUBECONFIG: kubeconfig });
+  env.PATH = `${path.join(DIR, "bin")}${path.delimiter}${env.PATH ?? ""}`;
+  const r = spawnSync("sh", ["-c", line], { cwd: DIR, encoding: "utf8", timeout: 60_000, env });
   return { code: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe.skipIf(Boolean(skip))("docs/policy.md's recipe, every line, on the real API server", () => {
   beforeAll(async () => {
     ns = storefrontNamespace("policy-recipe");
-    fs.copyFileSync(path.join(REPO_ROOT, "rbac", "ptah-endorser.yaml"), path.join(DIR, "ptah-endorser.yaml"));
+    fs.mkdirSync(path.join(DIR, "bin"));
+    fs.writeFileSync(path.join(DIR, "bin", "kubectl-ptah"), `#!/bin/sh\nexec ${JSON.stringify(path.join(process.env.PTAH_BIN_DIR ?? "", "kubectl-ptah"))} "$@"\n`, { mode: 0o755 });
     fs.mkdirSync(path.join(DIR, "rbac"));
     fs.copyFileSync(path.join(REPO_ROOT, "rbac", "ptah-endorser.yaml"), path.join(DIR, "rbac", "ptah-endorser.yaml"));
     // A destructive plan, so that the quorum speaks: v1 applied first, then v3 drops what v1 made.

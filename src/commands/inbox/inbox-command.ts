@@ -225,10 +225,10 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined, l
     rows = rows.map((r) => ({ ...r, locks: cells.cells.get(lockKey(r.namespace, r.name)) ?? "-" }));
     lockWarnings = cells.warnings;
   }
-  let policyWarning = "";
+  // Without the cluster-scope list (most tenants), the columns are left out and nothing is said:
+  // inbox would otherwise warn on every run; `status SCHEMA` names the read it could not make.
   if (rows.some((r) => r.reason === "schema-approval")) {
     const policies = await readPolicies(c);
-    if (policies.kind === "unreadable") policyWarning = `Warning: approval policies not read: ${sanitize(policies.why)}\n`;
     const bySchema = new Map(schemas.map((s) => [`${s.metadata.namespace ?? ""}/${s.metadata.name}`, s]));
     rows = rows.map((r) => {
       const schema = r.reason === "schema-approval" ? bySchema.get(`${r.namespace}/${r.name}`) : undefined;
@@ -247,7 +247,7 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined, l
   return {
     rows,
     where,
-    warnings: (eyesLine ? `${warnings}${eyesLine}\n` : warnings) + lockWarnings + policyWarning,
+    warnings: (eyesLine ? `${warnings}${eyesLine}\n` : warnings) + lockWarnings,
     stuck: stuckFooter(countStuck(schemas, migrations, ctx.now), namespaces === undefined || namespaces.length > 1 ? " -A" : ` -n ${sanitize(namespaces[0]!)}`),
   };
 }
