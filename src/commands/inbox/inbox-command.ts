@@ -22,7 +22,7 @@ import { rejectedWarnings } from "../shared/tolerance.ts";
 import { countStuck, stuckFooter } from "../shared/stuck.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
-import { ACCESS_REVIEW, APPROVAL_POLICIES, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
+import { ACCESS_REVIEW, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
 import { readFourEyesSwitch, switchLine, type FourEyesSwitch } from "../shared/four-eyes-switch.ts";
 import { readAll } from "../shared/read.ts";
 import { readPolicies, schemaPolicyView } from "../shared/policy-readback.ts";
@@ -120,6 +120,10 @@ function parseNamespaces(raw: unknown): string[] | undefined {
 
 /** The -o formats (the shell refuses any other). */
 const OUTPUTS = ["json", "yaml"] as const;
+/** inbox reads the approval policies only when a schema waits, and says nothing without them. */
+const INBOX_POLICIES =
+  "list `validatingadmissionpolicies` (by the label `ptah.run/approval-policy`) and `validatingadmissionpolicybindings` (cluster scope, when a schema waits for approval: the ENDORSED and WINDOW columns; without them, those columns are left out)";
+
 export const inboxCommand: CommandBody<InboxOptions> = {
   positionals: [],
   outputs: OUTPUTS,
@@ -155,13 +159,13 @@ export const inboxCommand: CommandBody<InboxOptions> = {
       form: "inbox",
       argv: ["inbox"],
       rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ACCESS_REVIEW],
-      note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}; ${FOUR_EYES_SWITCH}; ${APPROVAL_POLICIES} (when a schema waits for approval)`,
+      note: `access reviews are granted to every authenticated user by Kubernetes' default \`system:basic-user\` role; ${WHO_AM_I}; ${FOUR_EYES_SWITCH}; ${INBOX_POLICIES}`,
     },
     {
       form: "inbox --locks",
       argv: ["inbox", "--locks"],
       rules: [...ptah("list", "ptahschemas", "ptahmigrations"), ...ptah("get", "ptahschemaplans", "ptahschemaplanchunks"), ACCESS_REVIEW],
-      note: `each waiting schema's plan and its chunks are read and verified (older installs: get \`configmaps\`); ${WHO_AM_I}; ${APPROVAL_POLICIES} (when a schema waits for approval)`,
+      note: `each waiting schema's plan and its chunks are read and verified (older installs: get \`configmaps\`); ${WHO_AM_I}; ${INBOX_POLICIES}`,
     },
   ],
   toOptions(args) {
