@@ -4,6 +4,7 @@
 // plain words — the topic of the message it was edited from. Nothing here is in the matcher's
 // table: the unrelated lines are written for this test, the edits generated from the contract's
 // messages (./contract-messages.ts).
+import { wordEdits } from "../support/word-edits.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { placeText } from "../../src/explain/message-match.ts";
@@ -74,22 +75,11 @@ const KNOWN = new Set(CASES.map((c) => canonical(c.text)));
 function edits(): { line: string; from: string; topic: string }[] {
   const out: { line: string; from: string; topic: string }[] = [];
   for (const c of CASES) {
-    const words = c.text.split(" ");
-    words.forEach((word, i) => {
-      if (/%|…|</u.test(word)) return;
-      const variants = [
-        [...words.slice(0, i), word.length > 3 ? `${word.slice(0, -2)}xq` : "zzz", ...words.slice(i + 1)],
-        [...words.slice(0, i), ...words.slice(i + 1)],
-        i + 1 < words.length ? [...words.slice(0, i), words[i + 1]!, word, ...words.slice(i + 2)] : undefined,
-      ];
-      for (const v of variants) {
-        if (!v) continue;
-        const text = v.join(" ");
-        // An edit that turns one message into another is that other message, not a wrong answer.
-        if (KNOWN.has(canonical(text)) || canonical(text) === canonical(c.text)) continue;
-        out.push({ line: fillSample(text), from: c.text, topic: c.topic });
-      }
-    });
+    for (const text of wordEdits(c.text, (word) => /%|…|</u.test(word))) {
+      // An edit that turns one message into another is that other message, not a wrong answer.
+      if (KNOWN.has(canonical(text)) || canonical(text) === canonical(c.text)) continue;
+      out.push({ line: fillSample(text), from: c.text, topic: c.topic });
+    }
   }
   return out;
 }

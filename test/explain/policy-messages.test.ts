@@ -4,6 +4,7 @@
 // written for it (policy-requests.ts), its message expression is evaluated by the plugin's own
 // evaluator (approval/policy-judge.ts), and the message, wrapped as kubectl prints it, is pasted.
 // A validation no request fails, a message no template places, or a wrong topic or name fails.
+import { wordEdits } from "../support/word-edits.ts";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCel, type Cel } from "../../src/approval/policy-cel-env.ts";
@@ -218,22 +219,13 @@ describe("explain places every message the rendered policies send", () => {
     let edited = 0;
     let placed = 0;
     for (const r of all) {
-      const words = r.denial.message.split(" ");
-      words.forEach((word, i) => {
-        const variants = [
-          [...words.slice(0, i), word.length > 3 ? `${word.slice(0, -2)}xq` : "zzz", ...words.slice(i + 1)],
-          [...words.slice(0, i), ...words.slice(i + 1)],
-          i + 1 < words.length ? [...words.slice(0, i), words[i + 1]!, word, ...words.slice(i + 2)] : undefined,
-        ];
-        for (const v of variants) {
-          if (!v) continue;
-          edited++;
-          const got = placeLine(denialLine({ ...r.denial, message: v.join(" ") }));
-          if (got === undefined) continue;
-          placed++;
-          expect(got.template.topic, v.join(" ")).toBe(TOPIC[r.part]);
-        }
-      });
+      for (const text of wordEdits(r.denial.message)) {
+        edited++;
+        const got = placeLine(denialLine({ ...r.denial, message: text }));
+        if (got === undefined) continue;
+        placed++;
+        expect(got.template.topic, text).toBe(TOPIC[r.part]);
+      }
     }
     expect(edited).toBeGreaterThan(1000);
     // Most edits touch fixed words, which place nothing; those inside a name's slot keep the topic.
