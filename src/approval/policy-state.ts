@@ -4,6 +4,8 @@
 // count), and whether the time policies (windows, freezes) would admit an approval now, and if
 // not, when they next would. Both come from evaluating the served CEL; nothing is inferred from the
 // flags that rendered it.
+import { PTAH_API_VERSION, PTAH_GROUP, PTAH_VERSION } from "../model/api.ts";
+import { KINDS } from "../model/parse.ts";
 import type { Cel } from "./policy-cel-env.ts";
 import { judge, variablesFor, type AdmissionRequest } from "./policy-judge.ts";
 import { applicable, type PolicySet, type ServedPolicy } from "./policy-set.ts";
@@ -25,14 +27,14 @@ export function probeRequest(o: {
 }): AdmissionRequest {
   const meta = (o.schema.metadata ?? {}) as { name?: string; uid?: string };
   return {
-    group: "operator.ptah.run",
-    version: "v1alpha1",
-    resource: "ptahschemaapprovals",
+    group: PTAH_GROUP,
+    version: PTAH_VERSION,
+    resource: KINDS.PtahSchemaApproval.plural,
     kind: "PtahSchemaApproval",
     operation: "CREATE",
     namespace: o.namespace,
     namespaceLabels: undefined,
-    object: { apiVersion: "operator.ptah.run/v1alpha1", kind: "PtahSchemaApproval", metadata: { name: "" }, spec: { schemaRef: { name: meta.name ?? "", uid: meta.uid ?? "" } } },
+    object: { apiVersion: PTAH_API_VERSION, kind: "PtahSchemaApproval", metadata: { name: "" }, spec: { schemaRef: { name: meta.name ?? "", uid: meta.uid ?? "" } } },
     user: { username: "", groups: [] },
     at: o.at,
     params: o.schemas,

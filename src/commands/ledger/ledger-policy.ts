@@ -10,6 +10,7 @@ import type { PolicySet } from "../../approval/policy-set.ts";
 import { probeRequest } from "../../approval/policy-state.ts";
 import { sanitize } from "../../errors.ts";
 import type { PtahSchema } from "../../model/kinds.ts";
+import { KINDS } from "../../model/parse.ts";
 import type { PolicyRead } from "../shared/policy-readback.ts";
 
 export interface PolicyLedger {
@@ -54,7 +55,7 @@ function outside(e: LedgerEntry, bySchema: ReadonlyMap<string, PtahSchema>, set:
   const req = {
     ...base,
     ...(migration
-      ? { resource: "ptahmigrationapprovals", kind: "PtahMigrationApproval", object: { metadata: { name: e.name }, spec: { migrationRef: { name: e.owner } } } }
+      ? { resource: KINDS.PtahMigrationApproval.plural, kind: "PtahMigrationApproval", object: { metadata: { name: e.name }, spec: { migrationRef: { name: e.owner } } } }
       : { object: { ...base.object, metadata: { name: e.name } } }),
     user: { username: e.approver, groups: [...e.groups] },
   };

@@ -11,6 +11,7 @@ import { endorsementOf, HORIZON_MINUTES, probeRequest, windowOf, type Endorsemen
 import { NotFoundError, ReadError } from "../../errors.ts";
 import { PTAH_GROUP, PTAH_VERSION } from "../../model/api.ts";
 import type { PtahSchema } from "../../model/kinds.ts";
+import { KINDS } from "../../model/parse.ts";
 import type { Connection } from "../command-types.ts";
 
 /** The policies as read: evaluable, absent, or not readable by this account (with kubectl's reason). */
@@ -33,7 +34,6 @@ export async function readPolicies(c: Connection): Promise<PolicyRead> {
 }
 
 export type ApprovalKind = "PtahSchemaApproval" | "PtahMigrationApproval";
-const RESOURCE: Record<ApprovalKind, string> = { PtahSchemaApproval: "ptahschemaapprovals", PtahMigrationApproval: "ptahmigrationapprovals" };
 
 /** The API server's verdict on creating `approval` in `namespace` as `user` at `at`. */
 export function predictApproval(
@@ -43,7 +43,7 @@ export function predictApproval(
   return judge(read.cel, read.set, {
     group: PTAH_GROUP,
     version: PTAH_VERSION,
-    resource: RESOURCE[o.kind],
+    resource: KINDS[o.kind].plural,
     kind: o.kind,
     operation: "CREATE",
     namespace: o.namespace,
@@ -58,7 +58,14 @@ export function predictApproval(
 /** Whether any bound policy judges approvals of this kind in this namespace (undefined: cannot tell). */
 export function judged(read: Extract<PolicyRead, { kind: "policies" }>, kind: ApprovalKind, namespace: string, part?: string): boolean | undefined {
   const set = part === undefined ? read.set : { ...read.set, policies: read.set.policies.filter((p) => p.part === part) };
-  const { pairs, unknown } = applicable(set, { group: PTAH_GROUP, version: PTAH_VERSION, resource: RESOURCE[kind], operation: "CREATE", namespace, namespaceLabels: undefined });
+  const { pairs, unknown } = applicable(set, {
+    group: PTAH_GROUP,
+    version: PTAH_VERSION,
+    resource: KINDS[kind].plural,
+    operation: "CREATE",
+    namespace,
+    namespaceLabels: undefined,
+  });
   return unknown.length > 0 ? undefined : pairs.length > 0;
 }
 
