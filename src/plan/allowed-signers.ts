@@ -4,9 +4,14 @@
 // so a principal must name one signer: a pattern (*, ?, !) on a matching line is refused plainly.
 // With a required signer (as `ssh-keygen -Y verify -I`), the principals are a pattern list matched
 // against it, as ssh-keygen reads them, and the signer is who is reported.
-// Of the options, namespaces="…" is honoured; cert-authority lines vouch for certificates, which
-// this plugin does not read, so they match no key; valid-after and valid-before are refused on a
-// matching line rather than ignored. Pure.
+// A line is read by OpenSSH's grammar, not a simpler one, so no name reads differently here than
+// there: the principals field ends at whitespace or holds one quoted stretch (its quotes dropped,
+// whatever stands before them); options are cert-authority and namespaces/valid-after/valid-before
+// ="…" (names in any case, values quoted, \" inside), comma-separated; patterns match bytes.
+// Where ssh-keygen skips a line it cannot read, this plugin refuses the file: stricter, never
+// weaker. Of the options, namespaces="…" is honoured; cert-authority lines vouch for certificates,
+// which this plugin does not read, so they match no key; valid-after and valid-before are refused
+// on a matching line rather than ignored. Pure.
 import { VerificationError } from "../errors.ts";
 import { WireReader } from "./ssh-wire.ts";
 
@@ -23,58 +28,121 @@ export interface AllowedSigner {
   readonly unread: readonly string[];
 }
 
-/** Splits on `sep` (whitespace when undefined) outside double quotes. */
-function split(text: string, sep?: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (const ch of text) {
-    if (ch === '"') quoted = !quoted;
-    const breaks = !quoted && (sep === undefined ? ch === " " || ch === "\t" : ch === sep);
-    if (breaks) {
-      if (cur !== "" || sep !== undefined) out.push(cur);
-      cur = "";
-    } else cur += ch;
-  }
-  if (quoted) throw new Error("a quote is not closed");
-  if (cur !== "" || sep !== undefined) out.push(cur);
-  return out;
+/** The characters OpenSSH's field splitter (misc.c strdelim) takes for whitespace. */
+const isWhite = (ch: string | undefined): boolean => ch === " " || ch === "\t" || ch === "\r" || ch === "\n";
+const isBlank = (ch: string | undefined): boolean => ch === " " || ch === "\t";
+
+function skip(text: string, at: number, white: (ch: string | undefined) => boolean): number {
+  let i = at;
+  while (i < text.length && white(text[i])) i++;
+  return i;
 }
 
-const unquote = (s: string): string => (s.length >= 2 && s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1) : s);
+/**
+ * The principals field and where the rest starts: up to the first whitespace or quote; at a quote,
+ * that quote is dropped and the field runs to the next one, which ends it wherever it stands.
+ */
+function principalsField(text: string): { value: string; rest: number } {
+  let i = 0;
+  while (i < text.length && !isWhite(text[i]) && text[i] !== '"') i++;
+  if (text[i] !== '"') return { value: text.slice(0, i), rest: skip(text, i, isWhite) };
+  const close = text.indexOf('"', i + 1);
+  if (close < 0) throw new Error("a quote is not closed");
+  return { value: text.slice(0, i) + text.slice(i + 1, close), rest: skip(text, close + 1, isWhite) };
+}
 
 /** A key type's name as the file writes it (not an option list). */
 const KEY_TYPE = /^(ssh-|ecdsa-|sk-|rsa-)[a-z0-9.@-]+$/u;
 
-function parseLine(text: string, line: number): AllowedSigner {
-  const tokens = split(text);
-  const principals = unquote(tokens[0]!);
-  let at = 1;
-  const options = tokens[at] !== undefined && !KEY_TYPE.test(tokens[at]!) ? split(tokens[at++]!, ",") : [];
-  const keyType = tokens[at];
-  const key = tokens[at + 1];
-  if (keyType === undefined || key === undefined || !KEY_TYPE.test(keyType)) throw new Error("it names no key type and key");
+/** The key at `at` (type, blanks, base64; a comment may follow), or undefined when no key type stands there. */
+function readKey(text: string, at: number): { keyType: string; blob: Uint8Array } | undefined {
+  let end = at;
+  while (end < text.length && !isBlank(text[end])) end++;
+  const keyType = text.slice(at, end);
+  if (!KEY_TYPE.test(keyType)) return undefined;
+  const from = skip(text, end, isBlank);
+  let to = from;
+  while (to < text.length && !isBlank(text[to])) to++;
+  const key = text.slice(from, to).replace(/[\r\n]+$/u, "");
+  if (key === "") throw new Error("it names no key type and key");
   if (!/^[A-Za-z0-9+/]+={0,2}$/u.test(key)) throw new Error("its key is not base64");
   const blob = Buffer.from(key, "base64");
   if (new WireReader(blob).text() !== keyType) throw new Error(`its key is not a ${keyType} key`);
+  return { keyType, blob };
+}
+
+/** Where the options field ends: the first blank outside double quotes (a \" does not toggle them). */
+function pastOptions(text: string, at: number): number {
+  let quoted = false;
+  let i = at;
+  for (; i < text.length && (quoted || !isBlank(text[i])); i++) {
+    if (text[i] === "\\" && text[i + 1] === '"') i++;
+    else if (text[i] === '"') quoted = !quoted;
+  }
+  if (quoted) throw new Error("a quote in its options is not closed");
+  return i;
+}
+
+/** A quoted option value at `at`: its text (\" read as ") and where it ends. */
+function dequote(text: string, at: number, name: string): { value: string; next: number } {
+  if (text[at] !== '"') throw new Error(`its ${name} option's value is not quoted`);
+  let value = "";
+  let i = at + 1;
+  for (; i < text.length && text[i] !== '"'; i++) {
+    if (text[i] === "\\" && text[i + 1] === '"') i++;
+    value += text[i];
+  }
+  if (i >= text.length) throw new Error(`its ${name} option's value has no closing quote`);
+  return { value, next: i + 1 };
+}
+
+const VALUED = /^(namespaces|valid-after|valid-before)=/iu;
+const CERT_AUTHORITY = "cert-authority";
+
+/** The options as OpenSSH's sshsigopt_parse reads them; anything else refuses the line. */
+function parseOptions(text: string): Pick<AllowedSigner, "namespaces" | "certAuthority" | "unread"> {
   let namespaces: string[] | undefined;
   let certAuthority = false;
   const unread: string[] = [];
-  for (const option of options) {
-    const [name, ...value] = option.split("=");
-    if (name === "namespaces") namespaces = unquote(value.join("=")).split(",");
-    else if (name === "cert-authority") certAuthority = true;
-    else unread.push(name!);
+  let i = 0;
+  while (i < text.length) {
+    const here = text.slice(i);
+    const valued = VALUED.exec(here);
+    if (here.slice(0, CERT_AUTHORITY.length).toLowerCase() === CERT_AUTHORITY) {
+      certAuthority = true;
+      i += CERT_AUTHORITY.length;
+    } else if (valued) {
+      const name = valued[1]!.toLowerCase();
+      const { value, next } = dequote(text, i + valued[0].length, name);
+      if (name !== "namespaces") unread.push(name);
+      else if (namespaces !== undefined) throw new Error("it has two namespaces options");
+      else namespaces = value.split(",");
+      i = next;
+    } else throw new Error(`its option ${JSON.stringify(here.split(",")[0])} is not one ssh-keygen knows`);
+    if (i === text.length) break;
+    if (text[i] !== ",") throw new Error(`its option ${JSON.stringify(text.slice(i).split(",")[0])} is not one ssh-keygen knows`);
+    i++;
   }
-  return { line, principals, keyType, blob, namespaces, certAuthority, unread };
+  return { namespaces, certAuthority, unread };
+}
+
+function parseLine(text: string, line: number): AllowedSigner {
+  const { value: principals, rest } = principalsField(text);
+  if (principals === "") throw new Error("it names no principals");
+  const plain = readKey(text, rest);
+  if (plain) return { line, principals, ...plain, namespaces: undefined, certAuthority: false, unread: [] };
+  const end = pastOptions(text, rest);
+  const key = readKey(text, skip(text, end, isBlank));
+  if (!key) throw new Error("it names no key type and key");
+  return { line, principals, ...key, ...parseOptions(text.slice(rest, end)) };
 }
 
 /** Every key line of the file; a line that does not read is refused with its number. */
 export function parseAllowedSigners(text: string, name: string): AllowedSigner[] {
   const out: AllowedSigner[] = [];
   text.split("\n").forEach((raw, i) => {
-    const line = raw.replace(/\r$/u, "").trim();
-    if (line === "" || line.startsWith("#")) return;
+    const line = raw.slice(skip(raw, 0, isBlank));
+    if (line === "" || line === "\r" || line.startsWith("#")) return;
     try {
       out.push(parseLine(line, i + 1));
     } catch (err) {
@@ -84,22 +152,44 @@ export function parseAllowedSigners(text: string, name: string): AllowedSigner[]
   return out;
 }
 
-/** ssh's pattern match: * any run, ? any one character. */
-function glob(pattern: string, text: string): boolean {
-  const re = pattern
-    .replace(/[.+^${}()|[\]\\]/gu, "\\$&")
-    .replace(/\*/gu, ".*")
-    .replace(/\?/gu, ".");
-  return new RegExp(`^${re}$`, "u").test(text);
+/** OpenSSH's match_pattern over bytes: * any run, ? any one byte. */
+function glob(pattern: Uint8Array, text: Uint8Array): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && (pattern[p] === 0x3f || pattern[p] === text[t])) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === 0x2a) {
+      star = p++;
+      resume = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === 0x2a) p++;
+  return p === pattern.length;
 }
+
+const utf8 = (s: string): Uint8Array => Buffer.from(s, "utf8");
+
+/** OpenSSH's pattern list splits into sub-patterns of under 1023 bytes; a longer one matches nothing. */
+const SUB_PATTERN_LIMIT = 1023;
 
 /** ssh's pattern list: a negated (!) pattern that matches denies; otherwise any one match allows. */
 export function matchesPatternList(patterns: readonly string[], text: string): boolean {
+  const bytes = utf8(text);
   let allowed = false;
   for (const p of patterns) {
-    if (p.startsWith("!")) {
-      if (glob(p.slice(1), text)) return false;
-    } else if (glob(p, text)) allowed = true;
+    const negated = p.startsWith("!");
+    const sub = utf8(negated ? p.slice(1) : p);
+    if (sub.length >= SUB_PATTERN_LIMIT) return false;
+    if (!glob(sub, bytes)) continue;
+    if (negated) return false;
+    allowed = true;
   }
   return allowed;
 }

@@ -108,7 +108,15 @@ export function verifySignature(input: SignatureInput): Signer {
   }
   const fingerprint = fingerprintOf(parsed.publicBlob);
   const keyText = `${keyTypeLabel(key.type)} key ${fingerprint}`;
-  const signers = parseAllowedSigners(new TextDecoder().decode(input.allowedSigners), names.allowedSigners);
+  let signersText: string;
+  try {
+    // ssh-keygen compares bytes: a byte that is not UTF-8 would read here as U+FFFD and could
+    // match a name it never matches there.
+    signersText = new TextDecoder("utf-8", { fatal: true }).decode(input.allowedSigners);
+  } catch {
+    throw new VerificationError(`the allowed signers file ${names.allowedSigners} is not UTF-8 text`);
+  }
+  const signers = parseAllowedSigners(signersText, names.allowedSigners);
   const principals = principalsFor(signers, parsed.publicBlob, input.namespace, { key: keyText, file: names.allowedSigners }, input.signer);
   let good: boolean;
   try {
