@@ -61,6 +61,26 @@ function snapshotBuild(tmp) {
   return path.join(root, "bin", "kubectl-ptah.js");
 }
 
+/**
+ * A copy of the snapshot whose loader installs neither guard (the two install calls of
+ * dist/start.cjs replaced): the guards' cost at start is the guarded bin's time minus this one's,
+ * in the same case. Throws when the calls are not found once each, so a renamed call cannot
+ * silently measure two guarded bins.
+ */
+function unguardedBuild(tmp, plugin) {
+  const root = path.join(tmp, "pkg-unguarded");
+  fs.cpSync(path.resolve(path.dirname(plugin), ".."), root, { recursive: true });
+  const start = path.join(root, "dist", "start.cjs");
+  let text = fs.readFileSync(start, "utf8");
+  for (const call of ["installProcessGuard", "installEgressGuard"]) {
+    const found = text.match(new RegExp(`\\b[\\w$]+\\.${call}\\(\\)`, "g")) ?? [];
+    if (found.length !== 1) throw new Error(`dist/start.cjs calls ${call}() ${found.length} times, not once: the unguarded copy cannot be made`);
+    text = text.replace(found[0], "void 0");
+  }
+  fs.writeFileSync(start, text);
+  return path.join(root, "bin", "kubectl-ptah.js");
+}
+
 function labCommand(opts, cmd) {
   const env = { ...process.env, PTAH_LAB_DIR: opts.labDir, PTAH_LAB_SIM: opts.sim ? "1" : "0" };
   const r = runSync(process.execPath, [path.join(REPO, "lab", "lab.mjs"), cmd], { env, stdio: ["ignore", "pipe", "inherit"] });
@@ -126,6 +146,7 @@ async function main() {
   fs.mkdirSync(OUT_DIR, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-bench-"));
   const plugin = opts.pluginBin ?? snapshotBuild(tmp);
+  const unguarded = unguardedBuild(tmp, plugin);
   const binDir = path.join(tmp, "bin");
   fs.mkdirSync(binDir);
   fs.symlinkSync(plugin, path.join(binDir, "kubectl-ptah"));
@@ -159,6 +180,7 @@ async function main() {
     only: opts.only,
     kubectl: kubectl.path,
     binary,
+    unguarded,
     firstSize: opts.sizes[0],
     largestSize: Math.max(...opts.sizes),
   };

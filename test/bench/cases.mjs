@@ -74,6 +74,8 @@ export function buildCases(ctx, size, one, big) {
           sides: {
             plugin: { argv: [bin, ...args], display: `${path.basename(bin)} ${args.join(" ")}`, agent: "plugin" },
             node: node0,
+            // The same bin with neither guard installed: the guards' start-up cost (targets.mjs).
+            ...(dist === "npm" && id === "explain-topic" ? { unguarded: { argv: [ctx.unguarded, ...args], display: `unguarded copy ${args.join(" ")}` } } : {}),
             ...(dist === "binary" ? { npm: { argv: ["kubectl-ptah", ...args], display: `kubectl-ptah ${args.join(" ")}` } } : {}),
           },
           goals: [

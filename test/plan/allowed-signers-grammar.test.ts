@@ -116,14 +116,16 @@ describe("the allowed signers grammar against ssh-keygen -Y verify -I", () => {
           else expect.fail(`refused without a stated reason: ${where}`);
         }
       }),
-      { numRuns: 150 },
+      // 150 files in the unit tier; 30 under npm run mutate, where every mutant runs this test.
+      { numRuns: process.env.PTAH_UNDER_MUTATION ? 30 : 150 },
     );
     const cases = tally.both + tally.neither + tally.skippedLine + tally.unread;
     console.log(
       `allowed signers grammar against ssh-keygen: ${cases} cases, ${tally.both} accepted by both, ${tally.neither} refused by both, ` +
         `refused by the plugin alone: ${tally.skippedLine} for a line ssh-keygen skips, ${tally.unread} for valid-after/valid-before`,
     );
-    expect(tally.both).toBeGreaterThan(60);
-    expect(tally.neither).toBeGreaterThan(50);
+    // Both verdicts well represented (about 7 % and 85 % of the cases in trial runs).
+    expect(tally.both).toBeGreaterThan(cases * 0.035);
+    expect(tally.neither).toBeGreaterThan(cases * 0.5);
   });
 });
