@@ -86,3 +86,15 @@ export function lagLines(kind: LagKind, o: PtahSchema | PtahMigration, now: Date
   }
   return out;
 }
+
+/**
+ * A list's READY cell note: whether the Ready condition is older or newer than the phase beside
+ * it (it still reports a wait the object is past, or was observed at another generation).
+ */
+export function readyLag(kind: LagKind, o: PtahSchema | PtahMigration): "older than phase" | "newer than phase" | undefined {
+  const ready = o.status.conditions.find((c) => c.type === "Ready");
+  if (!ready) return undefined;
+  const og = o.status.observedGeneration;
+  if (lagsThePhase(kind, o, ready) || (og !== undefined && ready.observedGeneration !== undefined && ready.observedGeneration < og)) return "older than phase";
+  return og !== undefined && ready.observedGeneration !== undefined && ready.observedGeneration > og ? "newer than phase" : undefined;
+}

@@ -7,6 +7,7 @@ import { paint, paintWord } from "../../render/color.ts";
 import { labelCells, labelHeaders } from "../../render/columns.ts";
 import { sanitize } from "../../errors.ts";
 import { renderTable } from "../../render/table.ts";
+import { readyLag } from "../shared/status-lag.ts";
 import { migrationStuck, schemaStuck, stuckCell, stuckNext } from "../shared/stuck.ts";
 
 export interface StatusListInput {
@@ -34,12 +35,16 @@ function stuckColumn(input: StatusListInput): boolean {
   return input.wide || input.stuck === true;
 }
 
-/** READY column: status and reason of the Ready condition, e.g. `False (AwaitingApproval)`. */
-export function formatReady(conditions: readonly Condition[], color: boolean): string {
+/**
+ * READY column: status and reason of the Ready condition, e.g. `False (AwaitingApproval)`, and
+ * `older than phase` / `newer than phase` when it lags the PHASE beside it (shared/status-lag.ts).
+ */
+export function formatReady(conditions: readonly Condition[], color: boolean, lag?: string): string {
   const ready = findCondition(conditions, "Ready");
   if (!ready) return "-";
   const painted = paintWord(ready.status, color);
-  return ready.reason ? `${painted} (${sanitize(ready.reason)})` : painted;
+  const notes = [...(ready.reason ? [sanitize(ready.reason)] : []), ...(lag ? [lag] : [])];
+  return notes.length > 0 ? `${painted} (${notes.join(", ")})` : painted;
 }
 
 function phase(p: string | undefined, color: boolean): string {
@@ -112,7 +117,7 @@ export function renderSchemaRows(input: StatusListInput, prefix: string): string
       ...scopeCells(s, input),
       prefix + sanitize(s.metadata.name),
       phase(s.status.phase, input.color),
-      formatReady(s.status.conditions, input.color),
+      formatReady(s.status.conditions, input.color, readyLag("PtahSchema", s)),
       plan?.name ? sanitize(plan.name) : "-",
       plan?.statementCount !== undefined ? String(plan.statementCount) : "-",
       plan?.destructive === undefined ? "-" : plan.destructive ? paint("red", "true", input.color) : "false",
@@ -164,7 +169,7 @@ export function renderMigrationRows(input: StatusListInput, prefix: string): str
       ...scopeCells(m, input),
       prefix + sanitize(m.metadata.name),
       phase(m.status.phase, input.color),
-      formatReady(m.status.conditions, input.color),
+      formatReady(m.status.conditions, input.color, readyLag("PtahMigration", m)),
       m.status.plan?.name ? sanitize(m.status.plan.name) : "-",
       h?.currentVersion !== undefined ? String(h.currentVersion) : "-",
       h?.pendingCount !== undefined ? String(h.pendingCount) : "-",

@@ -181,6 +181,33 @@ async function check(schema: Raw, migration: Raw): Promise<void> {
       expect(explained).toMatch(new RegExp(`Newer: +.*${words}.* observed at a newer generation than phase ${status.phase}`, "u"));
   }
   if (!pastWait && status.conditions.every((c) => c.observedGeneration === status.observedGeneration)) expect(explained).not.toContain("Newer:");
+  // The list's READY cell: Ready's own lag, named in its parentheses.
+  const table = outputs.get("status -n app")!;
+  expectReadyCell(table, "ptahmigration/billing", status, pastWait);
+  const schemaStatus = schema.status as typeof status;
+  expectReadyCell(
+    table,
+    "ptahschema/storefront",
+    schemaStatus,
+    inUse("PtahSchema", schema) !== undefined || ["ReadyToApply", "Applying", "VerifyingConvergence"].includes(schemaStatus.phase),
+  );
+}
+
+type Status = { phase: string; observedGeneration: number; conditions: { type: string; status: string; reason: string; observedGeneration: number }[] };
+
+/** `status -n NS`'s READY cell of `row`: Ready's reason, then "older/newer than phase" where it lags. */
+function expectReadyCell(table: string, row: string, status: Status, pastWait: boolean): void {
+  const listed = table.split("\n").find((l) => l.startsWith(`${row} `)) ?? "";
+  const ready = status.conditions.find((c) => c.type === "Ready");
+  if (!ready) return;
+  const waits = ready.status !== "True" && ready.reason === "AwaitingApproval";
+  const note =
+    (waits && pastWait) || ready.observedGeneration < status.observedGeneration
+      ? "older than phase"
+      : ready.observedGeneration > status.observedGeneration
+        ? "newer than phase"
+        : undefined;
+  expect(listed, `status -n app:\n${table}`).toContain(`${ready.status} (${ready.reason}${note ? `, ${note}` : ""})`);
 }
 
 describe("advice follows the phase and the approval, and never repeats its own command", () => {
