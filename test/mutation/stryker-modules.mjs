@@ -4,7 +4,10 @@
 // is one file, or a folder whose .ts files are mutated in one run (and recorded file by file).
 export const MODULES = [
   { module: "src/plan/verify-chunks.ts", tests: ["test/plan/verify-chunks.test.ts", "test/plan/tampering.test.ts", "test/plan/export-checks.test.ts", "test/plan/load.test.ts"] },
-  { module: "src/plan/verify.ts", tests: ["test/plan/tampering.test.ts", "test/plan/export-checks.test.ts", "test/plan/load.test.ts", "test/plan/export-limit.test.ts"] },
+  {
+    module: "src/plan/verify.ts",
+    tests: ["test/plan/verify-checks.test.ts", "test/plan/tampering.test.ts", "test/plan/export-checks.test.ts", "test/plan/load.test.ts", "test/plan/export-limit.test.ts"],
+  },
   { module: "src/plan/export.ts", tests: ["test/plan/export.test.ts", "test/plan/export-checks.test.ts", "test/plan/export-limit.test.ts"] },
   {
     module: "src/plan/allowed-signers.ts",
