@@ -5,7 +5,10 @@
 export const MODULES = [
   { module: "src/plan/verify-chunks.ts", tests: ["test/plan/verify-chunks.test.ts", "test/plan/tampering.test.ts", "test/plan/export-checks.test.ts", "test/plan/load.test.ts"] },
   { module: "src/plan/verify.ts", tests: ["test/plan/tampering.test.ts", "test/plan/export-checks.test.ts", "test/plan/load.test.ts", "test/plan/export-limit.test.ts"] },
-  { module: "src/plan/export.ts", tests: ["test/plan/export.test.ts", "test/plan/export-checks.test.ts", "test/plan/export-limit.test.ts"] },
+  {
+    module: "src/plan/export.ts",
+    tests: ["test/plan/export.test.ts", "test/plan/export-checks.test.ts", "test/plan/export-limit.test.ts", "test/plan/export-form.test.ts", "test/plan/export-contents.test.ts"],
+  },
   {
     module: "src/plan/allowed-signers.ts",
     tests: ["test/plan/allowed-signers.test.ts", "test/plan/allowed-signers-grammar.test.ts", "test/plan/signer-oracle.test.ts", "test/plan/ssh-signature.test.ts"],
