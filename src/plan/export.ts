@@ -155,7 +155,8 @@ function parseIn<K extends KindName>(log: CheckLog, kind: K, raw: unknown, what:
 /** A PlanReader over the file's objects: the checks read them exactly as they read a cluster. */
 function fileReader(log: CheckLog, objects: Json): PlanReader {
   const held: ServedObject[] = [];
-  held.push({ kind: "PtahSchemaPlan", raw: objects.plan as Json });
+  // Read before the lookups below, which read each held object's metadata.
+  held.push({ kind: "PtahSchemaPlan", raw: isObject(objects.plan) ? objects.plan : log.fail("file", fileError("holds no plan")) });
   for (const c of Array.isArray(objects.chunks) ? (objects.chunks as unknown[]) : []) {
     if (!isObject(c) || (c.kind !== "PtahSchemaPlanChunk" && c.kind !== "ConfigMap") || !isObject(c.object))
       log.fail("file", fileError("holds a chunk entry that is not a chunk object"));

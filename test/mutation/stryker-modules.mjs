@@ -8,7 +8,10 @@ export const MODULES = [
     module: "src/plan/verify.ts",
     tests: ["test/plan/verify-checks.test.ts", "test/plan/tampering.test.ts", "test/plan/export-checks.test.ts", "test/plan/load.test.ts", "test/plan/export-limit.test.ts"],
   },
-  { module: "src/plan/export.ts", tests: ["test/plan/export.test.ts", "test/plan/export-checks.test.ts", "test/plan/export-limit.test.ts"] },
+  {
+    module: "src/plan/export.ts",
+    tests: ["test/plan/export.test.ts", "test/plan/export-checks.test.ts", "test/plan/export-limit.test.ts", "test/plan/export-form.test.ts", "test/plan/export-contents.test.ts"],
+  },
   {
     module: "src/plan/allowed-signers.ts",
     tests: [
