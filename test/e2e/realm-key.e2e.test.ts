@@ -67,6 +67,12 @@ describe.skipIf(skip)("realms keyed by coordinationKey, and a PtahRealm's sharin
       );
       expect(r.stdout).toContain(`  Lease:       ${COORDINATION_NAMESPACE}/${lease} held by ptahschema ${ns}/storefront-b, operation op-3 (Apply), renewed `);
     }
+    // Its Apply gone from status, the Lease is found by the name the key's digest gives it alone.
+    setStatus(other, { phase: "Pending", activeOperation: null });
+    const r = ptah(["explain", "storefront", "-n", ns], "viewer");
+    expect(r.stdout).toContain(
+      `  Lease:       ${COORDINATION_NAMESPACE}/${lease} (this realm's) held by ${leaseHolderIdentity(other.metadata.uid!, "op-3")}, not an operation of these claimants\n`,
+    );
   });
 
   it("an Exclusive PtahRealm: the cause for a reader of realms, RealmNotAuthorized's cause, and a tenant told who can tell", () => {
