@@ -21,8 +21,10 @@ import {
   type LeaseFacts,
   type PolicySet,
 } from "./admission-reads.ts";
+import { getRealm, type RealmFacts } from "./realm-read.ts";
 
 export type { AdmissionConfiguration, ApplyGuardPolicy, DeploymentFacts, LeaseFacts } from "./admission-reads.ts";
+export type { RealmFacts } from "./realm-read.ts";
 
 export interface ServerVersion {
   readonly gitVersion: string;
@@ -85,6 +87,8 @@ export interface ClusterInspector {
   applyGuards(): Promise<ApplyGuardPolicy[]>;
   /** The Leases of one namespace; ReadError 403 without list. */
   leases(namespace: string): Promise<LeaseFacts[]>;
+  /** One PtahRealm by name (found: false on 404); ReadError 403 without get, as tenants usually are. */
+  realm(name: string): Promise<RealmFacts>;
   /** The approval policies and their bindings, specs as served; ReadError 403 without list. */
   approvalPolicies(): Promise<PolicySet>;
   /** One Deployment by name (the operator's manager; found: false on 404); ReadError 403 without get. */
@@ -199,6 +203,10 @@ export class HttpClusterInspector implements ClusterInspector {
 
   leases(namespace: string): Promise<LeaseFacts[]> {
     return listLeases(this.transport, namespace);
+  }
+
+  realm(name: string): Promise<RealmFacts> {
+    return getRealm(this.transport, name);
   }
 
   approvalPolicies(): Promise<PolicySet> {

@@ -12,11 +12,13 @@
 //   ValidatingAdmissionPolicies (by its label only) and of the policy bindings, and of the Leases
 //   of a namespace (kube/admission-reads.ts): pages only, never a watch or another name;
 // - GET of one Deployment by namespace and name (the operator's manager, doctor), never a list;
+// - GET of one PtahRealm by name (kube/realm-read.ts: its sharing and namespaces), never a list
+//   or a watch: the plugin does not enumerate realms;
 // - POST of an approval kind with dryRun=All (nothing stored), and of the two reviews;
 // - CONNECT to a proxy for the API server's host and port only.
 // Anything else is a ReadOnlyError naming the method and the target; nothing is sent.
 import { ReadOnlyError, sanitize } from "../errors.ts";
-import { APPROVAL_POLICY_LABEL } from "../model/api.ts";
+import { APPROVAL_POLICY_LABEL, PTAH_API_VERSION } from "../model/api.ts";
 import { KINDS, type KindName } from "../model/parse.ts";
 
 /** The kinds the plugin creates, only ever as a dry run (the transport adds dryRun=All itself). */
@@ -47,10 +49,13 @@ export const POLICY_PATH = WEBHOOK_PATH;
 const POLICY_SELECTORS = new Set([APPLY_GUARD_SELECTOR, APPROVAL_POLICY_LABEL]);
 export const LEASE_PATH = "/apis/coordination.k8s.io/v1";
 export const DEPLOYMENT_PATH = "/apis/apps/v1";
+/** PtahRealms, read one by name only (kube/realm-read.ts). */
+export const REALM_PATH = `/apis/${PTAH_API_VERSION}/ptahrealms`;
 const ADMISSION_CONFIGURATION_PATH = `${WEBHOOK_PATH}/${WEBHOOK_PLURAL.mutating}/${ADMISSION_CONFIGURATION}`;
 const POLICIES = `${POLICY_PATH}/validatingadmissionpolicies`;
 const POLICY_BINDINGS = `${POLICY_PATH}/validatingadmissionpolicybindings`;
 const LEASES = new RegExp(`^${LEASE_PATH.replaceAll(".", "\\.")}/namespaces/([^/]+)/leases$`, "u");
+const REALM = new RegExp(`^${REALM_PATH.replaceAll(".", "\\.")}/([^/]+)$`, "u");
 const DEPLOYMENT = new RegExp(`^${DEPLOYMENT_PATH}/namespaces/([^/]+)/deployments/([^/]+)$`, "u");
 
 const WHY = "the plugin only reads (and dry-runs approvals)";
@@ -111,6 +116,8 @@ function allowedGet(path: string, params: URLSearchParams): boolean {
   if (path === POLICIES) return POLICY_SELECTORS.has(params.get("labelSelector") ?? "") && only(params, new Set([...PAGE_PARAMS, "labelSelector"]));
   const lease = LEASES.exec(path);
   if (lease) return isName(lease[1]) && only(params, PAGE_PARAMS);
+  const realm = REALM.exec(path);
+  if (realm) return isName(realm[1]) && params.size === 0;
   const deployment = DEPLOYMENT.exec(path);
   if (deployment) return isName(deployment[1]) && isName(deployment[2]) && params.size === 0;
   const at = split(path, READ);

@@ -16,6 +16,7 @@ export type {
   DeploymentFacts,
   GroupDiscovery,
   LeaseFacts,
+  RealmFacts,
   ServerVersion,
   WebhookEntry,
   WebhookKind,

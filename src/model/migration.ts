@@ -19,8 +19,9 @@ export const PtahMigration = z.object({
   ...head,
   spec: optionalSpec({
     artifact: z.object({ ociRef: str }).optional(),
-    // Only what realm claimants are found by: the realm named, and whether sharing is declared.
-    target: z.object({ realmRef: z.object({ name: str }).optional(), sharedRealm: bool }).optional(),
+    // Only what realm claimants are found by: the realm (named, or keyed in the namespace with its
+    // engine), and whether sharing is declared.
+    target: z.object({ engine: str, coordinationKey: str, realmRef: z.object({ name: str }).optional(), sharedRealm: bool }).optional(),
     policy: z.object({ apply: str, lockTimeout: str, transactionMode: str }).optional(),
     execution: z.object({ activeDeadlineSeconds: int }).optional(),
     suspend: bool,

@@ -58,6 +58,7 @@ const ALLOWED: readonly (readonly [string, string])[] = [
   ["GET", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings?limit=500&continue=y"],
   ["GET", "/apis/coordination.k8s.io/v1/namespaces/ptah-system/leases?limit=500"],
   ["GET", "/apis/apps/v1/namespaces/ptah-system/deployments/ptah-operator"],
+  ["GET", `${P}/ptahrealms/orders-db`],
   ["POST", `${P}/namespaces/app/ptahschemaapprovals?dryRun=All`],
   ["POST", `${P}/namespaces/app/ptahmigrationapprovals?dryRun=All`],
   ["POST", `${P}/namespaces/a%20b/ptahmigrationrunacknowledgments?dryRun=All`],
@@ -120,6 +121,14 @@ const FORBIDDEN: readonly (readonly [string, string])[] = [
   ["GET", "/apis/apps/v1/namespaces/../deployments/ptah-operator"],
   ["GET", "/apis/apps/v1/namespaces/ptah-system/statefulsets/ptah-operator"],
   ["GET", "/apis/rbac.authorization.k8s.io/v1/clusterroles"],
+  // A PtahRealm by name only: never the list, a watch, a namespaced path or a parameter.
+  ["GET", `${P}/ptahrealms`],
+  ["GET", `${P}/ptahrealms?limit=500`],
+  ["GET", `${P}/ptahrealms?watch=true`],
+  ["GET", `${P}/ptahrealms/orders-db?watch=true`],
+  ["GET", `${P}/ptahrealms/..`],
+  ["GET", `${P}/ptahrealms/orders-db/status`],
+  ["GET", `${P}/namespaces/app/ptahrealms/orders-db`],
   // Parameters where the path takes none, a list's parameters on one object, a watch of one object.
   ["GET", "/version?x=1"],
   ["GET", `${P}?watch=true`],

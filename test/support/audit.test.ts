@@ -129,7 +129,12 @@ describe("readOnlyViolation", () => {
       ptah("ptahschemas", { name: "s", subresource: "status" }),
       "a get of ptahschemas/status (operator.ptah.run): the plugin reads no subresource",
     ],
-    ["list", "/apis/operator.ptah.run/v1alpha1/ptahrealms", ptah("ptahrealms", { namespace: undefined }), "a list of ptahrealms (operator.ptah.run): not a resource"],
+    [
+      "list",
+      "/apis/operator.ptah.run/v1alpha1/ptahrealms",
+      ptah("ptahrealms", { namespace: undefined }),
+      "a list of ptahrealms (operator.ptah.run): the plugin sends only get of it",
+    ],
     [
       "list",
       "/apis/events.k8s.io/v1/namespaces/ns/events",
@@ -193,6 +198,7 @@ describe("the allowlist (test/support/wire-allowlist.ts)", () => {
         "kube/admission-reads.ts get `${WEBHOOK_PATH}/mutatingwebhookconfigurations/${name}`", // ALLOWED_READS get, ptah-operator-admission only
         "kube/admission-reads.ts get `${path}?${q.toString()}`", // ALLOWED_READS list: the guard's policies and bindings, a namespace's leases
         "kube/admission-reads.ts get `${DEPLOYMENT_PATH}/namespaces/${encodeURIComponent(namespace)}/deployments/${encodeURIComponent(name)}`", // ALLOWED_READS get, the manager Deployment
+        "kube/realm-read.ts get `${REALM_PATH}/${encodeURIComponent(name)}`", // ALLOWED_READS get, one PtahRealm by name
         "kube/reader.ts get `${basePath(info, namespace)}/${encodeURIComponent(name)}`", // KINDS, get
         "kube/reader.ts get basePath(info, options.namespace) +", // KINDS, list
         "kube/reader.ts stream basePath(info, options.namespace) +", // KINDS, watch

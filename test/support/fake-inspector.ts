@@ -12,6 +12,7 @@ import type {
   DeploymentFacts,
   GroupDiscovery,
   LeaseFacts,
+  RealmFacts,
   ServerVersion,
   WebhookEntry,
   WebhookKind,
@@ -80,6 +81,8 @@ export class FakeInspector implements ClusterInspector {
   policySet: PolicySet | "forbidden" = { policies: [], bindings: [] };
   /** Leases per namespace; "forbidden" for a 403. */
   leaseTable: Record<string, LeaseFacts[]> | "forbidden" = {};
+  /** PtahRealms by name (absent: 404); "forbidden" for a 403, as a tenant is answered. */
+  realms: Record<string, Omit<RealmFacts, "name" | "found">> | "forbidden" = {};
 
   async serverVersion(): Promise<ServerVersion> {
     this.requests.push("get /version");
@@ -135,6 +138,17 @@ export class FakeInspector implements ClusterInspector {
         403,
       );
     return this.leaseTable[namespace] ?? [];
+  }
+
+  async realm(name: string): Promise<RealmFacts> {
+    this.requests.push(`get ptahrealms/${name}`);
+    if (this.realms === "forbidden")
+      throw new ReadError(
+        `ptahrealms.operator.ptah.run "${name}" is forbidden: User "alice" cannot get resource "ptahrealms" in API group "operator.ptah.run" at the cluster scope`,
+        403,
+      );
+    const r = this.realms[name];
+    return r ? { name, found: true, ...r } : { name, found: false, engine: undefined, sharing: undefined, namespaces: [] };
   }
 
   async approvalPolicies(): Promise<PolicySet> {

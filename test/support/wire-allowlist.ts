@@ -7,7 +7,7 @@
 //
 // The reads of the Ptah kinds, ConfigMaps (older installs' plan chunks) and core Events come from
 // the reader's own table (src/model/parse.ts KINDS), so they cannot drift from what the reader
-// builds; PtahResultRecord is not in it. What doctor/version read beyond it (src/kube/inspect.ts,
+// builds; PtahResultRecord and PtahRealm are not in it. What doctor/version read beyond it (src/kube/inspect.ts,
 // src/kube/reader.ts serverInfo) is written here; test/support/audit.test.ts checks every path
 // the transport is asked to GET against this list, so a new one fails the unit tier.
 import { PTAH_API_VERSION } from "../../src/model/api.ts";
@@ -47,6 +47,7 @@ export const ALLOWED_READS: readonly AllowedRead[] = [
     by: "the guard's and the approval policies' bindings (src/kube/admission-reads.ts)",
   },
   { verbs: ["list"], group: "coordination.k8s.io", resource: "leases", by: "explain SCHEMA: the realm's lock holder (src/kube/admission-reads.ts)" },
+  { verbs: ["get"], group: "operator.ptah.run", resource: "ptahrealms", by: "explain SCHEMA, status SCHEMA: one realm's sharing and namespaces, by name (src/kube/realm-read.ts)" },
   { verbs: ["get"], group: "apps", resource: "deployments", by: "doctor: the manager Deployment ptah-operator-admission names (src/kube/admission-reads.ts)" },
   { verbs: ["list"], group: "admissionregistration.k8s.io", resource: "validatingwebhookconfigurations", by: "doctor (src/kube/inspect.ts listWebhooks)" },
 ];

@@ -20,7 +20,7 @@ export const FOUR_EYES_SWITCH =
   "optionally get `mutatingwebhookconfigurations` `ptah-operator-admission` (cluster scope: whether four-eyes is on; without it, inferred from annotations and said so)";
 /** Who holds the realm: what explain SCHEMA and status SCHEMA read for an object refused for its realm or waiting to Apply; each optional. */
 export const REALM_READS =
-  "when it is refused for its realm or waits to Apply: list `ptahschemas`, `ptahmigrations` in every namespace (else its own), get `mutatingwebhookconfigurations` `ptah-operator-admission` (cluster scope) and list `leases.coordination.k8s.io` in the coordination namespace it names (each skipped with one line without the permission)";
+  "when it is refused for its realm or waits to Apply: list `ptahschemas`, `ptahmigrations` (a `spec.target.realmRef` realm's in every namespace, else its own; a `coordinationKey`'s in its own), get the `ptahrealms` it names (cluster scope; tenants are usually refused, and told who can tell), get `mutatingwebhookconfigurations` `ptah-operator-admission` (cluster scope) and list `leases.coordination.k8s.io` in the coordination namespace it names (each skipped with one line without the permission)";
 /** The approval policies read back (commands/shared/policy-readback.ts): cluster scope, optional. */
 export const APPROVAL_POLICIES =
   "list `validatingadmissionpolicies` (by the label `ptah.run/approval-policy`) and `validatingadmissionpolicybindings` (cluster scope: the approval policies; without them, said in one line)";

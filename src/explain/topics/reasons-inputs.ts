@@ -235,7 +235,7 @@ export const INPUT_REASON_TOPICS = {
     appliesTo: ["PtahSchema", "PtahMigration"],
     aliases: ["realm conflict", "contested"],
     meaning:
-      "More than one resource claims the same database realm, and either the PtahRealm is Exclusive (one claimant at a time) or some claimant has not set spec.target.sharedRealm. The message says how many claimants there are.",
+      "More than one resource claims the same database realm, and either the PtahRealm is Exclusive (one claimant at a time: a second claimant makes the operator refuse every claimant, whatever sharedRealm says) or some claimant has not set spec.target.sharedRealm. The message says how many claimants there are.",
     why: "Two schemas or migrations point at the same realm or coordination key without agreeing to share it.",
     operatorNext: "Nothing runs against the database and no plan is approvable until the claim is resolved; it checks again every interval.",
     userAction: "Make the others stop claiming the realm, or, on a Shared realm, set spec.target.sharedRealm: true on every claimant.",
@@ -250,10 +250,12 @@ export const INPUT_REASON_TOPICS = {
     summary: "The PtahRealm does not admit this resource",
     appliesTo: ["PtahSchema", "PtahMigration"],
     aliases: ["not authorized", "realm not authorized"],
-    meaning: "The PtahRealm named by spec.target.realmRef does not exist, does not list this namespace, or names another engine. The resource is not counted as a claimant.",
-    why: "The realm was never created, the namespace was not added to it, or the engine differs.",
+    meaning:
+      "The PtahRealm named by spec.target.realmRef does not exist, does not list this namespace, or names another engine. The operator words all three alike on purpose, so a tenant learns nothing of realms it may not see. The resource is not counted as a claimant.",
+    why: "The realm was never created, the namespace was not added to it, or the engine differs; only someone who may read the PtahRealm can tell which (kubectl ptah explain SCHEMA names it for them).",
     operatorNext: "Nothing runs against the database until an administrator admits the namespace; it checks again every interval.",
-    userAction: "Ask a cluster administrator to create or fix the PtahRealm (its namespaces and engine).",
+    userAction:
+      "Ask whoever holds the realm administrator role (upstream's examples/realm-administrator-role.yaml) to create or fix the PtahRealm; upstream's author, approver and diagnostic roles cannot read realms.",
     next: [{ command: "kubectl get ptahrealm <realm> -o yaml", purpose: "read the realm's engine and namespaces" }, SHOW_MIGRATION],
     related: ["concept/realm", "reason/realm-conflict", "phase/schema/blocked"],
   },
