@@ -18,6 +18,8 @@ export interface SchemaApprovalFacts {
   readonly statements: number;
   readonly destructive: boolean;
   readonly privilegeChanges: readonly string[];
+  /** The tables a declarative-data plan manages (its statements carry their row values); none for a schema-only plan. */
+  readonly rowValueTables?: readonly string[];
   /** The last spec writer, as approve found it. */
   readonly fourEyes: FourEyes;
   /** " -n <ns>" when suggested commands need it, else "". */
@@ -33,6 +35,11 @@ function lockLines(f: SchemaApprovalFacts): string[] {
   return [`Lock impact: ${sanitize(f.locks.line)}`, `Lock findings: ${f.locks.findings}; each statement's locks: ${read}`];
 }
 
+/** Only for a data plan: approving it lets the operator write these rows, and whoever reads the plan reads them. */
+function rowValueLines(tables: readonly string[]): string[] {
+  return tables.length === 0 ? [] : [`  row values:        YES: this plan carries row values (${tables.map(sanitize).join(", ")})`];
+}
+
 export function schemaApprovalHeader(f: SchemaApprovalFacts): string[] {
   return [
     `Approves the current plan of ${sanitize(f.namespace)}/${sanitize(f.schema)}, verified by kubectl ptah (chunks, content digest, fingerprint):`,
@@ -41,6 +48,7 @@ export function schemaApprovalHeader(f: SchemaApprovalFacts): string[] {
     `  statements:        ${f.statements}`,
     `  destructive:       ${f.destructive ? "YES" : "no"}`,
     `  privilege changes: ${f.privilegeChanges.length > 0 ? f.privilegeChanges.map(sanitize).join(", ") : "none"}`,
+    ...rowValueLines(f.rowValueTables ?? []),
     ...fourEyesHeader(f.fourEyes),
     ...lockLines(f),
     `Read the SQL first:  kubectl ptah plan ${sanitize(f.schema)}${f.nsFlag}`,

@@ -239,3 +239,17 @@ export function crossCheckDocument(doc: PlanDocument, spec: PtahSchemaPlan["spec
   }
   return problems;
 }
+
+/**
+ * The tables whose rows a declarative-data plan manages, as `schema.table` (empty for a schema-only
+ * plan). Such a plan's statements carry the rows' values, so reading it is reading that data.
+ */
+export function rowValueTables(doc: Pick<PlanDocument, "managedRows">): readonly string[] {
+  return (doc.managedRows ?? []).map((m) => (m.schema ? `${m.schema}.${m.table}` : m.table));
+}
+
+/** `{ rowValues: [tables] }` for a declarative-data plan's JSON summary, else nothing. */
+export function rowValuesField(doc: Pick<PlanDocument, "managedRows">): { rowValues?: readonly string[] } {
+  const tables = rowValueTables(doc);
+  return tables.length === 0 ? {} : { rowValues: tables };
+}

@@ -195,7 +195,7 @@ current-context: lab
       },
     };
     const registry = ALL_COMMANDS.map((c): AnyCommand =>
-      c.name === "mcp" ? { ...c, run: async (_o, ctx) => (await serveMcp(ctx, [writes]), { kind: "printed", stdout: "" }) } : c,
+      c.name === "mcp" ? { ...c, run: async (_o, ctx) => (await serveMcp(ctx, { allowRowValues: false }, [writes]), { kind: "printed", stdout: "" }) } : c,
     );
     const mark = auditMark();
     const session = await mcpSession(REAL_CONNECTION, [], { env: { KUBECONFIG: kubeconfig, NO_COLOR: "1" }, commands: registry, now: new Date() });

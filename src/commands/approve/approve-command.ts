@@ -5,6 +5,7 @@
 // with dryRun=All of --dry-run=server. Four-eyes: when the object read last records its
 // last spec writer, one SelfSubjectReview says who you are; the writer is refused (exit 1) unless
 // --allow-self. --dry-run=server skips that check: there admission itself answers.
+import { rowValueTables } from "../../plan/document.ts";
 import { migrationApprovalHeader, schemaApprovalHeader } from "../../approval/headers.ts";
 import { defaultName, migrationApprovalManifest } from "../../approval/manifest.ts";
 import { migrationApprovable, planContractApprovable } from "../../approval/preconditions.ts";
@@ -58,6 +59,7 @@ async function approveSchema(o: ApproveOptions, ctx: RunContext, c: Connection):
     statements: verified.document.statements.length,
     destructive: plan.spec.destructive === true,
     privilegeChanges: plan.spec.privilegeChanges ?? [],
+    rowValueTables: rowValueTables(verified.document),
     fourEyes: eyes,
     nsFlag,
     locks: { line: impact.lockImpactLine(report), findings: report.findings },

@@ -2,7 +2,7 @@
 // statement operations) and `-o sql` (the `to` plan's SQL exactly as `plan -o sql` writes it,
 // with `-- added` before added statements and removed ones commented out). Pure.
 import { bindingInputTopic } from "../../explain/knowledge.ts";
-import type { PlanStatement } from "../../plan/document.ts";
+import { rowValuesField, type PlanStatement } from "../../plan/document.ts";
 import { statementText } from "../../plan/sql-text.ts";
 import { sanitize } from "../../errors.ts";
 import { describeSource, type DiffSource, type DiffView, type FromSide } from "../shared/diff-view.ts";
@@ -28,6 +28,8 @@ function sideJson(side: FromSide): Record<string, unknown> {
       destructive: p.spec.destructive ?? false,
       privilegeChanges: p.spec.privilegeChanges ?? [],
       createdAt: p.metadata.creationTimestamp,
+      // Only on a declarative-data plan, so a reader (the MCP server) can tell its SQL holds rows.
+      ...rowValuesField(v.document),
     },
   };
 }

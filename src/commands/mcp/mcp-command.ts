@@ -6,7 +6,9 @@ import { UsageError } from "../../errors.ts";
 import { ACCESS_REVIEW, events, ptah, WHO_AM_I } from "../shared/permissions.ts";
 import type { CommandBody } from "../command-types.ts";
 
-export type McpOptions = Record<string, never>;
+export interface McpOptions {
+  readonly allowRowValues: boolean;
+}
 
 export const mcpCommand: CommandBody<McpOptions> = {
   positionals: [],
@@ -15,7 +17,14 @@ export const mcpCommand: CommandBody<McpOptions> = {
     { comment: "Serve the current context's cluster to an MCP client (the client starts this command)", command: "kubectl ptah mcp" },
     { comment: "Pin the session to one context and namespace", command: "kubectl ptah mcp --context prod -n shop" },
   ],
-  flags: [],
+  flags: [
+    {
+      name: "allow-row-values",
+      type: "boolean",
+      describe:
+        "Serve the statements of plans that carry row values (declarative data); without it the plan and diff tools withhold them, since access to such a plan is access to its data",
+    },
+  ],
   hiddenGlobals: ["all-namespaces", "selector", "no-headers", "output"],
   permissions: [
     {
@@ -42,11 +51,11 @@ export const mcpCommand: CommandBody<McpOptions> = {
   toOptions(args) {
     if (args.positionals.length > 0) throw new UsageError("mcp takes no arguments: an MCP client starts it and speaks JSON-RPC on its standard input", "mcp");
     if (args.global.allNamespaces) throw new UsageError("mcp takes no -A: each tool call may ask for every namespace", "mcp");
-    return {};
+    return { allowRowValues: args.flags["allow-row-values"] === true };
   },
-  async run(_options, ctx) {
+  async run(options, ctx) {
     const { serveMcp } = await import("./mcp-server.ts");
-    await serveMcp(ctx);
+    await serveMcp(ctx, options);
     return { kind: "printed", stdout: "" };
   },
 };

@@ -10,9 +10,10 @@ import { z } from "zod";
 import { RefusalError } from "../../errors.ts";
 import { sanitizeMultiline } from "../../render/sanitize.ts";
 import type { Connection, GlobalOptions, LineResult, RunContext } from "../command-types.ts";
-import { pageOf, structuredOf } from "./mcp-answer.ts";
+import { pageOf, shown, structuredOf } from "./mcp-answer.ts";
 import { approvalCommand } from "./mcp-approval-tool.ts";
 import { ArgumentError, commandLine, DESCRIPTIONS, OUTPUTS, TOOL_SHAPES, type AnyArgs, type ToolName } from "./mcp-tools.ts";
+import { rowValueTablesOf, withheldAnswer } from "./mcp-row-values.ts";
 import { LineTransport } from "./mcp-transport.ts";
 
 /** Tool calls served at once; more wait their turn (each is up to two command lines). */
@@ -33,7 +34,12 @@ export interface ExtraTool {
   readonly call: () => Promise<CallToolResult>;
 }
 
-export async function serveMcp(ctx: RunContext, extra: readonly ExtraTool[] = []): Promise<void> {
+export interface McpServeOptions {
+  /** Serve the statements of plans that carry row values (the command's --allow-row-values). */
+  readonly allowRowValues: boolean;
+}
+
+export async function serveMcp(ctx: RunContext, options: McpServeOptions, extra: readonly ExtraTool[] = []): Promise<void> {
   if (!ctx.input || !ctx.runLine) throw new RefusalError("mcp needs standard input and the shell's line runner");
   const runLine = ctx.runLine.bind(ctx);
   // The cluster is chosen once, by the server's own flags; the first call connects.
@@ -68,7 +74,7 @@ export async function serveMcp(ctx: RunContext, extra: readonly ExtraTool[] = []
     return gate(() => {
       const signal = AbortSignal.any([ctx.signal, handler.signal]);
       const run = (argv: readonly string[]): Promise<LineResult> => runLine(argv, { signal, connect });
-      return call(tool, parsed.data as AnyArgs, run, ctx).catch(toolError);
+      return call(tool, parsed.data as AnyArgs, run, ctx, options).catch(toolError);
     });
   };
   const transport = new LineTransport(ctx.input(), (text) => ctx.emit(text), ctx.log ?? (() => {}));
@@ -86,7 +92,7 @@ const TOOLS: Tool[] = (Object.keys(TOOL_SHAPES) as ToolName[]).map((name) => ({
   annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
 }));
 
-async function call(name: ToolName, args: AnyArgs, run: (argv: readonly string[]) => Promise<LineResult>, ctx: RunContext): Promise<CallToolResult> {
+async function call(name: ToolName, args: AnyArgs, run: (argv: readonly string[]) => Promise<LineResult>, ctx: RunContext, options: McpServeOptions): Promise<CallToolResult> {
   if (name === "approval_command") return approvalCommand(args, run, ctx.global);
   const outputs = OUTPUTS[name];
   const jsonLine = commandLine(name, args, outputs.json);
@@ -94,6 +100,8 @@ async function call(name: ToolName, args: AnyArgs, run: (argv: readonly string[]
   const failed = [json, text].find((r) => r.stdout === "" && r.status !== 0);
   if (failed) return toolError(failed.stderr);
   const structured = structuredOf(json.stdout, jsonLine);
+  const rowTables = options.allowRowValues ? [] : rowValueTablesOf(name, structured.value);
+  if (rowTables.length > 0) return withheldAnswer(rowTables, shown(commandLine(name, { ...args, page: undefined }, outputs.text)));
   const page = pageOf(sanitizeMultiline(text.stdout), args.page ?? 1, commandLine(name, { ...args, page: undefined }, outputs.text));
   const notes = [page.note, structured.note].filter((n) => n !== undefined).join("\n");
   return {

@@ -1,6 +1,7 @@
 // `plan --locks -o json|yaml`: the fields of the lock table (shared/lock-table.ts) as an object.
 // Built from a verified plan only (the caller verified it first, as for every plan output).
 import type { LockReport } from "../../locks/index.ts";
+import { rowValuesField } from "../../plan/document.ts";
 import type { VerifiedPlan } from "../../plan/load.ts";
 import { LOCK_LIMIT } from "../shared/lock-impact.ts";
 
@@ -10,6 +11,7 @@ export function lockObject(v: VerifiedPlan, report: LockReport): Record<string, 
     schema: `${v.record.namespace}/${v.record.schemaName}`,
     plan: v.plan.object.metadata.name,
     fingerprint: v.fingerprint,
+    ...rowValuesField(v.document),
     dialect: report.dialect,
     analysed: report.analysed,
     ...(report.reason !== undefined ? { reason: report.reason } : {}),

@@ -1,6 +1,6 @@
 // plan's text: the header with 16-column labels over the SQL, and our additions,
 // the `--statements` table and the `--verify` report (the SQL and JSON rules are commands/shared/plan-view.ts).
-import type { PlanDocument } from "../../plan/document.ts";
+import { rowValueTables, type PlanDocument } from "../../plan/document.ts";
 import type { VerifiedPlan } from "../../plan/load.ts";
 import type { PlanRecord } from "../../plan/select.ts";
 import { trimSpace } from "../../plan/trim-space.ts";
@@ -39,9 +39,16 @@ export function planHeader(v: VerifiedPlan): string {
     // in the --statements table's severities.
     ["Destructive", spec.destructive === true ? "true" : "false"],
     ["Privileges", c(formatPrivileges(spec.privilegeChanges ?? [], v.document.privilegeKindsRead))],
+    ["Row values", c(rowValuesLine(v.document))],
     ["Stored", c(formatTimestamp(plan.metadata.creationTimestamp))],
     ["Applied", v.record.selection === "applied" ? c(formatTimestamp(v.record.completedAt)) : ""],
   ]);
+}
+
+/** Our addition to the header, only for a declarative-data plan: its SQL holds the rows' values. */
+export function rowValuesLine(doc: PlanDocument): string {
+  const tables = rowValueTables(doc);
+  return tables.length === 0 ? "" : `this plan carries row values (${tables.join(", ")}); reading it is reading that data`;
 }
 
 /** `-o text`: the header, a blank line, optionally the statements table, then the SQL. */

@@ -7,7 +7,7 @@
 // Pure: built from verified plans only.
 import { bindingInputTopic } from "../../explain/knowledge.ts";
 import type { PlanBindingValue } from "../../model/binding-inputs.ts";
-import type { PlanStatement } from "../../plan/document.ts";
+import { rowValueTables, type PlanStatement } from "../../plan/document.ts";
 import type { VerifiedPlan } from "../../plan/load.ts";
 import { normalizePrivilegeChanges } from "../../plan/fingerprint.ts";
 import { statementText } from "../../plan/sql-text.ts";
@@ -92,6 +92,8 @@ export function renderPlanMarkdown(v: VerifiedPlan, meta: MarkdownMeta): string 
   out += item("Statements", `${statements.length}${statements.length > 0 ? ` (${severityCounts(statements)})` : ""}`);
   out += item("Destructive", plan.spec.destructive === true ? "**yes**" : "no");
   out += item("Privilege changes", privilegeValue(plan.spec.privilegeChanges ?? [], v.document.privilegeKindsRead));
+  const rowTables = rowValueTables(v.document);
+  if (rowTables.length > 0) out += item("Row values", `**this plan carries row values** (${rowTables.map(code).join(", ")}); reading it is reading that data`);
   out += item("Stored", formatTimestamp(plan.metadata.creationTimestamp) || "unknown");
   if (v.record.selection === "applied") out += item("Applied", formatTimestamp(v.record.completedAt) || "unknown");
   out +=
