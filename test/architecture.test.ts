@@ -278,5 +278,5 @@ describe("architecture", () => {
     expect(lines, `${rel} has ${lines} lines`).toBeLessThanOrEqual(LIMITS[rel] ?? 300);
   });
 
-  // Read-only by construction (the seam's shape, the one POST): test/promises/read-only.test.ts.
+  // Read-only by construction (the seam's shape, the one POST): test/guarantees/read-only.test.ts.
 });

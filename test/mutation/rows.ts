@@ -17,7 +17,7 @@ export interface Row {
 }
 
 const EXPORT_CHECKS = ["test/plan/export-checks.test.ts"];
-const TOLERANCE = ["test/promises/tolerance-every-list.test.ts"];
+const TOLERANCE = ["test/guarantees/tolerance-every-list.test.ts"];
 const TAMPERING = ["test/plan/tampering.test.ts"];
 
 export const ROWS: readonly Row[] = [

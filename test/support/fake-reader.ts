@@ -153,7 +153,7 @@ export class FakeReader implements ClusterReader {
 
 /**
  * A deep copy of a served (JSON) value without recursion: structuredClone recurses, and the
- * deep-nesting tests serve objects 10,000 levels deep (test/promises/deep-nesting.test.ts). Keys are
+ * deep-nesting tests serve objects 10,000 levels deep (test/guarantees/deep-nesting.test.ts). Keys are
  * own properties as JSON.parse makes them, even one called __proto__.
  */
 export function copyJson<T>(value: T): T {
