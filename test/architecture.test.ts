@@ -213,7 +213,7 @@ describe("architecture", () => {
   );
   const verbs = COMMAND_HEADERS.map((h) => h.name);
 
-  it("has one folder per command of the registry, with its declaration, and nothing else in commands/ but shared/ and the registry", () => {
+  it("has one folder per command of the registry, with its declaration, its files named <verb>-<part>.ts, and nothing else in commands/ but shared/ and the registry", () => {
     expect(verbs.length).toBeGreaterThan(15);
     expect(layoutProblems(rels, verbs)).toEqual([]);
   });
@@ -245,6 +245,7 @@ describe("architecture", () => {
   it("names each kind of misplaced file, on made-up listings", () => {
     expect(layoutProblems(["commands/registry.ts", "commands/a/a-command.ts", "commands/b/x.ts", "commands/c.ts", "commands/shared/d/e.ts"], ["a", "b"])).toEqual([
       "b: no commands/b/b-command.ts",
+      "commands/b/x.ts: not named b-<part>.ts",
       "commands/c.ts: neither a command's folder, shared/ nor the registry",
       "commands/shared/d/e.ts: shared/ has no subfolders",
     ]);

@@ -5,7 +5,7 @@
 import { NotFoundError, ReadError } from "../../errors.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
-import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "./diagnose.ts";
+import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "./explain-diagnose.ts";
 import { namespaceFlag } from "../shared/output.ts";
 import { getOptional, noSuchMigration, readAll } from "../shared/read.ts";
 import type { Printed, Connection, RunContext } from "../command-types.ts";

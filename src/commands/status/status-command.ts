@@ -8,7 +8,7 @@ import type { Parsed } from "../../model/parse.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { sortByField } from "../../render/columns.ts";
 import { renderMachine } from "../../render/formats.ts";
-import { renderSchemaDetail } from "./schema-detail.ts";
+import { renderSchemaDetail } from "./status-schema-detail.ts";
 import { onlyStuck, renderStatusList } from "./status-list.ts";
 import { migrationStuck, schemaStuck } from "../shared/stuck.ts";
 import { realmSection, withRealm } from "../shared/realm-holders.ts";

@@ -6,7 +6,7 @@ import type { KindName, Parsed } from "../../model/parse.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { formatJson, renderMachine } from "../../render/formats.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import { renderSchemaDetail } from "./schema-detail.ts";
+import { renderSchemaDetail } from "./status-schema-detail.ts";
 import { renderStatusList } from "./status-list.ts";
 import { namespaceFlag } from "../shared/output.ts";
 import type { Printed, Connection, RunContext } from "../command-types.ts";
