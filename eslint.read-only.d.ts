@@ -1,4 +1,4 @@
-// Types of eslint.read-only.js for test/promises/read-only-static.test.ts.
+// Types of eslint.read-only.js for test/guarantees/read-only-static.test.ts.
 import type { Linter } from "eslint";
 
 declare const config: Linter.Config[];

@@ -36,7 +36,7 @@
 //              process.getBuiltinModule("node:tty"): isatty, loaded only for a character device;
 //   and src/kube/connect.ts and src/kube/request-log.ts use node:net's and node:http's pure
 //   helpers (isIP, BlockList, STATUS_CODES) and types, which open nothing.
-// test/promises/read-only-static.test.ts applies each known bypass to a copy of a module and shows these
+// test/guarantees/read-only-static.test.ts applies each known bypass to a copy of a module and shows these
 // rules failing it.
 import { builtinRules } from "eslint/use-at-your-own-risk";
 import tseslint from "typescript-eslint";

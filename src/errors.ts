@@ -55,8 +55,8 @@ export class ModelError extends PtahError {
 }
 
 /**
- * A served object nested deeper than any object the model reads (model/parse.ts MAX_DEPTH): a
- * misfit like any other, and never printed as served either, since printing recurses as deep.
+ * A served object nested deeper than any object the model reads (model/parse.ts MAX_DEPTH): an
+ * object not shown like any other, and never printed as served either, since printing recurses as deep.
  */
 export class TooDeepError extends ModelError {}
 

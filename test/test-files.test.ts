@@ -78,15 +78,15 @@ describe("files under test/", () => {
     expect(problems).toEqual([]);
   });
 
-  // test/README.md is where a reader looks for the proof of a promise: each test of test/promises/
+  // test/README.md is where a reader looks for the proof of a promise: each test of test/guarantees/
   // is named there, by its path or a pattern (test/docs/links.test.ts checks each leads to a file).
-  it("has each test of test/promises/ named in test/README.md", () => {
+  it("has each test of test/guarantees/ named in test/README.md", () => {
     const readme = fs.readFileSync(path.join(ROOT, "test", "README.md"), "utf8");
     // The tiers' table's `test/**/*.test.ts` names every test and so none: a folder's pattern counts.
     const patterns = namedPatterns(readme)
       .filter((p) => !p.includes("**"))
       .map(patternRegex);
-    const unnamed = walk("test/promises").filter((f) => f.endsWith(".test.ts") && !readme.includes(`\`${f}\``) && !patterns.some((p) => p.test(f)));
+    const unnamed = walk("test/guarantees").filter((f) => f.endsWith(".test.ts") && !readme.includes(`\`${f}\``) && !patterns.some((p) => p.test(f)));
     expect(unnamed).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 // What `approve` says about four-eyes: the manifest header's line about the last spec
-// writer, and the refusal when you are that writer. Pure; commands/approve/four-eyes-reads.ts asks who
+// writer, and the refusal when you are that writer. Pure; commands/approve/approve-four-eyes.ts asks who
 // you are. Every cluster string is sanitised here.
 import { RefusalError, sanitize } from "../errors.ts";
 import { DISTINCT_APPROVER_SWITCH, LAST_SPEC_WRITER_USERNAME, type SpecWriter } from "../model/spec-writer.ts";

@@ -1,11 +1,12 @@
 // What the shell is given (the process, or a test) and the one RunContext it builds from it.
 // runCli and completion both use shellContext, so a command sees the same clock, signal,
 // streams and connection however it was reached.
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import type { Connection, GlobalOptions, LineEnvironment, LineResult, LocalFacts, Registry, RunContext } from "../commands/command-types.ts";
 import { COMPLETION_REQUEST_TIMEOUT_MS } from "../commands/shared/candidates.ts";
 import { LAZY_COMMANDS } from "../commands/registry.ts";
 import { RefusalError, UsageError } from "../errors.ts";
+import { readAtMost } from "../kube/bounded-read.ts";
 import { createNewFile, openDoor, startCredentialPlugin } from "./process-guard.ts";
 
 export interface Environment {
@@ -45,14 +46,10 @@ function readFile(file: string): string {
   }
 }
 
-/** How much of a file is read at a time (the last read may pass `maxBytes` by less than this). */
-const READ_CHUNK = 1024 * 1024;
-
 /**
  * A file named by -f, byte for byte, with kubectl's wording when it is not there; at most
  * `maxBytes`: a longer file is refused in one line saying `bound` (why no such file is needed).
- * Read a chunk at a time, so /dev/zero, a pipe or a device that never ends is refused as soon
- * as it passes the bound, holding no more than that.
+ * Read a chunk at a time (kube/bounded-read.ts).
  */
 function readBytes(file: string, maxBytes: number, bound: string): Uint8Array {
   const tooLarge = (): RefusalError => new RefusalError(`${file} is larger than ${maxBytes} bytes; ${bound}`);
@@ -64,19 +61,7 @@ function readBytes(file: string, maxBytes: number, bound: string): Uint8Array {
     throw new UsageError(`error reading ${file}: ${(err as Error).message}`);
   }
   try {
-    const stat = fstatSync(fd);
-    if (stat.isFile() && stat.size > maxBytes) throw tooLarge();
-    const parts: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(READ_CHUNK);
-      const n = readSync(fd, chunk, 0, READ_CHUNK, null);
-      if (n === 0) break;
-      total += n;
-      if (total > maxBytes) throw tooLarge();
-      parts.push(n === READ_CHUNK ? chunk : chunk.subarray(0, n));
-    }
-    return Buffer.concat(parts, total);
+    return readAtMost(fd, maxBytes, tooLarge);
   } catch (err) {
     if (err instanceof RefusalError) throw err;
     throw new UsageError(`error reading ${file}: ${(err as Error).message}`);

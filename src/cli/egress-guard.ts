@@ -74,7 +74,7 @@ const stdio = (fd: unknown): boolean => fd === 0 || fd === 1 || fd === 2;
 
 /**
  * What each binding's handle may do, by method. A method not named here is left as it is; the
- * classification test (test/promises/egress-guard.test.ts) fails on any method of these prototypes
+ * classification test (test/guarantees/egress-guard.test.ts) fails on any method of these prototypes
  * that is neither here nor on its list of harmless ones, so a new Node cannot add one unseen.
  */
 export const GUARDED_HANDLE_METHODS: Readonly<Record<string, readonly string[]>> = {

@@ -1,13 +1,14 @@
 // Composition of a connection: read the kubeconfig files by kubectl's rules, apply the command
 // line's overrides (kube/overrides.ts), resolve the context, namespace, TLS, credentials
 // (kube/credentials.ts), impersonation and proxy, and build the reader.
-import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { BlockList, isIP, isIPv4 } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type tls from "node:tls";
 import { ReadError, sanitize } from "../errors.ts";
 import type { ConnectOptions, Connection } from "./types.ts";
+import { readAtMost } from "./bounded-read.ts";
 import { NO_CREDENTIALS, readBytes, userCredentials, type StartCredentialPlugin } from "./credentials.ts";
 import { Transport } from "./http.ts";
 import type { Door } from "./proxy-tunnel.ts";
@@ -53,19 +54,7 @@ function readFileOrUndefined(file: string): string | undefined {
   }
   const tooLarge = (): ReadError => new ReadError(`error loading config file "${file}": it is larger than ${MAX_KUBECONFIG_BYTES} bytes, more than any kubeconfig holds`);
   try {
-    const stat = fstatSync(fd);
-    if (stat.isFile() && stat.size > MAX_KUBECONFIG_BYTES) throw tooLarge();
-    const parts: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(1024 * 1024);
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      total += n;
-      if (total > MAX_KUBECONFIG_BYTES) throw tooLarge();
-      parts.push(chunk.subarray(0, n));
-    }
-    return Buffer.concat(parts, total).toString("utf8");
+    return readAtMost(fd, MAX_KUBECONFIG_BYTES, tooLarge).toString("utf8");
   } catch (err) {
     if (err instanceof ReadError) throw err;
     throw new ReadError(`cannot read ${file}: ${(err as Error).message}`);

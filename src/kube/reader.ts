@@ -10,7 +10,7 @@ import { KINDS, parseListItem, parseObject, type KindInfo, type KindName, type O
 import { apiError, invalidJsonError, isMissingType, missingPtahKind, parseJsonBody, type RequestDescription } from "./api-errors.ts";
 import type { AccessAnswer, AccessCheck } from "./access.ts";
 import type { DryRunKind, Transport } from "./http.ts";
-import { isJsonObject, listItems, misfit, notAnObject } from "./misfit.ts";
+import { isJsonObject, listItems, notShownItem, notAnObject } from "./not-shown.ts";
 import { noteRead, pageReader, type PageReader } from "./page-reader.ts";
 import { LongLine, MAX_WATCH_LINE_BYTES } from "./response.ts";
 import { sleep } from "./retry.ts";
@@ -74,7 +74,7 @@ export class HttpClusterReader implements ClusterReader {
     let resourceVersion = "";
     // Each item is read by the model as soon as its bytes are in (kube/list-page.ts): the page is
     // never held whole, and what the caller does not keep is garbage at once.
-    const { items, rejected, take } = listItems(kind, options, d.resource);
+    const { items, notShown, take } = listItems(kind, options, d.resource);
     const bytes = { received: 0 };
     do {
       let decoder: PageReader | undefined;
@@ -104,7 +104,7 @@ export class HttpClusterReader implements ClusterReader {
       continueToken = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     } while (continueToken);
-    return { items, resourceVersion, rejected };
+    return { items, resourceVersion, notShown };
   }
 
   async watch<K extends KindName>(kind: K, options: WatchOptions): Promise<void> {
@@ -130,7 +130,7 @@ export class HttpClusterReader implements ClusterReader {
           resourceVersion = listed.resourceVersion;
           listedOnce = true;
           refusedSince = undefined;
-          options.onList(listed.items, listed.rejected);
+          options.onList(listed.items, listed.notShown);
         }
         await this.transport.stream(
           basePath(info, options.namespace) +
@@ -166,12 +166,12 @@ export class HttpClusterReader implements ClusterReader {
               if (rv) resourceVersion = rv;
               tornAt = undefined;
               if (!isJsonObject(event.object)) {
-                options.onRejected(event.type, notAnObject(`the object of a watch event of ${d.resource}`, event.object, 0));
+                options.onNotShown(event.type, notAnObject(`the object of a watch event of ${d.resource}`, event.object, 0));
                 return;
               }
               const complete = { apiVersion: `${info.group}/${info.version}`, kind: info.kind, ...obj };
               const parsed = parseListItem(kind, complete);
-              if (parsed instanceof Error) options.onRejected(event.type, misfit(parsed, complete, 0));
+              if (parsed instanceof Error) options.onNotShown(event.type, notShownItem(parsed, complete, 0));
               else options.onEvent(event.type as WatchEventType, parsed);
             }
           },

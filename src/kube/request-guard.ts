@@ -1,7 +1,7 @@
 // The read-only rule at run time: every request the transport is about to send, its method and
 // its URL, is checked against the closed list of what the plugin sends, before a byte leaves
 // (kube/http.ts's send, and kube/proxy-tunnel.ts for the CONNECT to a proxy). The lint rules
-// (eslint.read-only.js) and the type proof (test/promises/read-only.test.ts) show that no code sends
+// (eslint.read-only.js) and the type proof (test/guarantees/read-only.test.ts) show that no code sends
 // anything else; this refuses it if some code ever does. The list is derived from the tables the
 // requests are built from (model/parse.ts's KINDS and the ones below), so it cannot drift:
 // - GET of a kind the plugin reads, at /api[s]/GROUP/VERSION/[namespaces/NS/]PLURAL[/NAME], with
@@ -27,7 +27,7 @@ export type DryRunKind = (typeof DRY_RUN_KINDS)[number];
 
 /**
  * The reviews the plugin creates, which store nothing: exactly those the code sends
- * (test/promises/read-only.test.ts). Another review is one line here (its kind and path), one in
+ * (test/guarantees/read-only.test.ts). Another review is one line here (its kind and path), one in
  * test/support/transport-proof.ts's REVIEW_KINDS and one in test/support/audit.ts's REVIEW_RESOURCES.
  */
 export const REVIEW_PATHS = {

@@ -36,7 +36,7 @@ export interface ListOptions {
   readonly keepRaw?: boolean;
   /**
    * Decides on the served JSON, before the model reads an item, whether the caller wants it:
-   * items it refuses are neither parsed nor returned (nor rejected). `status SCHEMA` reads only
+   * items it refuses are neither parsed nor returned (nor not shown). `status SCHEMA` reads only
    * the approvals that name its schema out of the namespace's thousands this way.
    */
   readonly select?: (raw: Record<string, unknown>) => boolean;
@@ -46,7 +46,7 @@ export interface ListOptions {
  * A served object that does not fit the model. Every list and watch returns these beside the
  * objects that fit (docs/output.md, "Tolerance"): the caller shows the others and warns once per object.
  */
-export interface RejectedItem {
+export interface NotShownItem {
   /** The object as served (for -o json/yaml, which print every served object). */
   readonly raw: Record<string, unknown>;
   /** "ptahschema app/odd does not fit the PtahSchema model: status.phase: …" */
@@ -66,17 +66,17 @@ export interface ListResult<T> {
   /** The list's resourceVersion, for a watch that follows it. */
   readonly resourceVersion: string;
   /** Served items that did not fit the model, in the server's order. */
-  readonly rejected: readonly RejectedItem[];
+  readonly notShown: readonly NotShownItem[];
 }
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
 
 export interface WatchOptions extends ListOptions {
   /** Called after every initial list and relist with the complete current set (and what did not fit). */
-  readonly onList: (items: readonly Parsed<unknown>[], rejected: readonly RejectedItem[]) => void;
+  readonly onList: (items: readonly Parsed<unknown>[], notShown: readonly NotShownItem[]) => void;
   readonly onEvent: (type: WatchEventType, item: Parsed<unknown>) => void;
   /** An event whose object does not fit the model: the watch goes on (docs/output.md, "Tolerance"). */
-  readonly onRejected: (type: WatchEventType, item: RejectedItem) => void;
+  readonly onNotShown: (type: WatchEventType, item: NotShownItem) => void;
   readonly signal: AbortSignal;
 }
 

@@ -19,7 +19,7 @@ export interface PlanReader {
   list<K extends KindName>(
     kind: K,
     options: { readonly namespace: string; readonly labelSelector: string },
-  ): Promise<{ readonly items: readonly Parsed<ObjectOf<K>>[]; readonly rejected: readonly { readonly raw: Record<string, unknown>; readonly problem: string }[] }>;
+  ): Promise<{ readonly items: readonly Parsed<ObjectOf<K>>[]; readonly notShown: readonly { readonly raw: Record<string, unknown>; readonly problem: string }[] }>;
 }
 
 export interface VerifiedPlan {
@@ -115,7 +115,7 @@ async function findPlanByFingerprint(reader: PlanReader, record: PlanRecord, log
   }
   // A plan that does not fit the model but carries the fingerprint is the plan this command is
   // about: it must fit. The others play no part in the selection.
-  const unfit = listed.rejected.find((r) => (r.raw.spec as { fingerprint?: unknown } | undefined)?.fingerprint === record.fingerprint);
+  const unfit = listed.notShown.find((r) => (r.raw.spec as { fingerprint?: unknown } | undefined)?.fingerprint === record.fingerprint);
   if (unfit) return log.fail("selection", new ModelError(unfit.problem));
   const items = listed.items as readonly Parsed<PtahSchemaPlan>[];
   const matches = items.filter((p) => p.object.spec.fingerprint === record.fingerprint).sort((a, b) => (a.object.metadata.name < b.object.metadata.name ? -1 : 1));

@@ -90,7 +90,7 @@ describe("the README's and docs' references", () => {
     expect(patternRegex("test/**/*.test.ts").test("test/a/b/c.test.ts")).toBe(true);
     expect(patternRegex("test/**/*.test.ts").test("test/c.test.ts")).toBe(true);
     expect(patternRegex("test/commands/<verb>/").test("test/commands/status/status.test.ts")).toBe(true);
-    expect(patternRegex("test/properties/hostile-input-*.test.ts").test("test/promises/hostile/hostile-input-plans.test.ts")).toBe(false);
+    expect(patternRegex("test/properties/hostile-input-*.test.ts").test("test/guarantees/hostile/hostile-input-plans.test.ts")).toBe(false);
   });
 
   it.each(files)("%s: every relative link leads to a file and a heading", (page) => {

@@ -26,7 +26,7 @@ const LISTING = [
   "test/commands/completion",
   "test/commands/doctor",
   "test/commands/hello",
-  "test/promises/timeouts.test.ts",
+  "test/guarantees/timeouts.test.ts",
   "test/architecture.test.ts",
 ];
 

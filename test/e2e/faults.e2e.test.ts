@@ -1,4 +1,4 @@
-// Real faults (the lab part of test/promises/reconnect.test.ts): a second, private lab (its own etcd, kube-apiserver,
+// Real faults (the lab part of test/guarantees/reconnect.test.ts): a second, private lab (its own etcd, kube-apiserver,
 // ports, PKI and audit log under .cache/e2e-faults-lab) so the shared lab is not disturbed. Its
 // kube-apiserver is stopped in the middle of watches and started again (lab/lab.mjs
 // stop-apiserver / start-apiserver: same arguments, same port):

@@ -59,7 +59,7 @@ describe("HttpClusterReader.list", () => {
     expect(slim.resourceVersion).toBe(kept.resourceVersion);
   });
 
-  it("an item that does not fit the model is returned in rejected (with its served position), never a failed list", async () => {
+  it("an item that does not fit the model is returned in notShown (with its served position), never a failed list", async () => {
     const odd = approval("odd", { spec: { schemaRef: "storefront" } });
     const pages = [
       { metadata: { continue: "next-1" }, items: [approval("a"), odd] },
@@ -67,7 +67,7 @@ describe("HttpClusterReader.list", () => {
     ];
     const r = await new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app" });
     expect(r.items.map((i) => i.object.metadata.name)).toEqual(["a", "c"]);
-    expect(r.rejected).toEqual([
+    expect(r.notShown).toEqual([
       {
         raw: { apiVersion: "operator.ptah.run/v1alpha1", kind: "PtahSchemaApproval", ...odd },
         problem: "ptahschemaapproval app/odd does not fit the PtahSchemaApproval model: spec.schemaRef: invalid input: expected object, received string",
@@ -76,7 +76,7 @@ describe("HttpClusterReader.list", () => {
     ]);
   });
 
-  it("select: items it refuses on the served JSON are not parsed, returned nor rejected; the others are, with their served positions", async () => {
+  it("select: items it refuses on the served JSON are not parsed, returned nor not shown; the others are, with their served positions", async () => {
     const other = (name: string) => approval(name, { spec: { schemaRef: { name: "orders" } } });
     const odd = approval("odd", { spec: { schemaRef: { name: "orders" }, planRef: "not an object" } });
     const pages = [
@@ -86,6 +86,6 @@ describe("HttpClusterReader.list", () => {
     const select = (raw: Record<string, unknown>) => (raw.spec as { schemaRef?: { name?: string } }).schemaRef?.name === "storefront";
     const r = await new HttpClusterReader(stubTransport(pages).transport).list("PtahSchemaApproval", { namespace: "app", select });
     expect(r.items.map((i) => i.object.metadata.name)).toEqual(["a", "c"]);
-    expect(r.rejected.map((x) => [x.index, (x.raw.metadata as { name: string }).name])).toEqual([[3, "b"]]);
+    expect(r.notShown.map((x) => [x.index, (x.raw.metadata as { name: string }).name])).toEqual([[3, "b"]]);
   });
 });

@@ -3,7 +3,7 @@
 // through the real connection code (kubeconfig, TLS, credentials, the transport) against the fault
 // server, a planted DELETE, a POST without dryRun and a forbidden watch are refused with nothing
 // received by the server and no credentials asked, and a CONNECT through a proxy for another host
-// never reaches the proxy. test/promises/request-guard-cli.test.ts runs every command's requests past it.
+// never reaches the proxy. test/guarantees/request-guard-cli.test.ts runs every command's requests past it.
 import http from "node:http";
 import https from "node:https";
 import type net from "node:net";

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateValidators } from "../../src/model/codegen.ts";
 import { MODELS } from "../../src/model/kinds.ts";
 import { fromZodResult, type Validator } from "../../src/model/validators.ts";
-import { ALL_KINDS, breakObject, objectOf, paths, poolsArbitrary } from "../promises/hostile/hostile-arbitraries.ts";
+import { ALL_KINDS, breakObject, objectOf, paths, poolsArbitrary } from "../guarantees/hostile/hostile-arbitraries.ts";
 
 const PER_FORM = 3_400; // × 3 forms = 10,200 objects per kind
 let dir = "";

@@ -17,7 +17,7 @@ export interface Row {
 }
 
 const EXPORT_CHECKS = ["test/plan/export-checks.test.ts"];
-const TOLERANCE = ["test/promises/tolerance-every-list.test.ts"];
+const TOLERANCE = ["test/guarantees/tolerance-every-list.test.ts"];
 const TAMPERING = ["test/plan/tampering.test.ts"];
 
 export const ROWS: readonly Row[] = [
@@ -62,24 +62,24 @@ export const ROWS: readonly Row[] = [
   },
   // Tolerance: one warning per object that does not fit the model.
   {
-    name: "ledger: misfit warnings of the migration kinds dropped",
+    name: "ledger: not-shown warnings of the migration kinds dropped",
     mutant: {
       file: "src/commands/ledger/ledger-command.ts",
-      from: "  warnings.push(rejectedWarnings([listed]));",
-      to: '  if (!kind.startsWith("PtahMigration")) warnings.push(rejectedWarnings([listed]));',
+      from: "  warnings.push(notShownWarnings([listed]));",
+      to: '  if (!kind.startsWith("PtahMigration")) warnings.push(notShownWarnings([listed]));',
     },
     tests: TOLERANCE,
     red: "ledger (the migration kinds)",
   },
   {
-    name: "inbox: misfit warnings of migrations dropped",
-    mutant: { file: "src/commands/inbox/inbox-command.ts", from: "warnings: rejectedWarnings([schemas, migrations])", to: "warnings: rejectedWarnings([schemas])" },
+    name: "inbox: not-shown warnings of migrations dropped",
+    mutant: { file: "src/commands/inbox/inbox-command.ts", from: "warnings: notShownWarnings([schemas, migrations])", to: "warnings: notShownWarnings([schemas])" },
     tests: TOLERANCE,
     red: "inbox (a migration)",
   },
   {
-    name: "status -w on a terminal: misfit warnings not written after a redraw",
-    mutant: { file: "src/commands/status/status-watch.ts", from: "    for (const m of misfits.values()) ctx.log?.(m.line);\n", to: "" },
+    name: "status -w on a terminal: not-shown warnings not written after a redraw",
+    mutant: { file: "src/commands/status/status-watch.ts", from: "    for (const m of notShownByKey.values()) ctx.log?.(m.line);\n", to: "" },
     tests: TOLERANCE,
     red: "after every redraw, one warning line per object that does not fit",
   },

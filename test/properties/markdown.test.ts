@@ -14,7 +14,7 @@ import { runCliWith } from "../support/cli.ts";
 import { codeBlocks, codeSpans, injected, markdownTokens } from "../support/markdown.ts";
 import { fakeObjectsOf, type StatementInput } from "../support/publish-plan.ts";
 import { approvalOf, clusterState, CURRENT_STATEMENTS, NS, publishCurrent, SCHEMA, STALE } from "../plan/fixtures.ts";
-import { fragment } from "../promises/hostile/hostile-strings.ts";
+import { fragment } from "../guarantees/hostile/hostile-strings.ts";
 import { Tally, runs } from "./runs.ts";
 
 const tally = new Tally("markdown");

@@ -34,6 +34,9 @@ export function layoutProblems(files: readonly string[], verbs: readonly string[
   for (const f of files.filter((f) => f.startsWith("commands/"))) {
     const verb = verbOf(f);
     if (verb !== undefined && !verbs.includes(verb)) problems.push(`${f}: commands/${verb}/ is no command of the registry`);
+    // One naming convention for a verb's files: each is <verb>-<part>.ts, so a file's name alone says
+    // whose it is (the names are unique across src/ as well).
+    if (verb !== undefined && !path.posix.basename(f).startsWith(`${verb}-`)) problems.push(`${f}: not named ${verb}-<part>.ts`);
     if (verb === undefined && !f.startsWith(SHARED) && !REGISTRY_FILES.includes(f)) problems.push(`${f}: neither a command's folder, shared/ nor the registry`);
     if (f.startsWith(SHARED) && f.slice(SHARED.length).includes("/")) problems.push(`${f}: shared/ has no subfolders`);
   }

@@ -1,4 +1,4 @@
-// The egress guard's classification (test/promises/egress-guard.test.ts): every built-in module
+// The egress guard's classification (test/guarantees/egress-guard.test.ts): every built-in module
 // and every global Node adds to a bare V8 context, and every method of the socket handles the guard
 // patches. "guarded": a way out, refused by the guard, and the probe (egress-probe.cjs) tries it;
 // "allowed": the plugin uses it, and what in it could reach out goes through a guarded module or

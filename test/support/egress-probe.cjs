@@ -1,4 +1,4 @@
-// The egress guard's probe (test/promises/egress-guard.test.ts runs it in a child process): loads
+// The egress guard's probe (test/guarantees/egress-guard.test.ts runs it in a child process): loads
 // the built guard (dist/npm/process-guard.cjs), installs it as the npm bin's loader does, then
 // tries every way out it is given, each through every route to a built-in, and prints one JSON
 // line per attempt: whether the guard refused it (a thrown refusal or a remembered one). The

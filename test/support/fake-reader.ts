@@ -10,11 +10,11 @@ import type {
   Identity,
   ListOptions,
   ListResult,
-  RejectedItem,
+  NotShownItem,
   ServerInfo,
   WatchOptions,
 } from "../../src/kube/types.ts";
-import { misfit } from "../../src/kube/misfit.ts";
+import { notShownItem } from "../../src/kube/not-shown.ts";
 import { KINDS, parseListItem, parseObject, type KindName, type ObjectOf, type Parsed } from "../../src/model/parse.ts";
 
 export interface FakeObject {
@@ -75,20 +75,20 @@ export class FakeReader implements ClusterReader {
       .filter((o) => matchesLabels(o.raw, options.labelSelector))
       .filter((o) => matchesFields(o.raw, options.fieldSelector));
     const items: Parsed<ObjectOf<K>>[] = [];
-    const rejected: RejectedItem[] = [];
+    const notShown: NotShownItem[] = [];
     served.forEach((o, index) => {
       const raw = copyJson(o.raw);
       if (options.select && !options.select(raw)) return; // as the HTTP reader: never parsed nor returned
       const parsed = parseListItem(kind, raw);
-      if (parsed instanceof Error) rejected.push(misfit(parsed, raw, index));
+      if (parsed instanceof Error) notShown.push(notShownItem(parsed, raw, index));
       else items.push(parsed);
     });
-    return { items, resourceVersion: "1", rejected };
+    return { items, resourceVersion: "1", notShown };
   }
 
   async watch<K extends KindName>(kind: K, options: WatchOptions): Promise<void> {
-    const { items, rejected } = await this.list(kind, options);
-    options.onList(items, rejected);
+    const { items, notShown } = await this.list(kind, options);
+    options.onList(items, notShown);
     const watcher = { kind, options };
     this.watchers.push(watcher);
     await new Promise<void>((resolve) => {
@@ -112,7 +112,7 @@ export class FakeReader implements ClusterReader {
     else this.put(kind, raw);
     for (const w of this.watchers.filter((x) => x.kind === kind)) {
       const parsed = parseListItem(kind, copyJson(raw));
-      if (parsed instanceof Error) w.options.onRejected(type, misfit(parsed, copyJson(raw), 0));
+      if (parsed instanceof Error) w.options.onNotShown(type, notShownItem(parsed, copyJson(raw), 0));
       else w.options.onEvent(type, parsed);
     }
   }
@@ -153,7 +153,7 @@ export class FakeReader implements ClusterReader {
 
 /**
  * A deep copy of a served (JSON) value without recursion: structuredClone recurses, and the
- * deep-nesting tests serve objects 10,000 levels deep (test/promises/deep-nesting.test.ts). Keys are
+ * deep-nesting tests serve objects 10,000 levels deep (test/guarantees/deep-nesting.test.ts). Keys are
  * own properties as JSON.parse makes them, even one called __proto__.
  */
 export function copyJson<T>(value: T): T {

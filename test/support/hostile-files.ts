@@ -1,4 +1,4 @@
-// The hostile inputs every input path is fed (test/promises/hostile/hostile-bounds.test.ts): a YAML
+// The hostile inputs every input path is fed (test/guarantees/hostile/hostile-bounds.test.ts): a YAML
 // alias bomb, nesting far past the depth bound, and streams that never end.
 
 /** Ten levels of nine aliases each beside an ordinary user with a client-certificate-data (1.4 KB; kubectl: "excessive aliasing"). */

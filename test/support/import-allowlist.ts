@@ -4,7 +4,7 @@
 // returns and of process.getBuiltinModule (found by the called function's declaration in Node's
 // types, whatever it is called here). A relative path must stay inside src/; a specifier that is
 // not a literal is allowed only in COMPUTED's loaders. ESLint applies the static part cheaply;
-// this is the whole rule (test/promises/allowlists.test.ts).
+// this is the whole rule (test/guarantees/allowlists.test.ts).
 import path from "node:path";
 import ts from "typescript";
 import { TYPES, VALUES } from "../../eslint.layers.js";

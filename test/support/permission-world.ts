@@ -1,5 +1,5 @@
 // A cluster where every command's permission form succeeds (test/commands/shared/permissions.test.ts runs
-// them against a FakeReader of it, test/promises/request-guard-cli.test.ts through the real connection
+// them against a FakeReader of it, test/guarantees/request-guard-cli.test.ts through the real connection
 // code against a fault server serving it).
 import type { PermissionForm } from "../../src/commands/command-types.ts";
 import { AWAITING_CONDITIONS, FP2, PLAN2, T0, T1, aMigration, aMigrationPlan, anApproval, awaitingSchema, cond } from "./builders.ts";

@@ -9,7 +9,7 @@
 // `Reflect.get(globalThis, "process")` and `Function("return this")()` are each a reach of the
 // same kind. Any import of node:process outside the list is named too (its functions alone,
 // `import { getBuiltinModule } from "node:process"`, have no type of their own to catch).
-// test/promises/allowlists.test.ts runs it on src/ and on copies of real modules with plants.
+// test/guarantees/allowlists.test.ts runs it on src/ and on copies of real modules with plants.
 import ts from "typescript";
 import { SRC, rel } from "./transport-proof.ts";
 

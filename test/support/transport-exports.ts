@@ -4,7 +4,7 @@
 // public members, not the modules' other exports. This reads, with the TypeScript checker, every
 // name each TRANSPORT module exports (`export *` and `export { x } from` included) and the own
 // non-private members of each exported class, and compares them with a fixed list: a new one fails
-// test/promises/read-only.test.ts, naming it (test/promises/read-only-static.test.ts shows it red on planted ones).
+// test/guarantees/read-only.test.ts, naming it (test/guarantees/read-only-static.test.ts shows it red on planted ones).
 import path from "node:path";
 import ts from "typescript";
 import { TRANSPORT } from "../../eslint.read-only.js";

@@ -5,7 +5,7 @@
 // never destructured), or flow into a place whose type is Transport (a parameter, a variable, a
 // property, a return); the class may only be constructed and named in types (never extended,
 // never `Transport.prototype`). `create` may only be called, and only where readOnlyProof expects.
-// test/promises/read-only.test.ts runs it on src/; test/promises/read-only-static.test.ts on copies with bypasses.
+// test/guarantees/read-only.test.ts runs it on src/; test/guarantees/read-only-static.test.ts on copies with bypasses.
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -214,7 +214,7 @@ export function readOnlyProof(program: ts.Program, only?: readonly string[]): st
 /**
  * Every write of a request's method in src/ (or in `only`'s files): an object literal's `method:`
  * and an assignment to `x.method` or `x["method"]`, by the function it is in, with the literal it
- * writes or `<expression>`. test/promises/read-only.test.ts holds it to the transport's closed set.
+ * writes or `<expression>`. test/guarantees/read-only.test.ts holds it to the transport's closed set.
  */
 export function methodWrites(program: ts.Program, only?: readonly string[]): string[] {
   program.getTypeChecker(); // binds the files: their nodes know their parents

@@ -13,7 +13,7 @@ import { noResources, parseViewOutput, resolveViewOutput, type ViewOutput } from
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "../shared/printing.ts";
 import type { ListResult } from "../../kube/types.ts";
 import { readAll } from "../shared/read.ts";
-import { rejectedWarnings, servedObjects, unprintedWarnings } from "../shared/tolerance.ts";
+import { notShownWarnings, servedObjects, machineNotShownWarnings } from "../shared/tolerance.ts";
 import { OPTIONAL_SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, RunContext } from "../command-types.ts";
 import { ptah } from "../shared/permissions.ts";
@@ -54,7 +54,7 @@ export const approvalsCommand: CommandBody<ApprovalsOptions> = {
     const t = options.target;
     const wantSchemas = t.kind !== "migration";
     const wantMigrations = t.kind !== "schema";
-    const none = Promise.resolve<ListResult<never>>({ items: [], resourceVersion: "", rejected: [] });
+    const none = Promise.resolve<ListResult<never>>({ items: [], resourceVersion: "", notShown: [] });
     // Only machine output prints the served approvals; schemas and migrations are never printed.
     const keepRaw = output.kind !== "human" || needsRaw(print);
     const fieldSelector = print.fieldSelector;
@@ -69,8 +69,8 @@ export const approvalsCommand: CommandBody<ApprovalsOptions> = {
     // (for a named target, those whose reference names it).
     const refName = (raw: Record<string, unknown>, field: string): unknown => (raw.spec as Record<string, { name?: unknown } | undefined> | undefined)?.[field]?.name;
     const unfit = [
-      ...(t.kind === "all" ? [] : sApprovals.rejected.filter((r) => t.kind === "schema" && refName(r.raw, "schemaRef") === t.name)),
-      ...(t.kind === "all" ? [] : mApprovals.rejected.filter((r) => t.kind === "migration" && refName(r.raw, "migrationRef") === t.name)),
+      ...(t.kind === "all" ? [] : sApprovals.notShown.filter((r) => t.kind === "schema" && refName(r.raw, "schemaRef") === t.name)),
+      ...(t.kind === "all" ? [] : mApprovals.notShown.filter((r) => t.kind === "migration" && refName(r.raw, "migrationRef") === t.name)),
     ].filter((r) => !r.unprintable);
     let schemaItems = sApprovals.items as readonly Parsed<PtahSchemaApproval>[];
     let migrationItems = mApprovals.items as readonly Parsed<PtahMigrationApproval>[];
@@ -87,14 +87,14 @@ export const approvalsCommand: CommandBody<ApprovalsOptions> = {
     if (output.kind !== "human") {
       let served =
         t.kind === "all" ? [...servedObjects(sApprovals), ...servedObjects(mApprovals)] : [...[...schemaItems, ...migrationItems].map((i) => i.raw), ...unfit.map((r) => r.raw)];
-      const unprinted = unprintedWarnings([sApprovals, mApprovals]);
+      const notShown = machineNotShownWarnings([sApprovals, mApprovals]);
       if (print.sortBy !== undefined) served = sortByField(served, (o) => o, print.sortBy);
-      if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: unprinted + noResources(namespace) };
-      return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }), ...(unprinted ? { stderr: unprinted } : {}) };
+      if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml") return { kind: "printed", stdout: "", stderr: notShown + noResources(namespace) };
+      return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }), ...(notShown ? { stderr: notShown } : {}) };
     }
     const ordered = print.sortBy !== undefined;
     const inOrder = <T>(items: readonly Parsed<T>[]): T[] => (print.sortBy === undefined ? items : sortByField(items, (i) => i.raw, print.sortBy)).map((i) => i.object);
-    const warnings = rejectedWarnings(lists);
+    const warnings = notShownWarnings(lists);
     if (schemaItems.length === 0 && migrationItems.length === 0) return { kind: "printed", stdout: "", stderr: warnings + noResources(namespace) };
     const both = schemaItems.length > 0 && migrationItems.length > 0;
     const parts: string[] = [];

@@ -18,7 +18,7 @@ import { buildSchemaApproval, dryRun, loadMigrationPlan, refuse, renderManifest 
 import { getOrNotFound, noSuchMigration } from "../shared/read.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
-import { fourEyes, startFourEyes, type FourEyesReads } from "./four-eyes-reads.ts";
+import { fourEyes, startFourEyes, type FourEyesReads } from "./approve-four-eyes.ts";
 import type { PtahSchema } from "../../model/kinds.ts";
 import { APPROVAL_POLICIES, FOUR_EYES_SWITCH, ptah, WHO_AM_I } from "../shared/permissions.ts";
 import { approvalPolicyWarning } from "../shared/policy-readback.ts";

@@ -6,7 +6,7 @@ import type { ClusterReader } from "../../kube/types.ts";
 import type { PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { sanitize } from "../../render/sanitize.ts";
 import type { DiffSource } from "../shared/diff-view.ts";
-import { rejectedWarnings } from "../shared/tolerance.ts";
+import { notShownWarnings } from "../shared/tolerance.ts";
 
 export interface ChosenFrom {
   readonly source: DiffSource;
@@ -21,7 +21,7 @@ export interface ChosenFrom {
 export async function chooseFromApproval(reader: ClusterReader, schema: PtahSchema): Promise<ChosenFrom> {
   const listed = await reader.list("PtahSchemaApproval", { namespace: schema.metadata.namespace ?? "" });
   const { items } = listed;
-  const warnings = rejectedWarnings([listed]);
+  const warnings = notShownWarnings([listed]);
   const newest = newestUsedApproval(
     schema,
     items.map((i) => i.object as PtahSchemaApproval),

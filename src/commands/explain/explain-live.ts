@@ -5,17 +5,17 @@
 import { NotFoundError, ReadError } from "../../errors.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import type { KubeEvent, PtahMigration, PtahMigrationApproval, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
-import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "./diagnose.ts";
+import { diagnoseMigration, diagnoseSchema, diagnoseSchemaApproval } from "./explain-diagnose.ts";
 import { namespaceFlag } from "../shared/output.ts";
 import { getOptional, noSuchMigration, readAll } from "../shared/read.ts";
 import type { Printed, Connection, RunContext } from "../command-types.ts";
 import type { ListResult } from "../../kube/types.ts";
-import { rejectedWarnings } from "../shared/tolerance.ts";
+import { notShownWarnings } from "../shared/tolerance.ts";
 import { appendRealm } from "../shared/realm-holders.ts";
 
 /** Lists beside the explained object: an item that does not fit is left out with its warning. */
-function warned(lists: readonly Pick<ListResult<unknown>, "rejected">[]): { stderr?: string } {
-  const stderr = rejectedWarnings(lists);
+function warned(lists: readonly Pick<ListResult<unknown>, "notShown">[]): { stderr?: string } {
+  const stderr = notShownWarnings(lists);
   return stderr ? { stderr } : {};
 }
 
@@ -27,7 +27,7 @@ async function explainApproval(c: Connection, ctx: RunContext, name: string): Pr
     a.spec.schemaRef?.name ? getOptional(c.reader, "PtahSchema", c.namespace, a.spec.schemaRef.name) : Promise.resolve(undefined),
     c.reader.list("Event", { namespace: c.namespace, fieldSelector: `involvedObject.name=${name}` }).catch((err: unknown) => {
       // Events are diagnostic only: a reader without access still gets the diagnosis.
-      if (err instanceof ReadError && err.httpStatus === 403) return { items: [], resourceVersion: "", rejected: [] };
+      if (err instanceof ReadError && err.httpStatus === 403) return { items: [], resourceVersion: "", notShown: [] };
       throw err;
     }),
   ]);

@@ -11,7 +11,7 @@ import { sanitize } from "../../render/sanitize.ts";
 import { renderTable } from "../../render/table.ts";
 import { parseTarget } from "../shared/arguments.ts";
 import { getOrNotFound, noSuchMigration, noSuchSchema } from "../shared/read.ts";
-import { gapWarning, readSecondary, rejectedWarnings, type Secondary } from "../shared/tolerance.ts";
+import { sectionNotShownWarning, readMaybeShown, notShownWarnings, type MaybeShown } from "../shared/tolerance.ts";
 import type { ListResult } from "../../kube/types.ts";
 import { SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Printed, Connection, RunContext } from "../command-types.ts";
@@ -32,10 +32,10 @@ interface Loaded {
   readonly ledger: LedgerEntry[];
   /** The earliest time of any Event the API server still holds in the namespace. */
   readonly oldestEvent: string | undefined;
-  /** Whether the Events could be read at all (a forbidden read is a gap, not "none held"). */
+  /** Whether the Events could be read at all (a forbidden read is a section not shown, not "none held"). */
   readonly eventsRead: boolean;
   /** Sections whose read was forbidden, with why: printed in place, warned on stderr. */
-  readonly gaps: readonly { readonly section: string; readonly gap: string }[];
+  readonly notShown: readonly { readonly section: string; readonly why: string }[];
   readonly warnings: string;
 }
 
@@ -49,7 +49,7 @@ function oldestOf(events: readonly KubeEvent[]): string | undefined {
   return oldest?.text;
 }
 
-const NOTHING: Secondary<ListResult<unknown>> = { value: { items: [], resourceVersion: "", rejected: [] } };
+const NOTHING: MaybeShown<ListResult<unknown>> = { value: { items: [], resourceVersion: "", notShown: [] } };
 
 function obj(kind: string, p: Parsed<{ metadata: { name: string; uid?: string }; status: { conditions: TimelineObject["conditions"] } }>): TimelineObject {
   return { kind, name: p.object.metadata.name, uid: p.object.metadata.uid, conditions: p.object.status.conditions };
@@ -58,10 +58,10 @@ function obj(kind: string, p: Parsed<{ metadata: { name: string; uid?: string };
 /** What history reads, one entry per watched kind: the object itself, then its secondary lists. */
 interface Reads {
   readonly root: Parsed<unknown>;
-  readonly plans: Secondary<ListResult<unknown>>;
-  readonly approvals: Secondary<ListResult<unknown>>;
-  readonly acks: Secondary<ListResult<unknown>>;
-  readonly events: Secondary<ListResult<unknown>>;
+  readonly plans: MaybeShown<ListResult<unknown>>;
+  readonly approvals: MaybeShown<ListResult<unknown>>;
+  readonly acks: MaybeShown<ListResult<unknown>>;
+  readonly events: MaybeShown<ListResult<unknown>>;
 }
 type Section = keyof Reads;
 
@@ -85,11 +85,11 @@ async function readSection(section: Section, options: HistoryOptions, c: Connect
     case "root":
       return getOrNotFound(c.reader, kind, ns, options.name, isSchema ? noSuchSchema(ns, options.name) : noSuchMigration(ns, options.name));
     case "plans":
-      return readSecondary<ListResult<unknown>>(c.reader.list(kind, { namespace: ns, labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}` }));
+      return readMaybeShown<ListResult<unknown>>(c.reader.list(kind, { namespace: ns, labelSelector: `operator.ptah.run/${isSchema ? "schema" : "migration"}=${options.name}` }));
     case "approvals":
     case "acks":
     case "events":
-      return readSecondary<ListResult<unknown>>(c.reader.list(kind, { namespace: ns }));
+      return readMaybeShown<ListResult<unknown>>(c.reader.list(kind, { namespace: ns }));
   }
 }
 
@@ -114,9 +114,9 @@ function assemble(options: HistoryOptions, reads: Reads): Loaded {
     { section: "run acknowledgments", read: acksRead },
     { section: "events", read: eventsRead },
   ];
-  const gaps = sections.flatMap((s) => (s.read.gap !== undefined ? [{ section: s.section, gap: s.read.gap }] : []));
+  const notShown = sections.flatMap((s) => (s.read.notShown !== undefined ? [{ section: s.section, why: s.read.notShown }] : []));
   const lists = sections.flatMap((s) => (s.read.value ? [s.read.value] : []));
-  const warnings = rejectedWarnings(lists) + gaps.map((g) => gapWarning(g.section, g.gap)).join("");
+  const warnings = notShownWarnings(lists) + notShown.map((s) => sectionNotShownWarning(s.section, s.why)).join("");
   const plans = plansRead.value ?? NOTHING.value!;
   const approvals = approvalsRead.value ?? NOTHING.value!;
   const acks = acksRead.value;
@@ -144,7 +144,7 @@ function assemble(options: HistoryOptions, reads: Reads): Loaded {
         [rootObject as PtahMigration],
       );
   const held = events.items.map((e) => e.object as KubeEvent);
-  return { objects, events: held, ledger, oldestEvent: oldestOf(held), eventsRead: eventsRead.gap === undefined, gaps, warnings };
+  return { objects, events: held, ledger, oldestEvent: oldestOf(held), eventsRead: eventsRead.notShown === undefined, notShown, warnings };
 }
 
 /**
@@ -162,7 +162,7 @@ async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, f
     reads = { ...reads, [section]: read };
     if (section !== "root") {
       const list = (read as Reads["plans"]).value;
-      for (const line of list ? rejectedWarnings([list]).split("\n") : []) {
+      for (const line of list ? notShownWarnings([list]).split("\n") : []) {
         if (line && !warned.has(line)) ctx.log?.(line);
         warned.add(line);
       }
@@ -201,7 +201,7 @@ async function follow(options: HistoryOptions, ctx: RunContext, c: Connection, f
         },
         onEvent: () => reload(section),
         // An event whose object does not fit: the re-read warns about it and shows the rest.
-        onRejected: () => reload(section),
+        onNotShown: () => reload(section),
       });
     }),
   );
@@ -261,11 +261,11 @@ export const historyCommand: CommandBody<HistoryOptions> = {
     // output and --no-headers leave it out. Forbidden sections are named in place, after the
     // timeline (text only; JSON stays a list).
     const note = options.json || ctx.global.noHeaders || !loaded.eventsRead ? "" : historyNote(c.namespace, loaded.oldestEvent, render);
-    const gapLines = options.json ? "" : loaded.gaps.map((g) => `${g.section.charAt(0).toUpperCase()}${g.section.slice(1)}: not shown: ${g.gap}\n`).join("");
-    const text = (options.json ? (options.watch ? entries.map((e) => formatJson(e, 0)).join("") : formatJson(entries, 2)) : note + renderTimeline(entries, render)) + gapLines;
+    const notShownLines = options.json ? "" : loaded.notShown.map((s) => `${s.section.charAt(0).toUpperCase()}${s.section.slice(1)}: not shown: ${s.why}\n`).join("");
+    const text = (options.json ? (options.watch ? entries.map((e) => formatJson(e, 0)).join("") : formatJson(entries, 2)) : note + renderTimeline(entries, render)) + notShownLines;
     const warnings = loaded.warnings ? { stderr: loaded.warnings } : {};
     if (!options.watch) {
-      if (entries.length === 0 && !options.json) return { kind: "printed", stdout: gapLines, stderr: loaded.warnings + "No history recorded yet.\n" };
+      if (entries.length === 0 && !options.json) return { kind: "printed", stdout: notShownLines, stderr: loaded.warnings + "No history recorded yet.\n" };
       return { kind: "printed", stdout: text, ...warnings };
     }
     ctx.emit(text);

@@ -18,7 +18,7 @@ import type { ListResult } from "../../kube/types.ts";
 import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import { isSpecWriter } from "../../model/spec-writer.ts";
-import { rejectedWarnings } from "../shared/tolerance.ts";
+import { notShownWarnings } from "../shared/tolerance.ts";
 import { countStuck, stuckFooter } from "../shared/stuck.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { FLEET_FLAGS, aimAt, contextWarnings, fleetPrinted, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
@@ -62,7 +62,7 @@ async function listIn(c: Connection, namespace: string | undefined): Promise<Lis
     c.reader.list("PtahSchema", { namespace, keepRaw: false }),
     c.reader.list("PtahMigration", { namespace, keepRaw: false }),
   ])) as [ListResult<PtahSchema>, ListResult<PtahMigration>];
-  return { schemas: schemas.items.map((s) => s.object), migrations: migrations.items.map((m) => m.object), warnings: rejectedWarnings([schemas, migrations]) };
+  return { schemas: schemas.items.map((s) => s.object), migrations: migrations.items.map((m) => m.object), warnings: notShownWarnings([schemas, migrations]) };
 }
 
 /**

@@ -13,7 +13,7 @@ import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFl
 import { getOrNotFound, noSuchMigration, noSuchSchema, readAll } from "../shared/read.ts";
 import { readPolicies } from "../shared/policy-readback.ts";
 import { withPolicies } from "./ledger-policy.ts";
-import { rejectedWarnings } from "../shared/tolerance.ts";
+import { notShownWarnings } from "../shared/tolerance.ts";
 import { OPTIONAL_SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Connection, Printed, RunContext } from "../command-types.ts";
 import { APPROVAL_POLICIES, ptah } from "../shared/permissions.ts";
@@ -40,7 +40,7 @@ export interface LedgerOptions {
 /** The objects of a list that fit the model; the warning line of each that does not goes to `warnings`. */
 async function objects<K extends KindName>(c: Connection, kind: K, namespace: string | undefined, warnings: string[], labelSelector?: string): Promise<ObjectOf<K>[]> {
   const listed = await c.reader.list(kind, { namespace, labelSelector, keepRaw: false });
-  warnings.push(rejectedWarnings([listed]));
+  warnings.push(notShownWarnings([listed]));
   return listed.items.map((i) => i.object);
 }
 

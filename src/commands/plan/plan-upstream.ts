@@ -1,6 +1,6 @@
 // Upstream's plan command as its own plugin introduces it: its place at the head of the root usage
 // and the line it gives it there, and its usage block, printed instead of the derived "Usage:"
-// section (pinned by test/promises/upstream-pins.test.ts). Statically imported by the registry (the root help needs it
+// section (pinned by test/guarantees/upstream-pins.test.ts). Statically imported by the registry (the root help needs it
 // before any command loads), so it holds only these strings.
 import type { UpstreamHeader } from "../command-types.ts";
 

@@ -9,7 +9,7 @@ import { danglingLines, plansDocument, renderDangling, renderPlanNames, renderPl
 import { parseOptionalTarget, type OptionalTarget } from "../shared/arguments.ts";
 import { noResources, parseFixedOutput } from "../shared/output.ts";
 import { readAll } from "../shared/read.ts";
-import { rejectedWarnings } from "../shared/tolerance.ts";
+import { notShownWarnings } from "../shared/tolerance.ts";
 import { OPTIONAL_SCHEMA_OR_MIGRATION } from "../shared/candidates.ts";
 import type { CommandBody, Connection } from "../command-types.ts";
 import type { KindName, ObjectOf } from "../../model/parse.ts";
@@ -32,8 +32,8 @@ async function pinSources(c: Connection, namespace: string | undefined) {
   // that does not fit refuses here, naming the object.
   const strict = <K extends KindName>(kind: K): Promise<ObjectOf<K>[]> =>
     c.reader.list(kind, { namespace, keepRaw: false }).then((l) => {
-      const misfit = l.rejected[0];
-      if (misfit) throw new ReadError(misfit.problem);
+      const first = l.notShown[0];
+      if (first) throw new ReadError(first.problem);
       return l.items.map((i) => i.object);
     });
   const [schemas, migrations, schemaApprovals, migrationApprovals] = await readAll([
@@ -111,7 +111,7 @@ export const plansCommand: CommandBody<PlansOptions> = {
       migrationPlans.items.map((i) => i.object),
       sources,
     ).filter(danglingInTarget(t));
-    const warnings = rejectedWarnings([schemaPlans, migrationPlans]);
+    const warnings = notShownWarnings([schemaPlans, migrationPlans]);
     // A dangling pin is a finding, as a failed --verify check is: the view is printed, then one
     // `error:` line on stderr, alone as every refusal's is, and exit status 1.
     const failed = dangling.length > 0 ? { exitStatus: 1, stderr: danglingError(dangling, options.output === "name") } : { stderr: warnings };

@@ -3,7 +3,7 @@
 // `<name>-<part>`. Nothing here is sent: the administrator reviews the text and applies it.
 import { POLICY_LABEL, type PolicyPart } from "../../approval/endorsement.ts";
 import { PTAH_API_VERSION, PTAH_GROUP } from "../../model/api.ts";
-import { endorsementValidations, endorsementVariables, JUDGED } from "./endorsement-cel.ts";
+import { endorsementValidations, endorsementVariables, JUDGED } from "./policy-endorsement-cel.ts";
 import {
   freezeValidation,
   freezeVariables,

@@ -37,7 +37,7 @@ export async function clusterNames(kind: KindName, ctx: RunContext): Promise<str
     const connection = await ctx.connect();
     const list = await connection.reader.list(kind, { namespace: connection.namespace });
     // An object that does not fit the model is still a name to complete (completion never warns).
-    return [...list.items.map((i) => i.raw), ...list.rejected.map((r) => r.raw)]
+    return [...list.items.map((i) => i.raw), ...list.notShown.map((r) => r.raw)]
       .map((raw) => (raw.metadata as { name?: unknown } | undefined)?.name)
       .filter((n): n is string => typeof n === "string");
   };

@@ -26,7 +26,7 @@ export function switchOf(configuration: AdmissionConfiguration): FourEyesSwitch 
   return { kind: present.length === WRITER_ENTRIES.length ? "on" : "off", configuration };
 }
 
-/** The one read, tolerant: a refusal is a gap (inferred), never the command's failure. */
+/** The one read, tolerant: a refusal is a section not shown (inferred), never the command's failure. */
 export async function readAdmission(c: Connection): Promise<AdmissionConfiguration | { readonly refused: string } | undefined> {
   if (!c.inspector) return undefined;
   try {

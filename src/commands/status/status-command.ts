@@ -8,7 +8,7 @@ import type { Parsed } from "../../model/parse.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { sortByField } from "../../render/columns.ts";
 import { renderMachine } from "../../render/formats.ts";
-import { renderSchemaDetail } from "./schema-detail.ts";
+import { renderSchemaDetail } from "./status-schema-detail.ts";
 import { onlyStuck, renderStatusList } from "./status-list.ts";
 import { migrationStuck, schemaStuck } from "../shared/stuck.ts";
 import { realmSection, withRealm } from "../shared/realm-holders.ts";
@@ -16,7 +16,7 @@ import { readPolicies, schemaPolicyView } from "../shared/policy-readback.ts";
 import { namespaceFlag, noResources, parseViewOutput, resolveViewOutput, type ResolvedOutput, type ViewOutput } from "../shared/output.ts";
 import { PRINT_FLAGS, needsRaw, toPrintOptions, type PrintOptions, VIEW_OUTPUTS } from "../shared/printing.ts";
 import { getOrNotFound, noSuchSchema, readAll } from "../shared/read.ts";
-import { gapWarning, readSecondary, rejectedWarnings, servedObjects, unprintedWarnings, type Secondary } from "../shared/tolerance.ts";
+import { sectionNotShownWarning, readMaybeShown, notShownWarnings, servedObjects, machineNotShownWarnings, type MaybeShown } from "../shared/tolerance.ts";
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody, Printed, Connection, RunContext } from "../command-types.ts";
 import { watchStatus } from "./status-watch.ts";
@@ -25,7 +25,7 @@ import { APPROVAL_POLICIES, REALM_READS, ptah } from "../shared/permissions.ts";
 import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
 
-const NO_APPROVALS: Secondary<ListResult<PtahSchemaApproval>> = { value: { items: [], resourceVersion: "", rejected: [] } };
+const NO_APPROVALS: MaybeShown<ListResult<PtahSchemaApproval>> = { value: { items: [], resourceVersion: "", notShown: [] } };
 
 export interface StatusOptions {
   readonly name: string | undefined;
@@ -46,7 +46,7 @@ async function runReport(name: string, ctx: RunContext, connection: Connection):
   return { kind: "printed", stdout: renderSchemaReport({ schema: schema.object, raw, pluginVersion: ctx.version, serverVersion: server.gitVersion, now: ctx.now }) };
 }
 
-/** --stuck with machine output: the served objects of those that stopped converging (a misfit is already a warning line). */
+/** --stuck with machine output: the served objects of those that stopped converging (one not shown is already a warning line). */
 function stuckServed(lists: Pick<StatusLists, "schemas" | "migrations">, now: Date): Record<string, unknown>[] {
   return [
     ...lists.schemas.items.filter((i) => schemaStuck(i.object, now).length > 0).map((i) => i.raw),
@@ -73,28 +73,28 @@ async function runDetail(output: ResolvedOutput, name: string, ctx: RunContext, 
   const [schema, approvals, realm, policies] = await readAll([
     schemaRead,
     // Only the approvals naming this schema are parsed (the namespace may hold thousands).
-    readSecondary(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, select: (raw) => mayBindSchema(raw, name) })),
+    readMaybeShown(connection.reader.list("PtahSchemaApproval", { namespace: connection.namespace, keepRaw: false, select: (raw) => mayBindSchema(raw, name) })),
     schemaRead.then((s) => realmSection(connection, "PtahSchema", s.object)),
     readPolicies(connection),
   ]);
   const detail = renderSchemaDetail({
     schema: schema.object,
     approvals: (approvals.value?.items ?? []).map((a: Parsed<PtahSchemaApproval>) => a.object),
-    approvalsGap: approvals.gap,
+    approvalsNotShown: approvals.notShown,
     now: ctx.now,
     color: ctx.global.color,
     nsFlag: namespaceFlag(ctx.global, connection.namespace),
     policy: schemaPolicyView(policies, schema.raw, ctx.now),
   });
   const stdout = withRealm(detail, realm);
-  const stderr = approvals.gap !== undefined ? gapWarning("approvals", approvals.gap) : rejectedWarnings([approvals.value]);
+  const stderr = approvals.notShown !== undefined ? sectionNotShownWarning("approvals", approvals.notShown) : notShownWarnings([approvals.value]);
   return stderr ? { kind: "printed", stdout, stderr } : { kind: "printed", stdout };
 }
 
 interface StatusLists {
   readonly schemas: ListResult<PtahSchema>;
   readonly migrations: ListResult<PtahMigration>;
-  readonly approvals: Secondary<ListResult<PtahSchemaApproval>>;
+  readonly approvals: MaybeShown<ListResult<PtahSchemaApproval>>;
   /** The namespace read; undefined: every one (-A). */
   readonly namespace: string | undefined;
   /** Warning lines: objects that did not fit, approvals not read. */
@@ -112,11 +112,11 @@ async function readLists(options: StatusOptions, output: ResolvedOutput, ctx: Ru
     connection.reader.list("PtahSchema", { namespace, labelSelector, fieldSelector, keepRaw }),
     connection.reader.list("PtahMigration", { namespace, labelSelector, fieldSelector, keepRaw }),
     // Approvals only fill the APPROVAL column: without them it still says waiting/reserved.
-    output.kind === "human" ? readSecondary(connection.reader.list("PtahSchemaApproval", { namespace, keepRaw: false })) : NO_APPROVALS,
+    output.kind === "human" ? readMaybeShown(connection.reader.list("PtahSchemaApproval", { namespace, keepRaw: false })) : NO_APPROVALS,
   ]);
   const warnings =
-    rejectedWarnings([schemas, migrations, ...(approvals.value ? [approvals.value] : [])]) +
-    (approvals.gap !== undefined ? gapWarning("approvals (APPROVAL column from the schemas' status only)", approvals.gap) : "");
+    notShownWarnings([schemas, migrations, ...(approvals.value ? [approvals.value] : [])]) +
+    (approvals.notShown !== undefined ? sectionNotShownWarning("approvals (APPROVAL column from the schemas' status only)", approvals.notShown) : "");
   return { schemas, migrations, approvals, namespace, warnings };
 }
 
@@ -147,11 +147,11 @@ async function runList(options: StatusOptions, output: ResolvedOutput, ctx: RunC
   if (output.kind !== "human") {
     let served = options.stuck ? stuckServed(lists, ctx.now) : [...servedObjects(schemas), ...servedObjects(migrations)];
     // --stuck prints only what fits the model (it is judged on its fields): the rest are warning lines.
-    const unprinted = options.stuck ? rejectedWarnings([schemas, migrations]) : unprintedWarnings([schemas, migrations]);
+    const notShown = options.stuck ? notShownWarnings([schemas, migrations]) : machineNotShownWarnings([schemas, migrations]);
     if (options.print.sortBy !== undefined) served = sortByField(served, (o) => o, options.print.sortBy);
     if (served.length === 0 && output.kind !== "json" && output.kind !== "yaml")
-      return { kind: "printed", stdout: "", stderr: unprinted + (options.stuck ? nothingStuck(namespace) : noResources(namespace)) };
-    return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }), ...(unprinted ? { stderr: unprinted } : {}) };
+      return { kind: "printed", stdout: "", stderr: notShown + (options.stuck ? nothingStuck(namespace) : noResources(namespace)) };
+    return { kind: "printed", stdout: renderMachine(output, served, false, { noHeaders: ctx.global.noHeaders }), ...(notShown ? { stderr: notShown } : {}) };
   }
   if (schemas.items.length === 0 && migrations.items.length === 0) return { kind: "printed", stdout: "", stderr: warnings + noResources(namespace) };
   const input = listInput(options, output, ctx, lists);
@@ -188,9 +188,9 @@ async function runFleet(options: StatusOptions, choice: Exclude<FleetChoice, und
     if (kept.schemas.length === 0 && kept.migrations.length === 0) return fleetPrinted(result, "", `${warnings}Nothing is stuck in the contexts read.\n`);
   }
   const lists = {
-    schemas: { items: merged.schemas, resourceVersion: "", rejected: [] },
-    migrations: { items: merged.migrations, resourceVersion: "", rejected: [] },
-    approvals: { value: { items: merged.approvals, resourceVersion: "", rejected: [] } },
+    schemas: { items: merged.schemas, resourceVersion: "", notShown: [] },
+    migrations: { items: merged.migrations, resourceVersion: "", notShown: [] },
+    approvals: { value: { items: merged.approvals, resourceVersion: "", notShown: [] } },
   };
   const input = { ...listInput(options, output, ctx, lists), contexts: { order: result.answers.map((a) => a.context), of: contextOf } };
   return fleetPrinted(result, renderStatusList(input), warnings);

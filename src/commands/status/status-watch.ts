@@ -6,12 +6,12 @@ import type { KindName, Parsed } from "../../model/parse.ts";
 import type { PtahMigration, PtahSchema, PtahSchemaApproval } from "../../model/kinds.ts";
 import { formatJson, renderMachine } from "../../render/formats.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import { renderSchemaDetail } from "./schema-detail.ts";
+import { renderSchemaDetail } from "./status-schema-detail.ts";
 import { renderStatusList } from "./status-list.ts";
 import { namespaceFlag } from "../shared/output.ts";
 import type { Printed, Connection, RunContext } from "../command-types.ts";
-import type { RejectedItem } from "../../kube/types.ts";
-import { rejectedWarning } from "../shared/tolerance.ts";
+import type { NotShownItem } from "../../kube/types.ts";
+import { notShownWarning } from "../shared/tolerance.ts";
 import type { StatusOptions } from "./status-command.ts";
 
 const REDRAW_MS = 200;
@@ -45,7 +45,7 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
   const stores: Record<string, Store> = { PtahSchema: new Map(), PtahMigration: new Map(), PtahSchemaApproval: new Map() };
   // The objects that do not fit the model now, by kind and namespace/name: their warning lines.
   // Written as they arrive; on a terminal, after every redraw (which clears the screen).
-  const misfits = new Map<string, { readonly line: string; readonly served: string }>();
+  const notShownByKey = new Map<string, { readonly line: string; readonly served: string }>();
   const redraw = ctx.isTTY && options.output.kind === "human";
   let pending: NodeJS.Timeout | undefined;
   let lastDraw = 0;
@@ -74,7 +74,7 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
         }) || "No resources found\n";
     }
     ctx.emit(`\u001b[H\u001b[2J${text}`);
-    for (const m of misfits.values()) ctx.log?.(m.line);
+    for (const m of notShownByKey.values()) ctx.log?.(m.line);
   };
   const schedule = (): void => {
     if (pending) return;
@@ -85,7 +85,7 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
   // one name per change, the template per change; -o json stays NDJSON of {type, object}.
   let documents = 0;
   // An object that does not fit has no change record (its warning stands for it); machine output
-  // prints it as served, unless it cannot be printed (RejectedItem.unprintable): its warning only.
+  // prints it as served, unless it cannot be printed (NotShownItem.unprintable): its warning only.
   const record = (kind: string, type: string, raw: Record<string, unknown>, p: Parsed<unknown> | undefined): void => {
     if (kind === "PtahSchemaApproval") return;
     const output = options.output;
@@ -95,13 +95,13 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
     else if (p) ctx.emit(changeRecord(kind, type, p, ctx.clock()));
   };
   /** Notes an object that does not fit; true when it is news (not the same object as last seen). */
-  const misfit = (kind: string, r: RejectedItem, type: string): boolean => {
+  const noteNotShown = (kind: string, r: NotShownItem, type: string): boolean => {
     const key = `${kind}\u0000${keyOf(r.raw)}`;
-    if (type === "DELETED") return misfits.delete(key) || true;
+    if (type === "DELETED") return notShownByKey.delete(key) || true;
     // One that cannot be printed (nested too deep, not an object) is told apart by its problem alone.
-    const m = { line: rejectedWarning(r).trimEnd(), served: r.unprintable ? r.problem : JSON.stringify(r.raw) };
-    const news = misfits.get(key)?.served !== m.served;
-    misfits.set(key, m);
+    const m = { line: notShownWarning(r).trimEnd(), served: r.unprintable ? r.problem : JSON.stringify(r.raw) };
+    const news = notShownByKey.get(key)?.served !== m.served;
+    notShownByKey.set(key, m);
     if (news && !redraw) ctx.log?.(m.line);
     return news;
   };
@@ -121,14 +121,14 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
               ? undefined
               : options.print.fieldSelector,
         signal: ctx.signal,
-        onList: (items, rejected) => {
+        onList: (items, notShown) => {
           const store = stores[kind]!;
           const before = new Map(store);
           store.clear();
-          const seen = new Set(rejected.map((r) => `${kind}\u0000${keyOf(r.raw)}`));
-          for (const key of [...misfits.keys()]) if (key.startsWith(`${kind}\u0000`) && !seen.has(key)) misfits.delete(key);
+          const seen = new Set(notShown.map((r) => `${kind}\u0000${keyOf(r.raw)}`));
+          for (const key of [...notShownByKey.keys()]) if (key.startsWith(`${kind}\u0000`) && !seen.has(key)) notShownByKey.delete(key);
           for (const item of items) store.set(keyOf(item.raw), item);
-          const news = rejected.filter((r) => misfit(kind, r, "ADDED"));
+          const news = notShown.filter((r) => noteNotShown(kind, r, "ADDED"));
           if (redraw) schedule();
           else {
             for (const item of items) if (JSON.stringify(before.get(keyOf(item.raw))?.raw) !== JSON.stringify(item.raw)) record(kind, "ADDED", item.raw, item);
@@ -137,16 +137,16 @@ export async function watchStatus(options: StatusOptions, ctx: RunContext, conne
         },
         onEvent: (type, item) => {
           const store = stores[kind]!;
-          misfits.delete(`${kind}\u0000${keyOf(item.raw)}`);
+          notShownByKey.delete(`${kind}\u0000${keyOf(item.raw)}`);
           if (type === "DELETED") store.delete(keyOf(item.raw));
           else store.set(keyOf(item.raw), item);
           if (redraw) schedule();
           else record(kind, type, item.raw, item);
         },
-        onRejected: (type, r) => {
+        onNotShown: (type, r) => {
           // It is no longer shown as it was: left out, with its warning.
           stores[kind]!.delete(keyOf(r.raw));
-          misfit(kind, r, type);
+          noteNotShown(kind, r, type);
           if (redraw) schedule();
           else if (!r.unprintable) record(kind, type, r.raw, undefined);
         },

@@ -8,8 +8,8 @@ import { ReadError, RefusalError, UsageError } from "../../errors.ts";
 import type { PtahSchemaApproval } from "../../model/kinds.ts";
 import type { KindName, Parsed } from "../../model/parse.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import type { RejectedItem } from "../../kube/types.ts";
-import { rejectedWarning } from "../shared/tolerance.ts";
+import type { NotShownItem } from "../../kube/types.ts";
+import { notShownWarning } from "../shared/tolerance.ts";
 import { parseDurationFlag } from "../shared/duration.ts";
 
 const WEEK_MS = 7 * 24 * 3_600_000;
@@ -102,13 +102,13 @@ export const waitCommand: CommandBody<WaitOptions> = {
     let target: Target | undefined;
     // The target as last served did not fit the model: warned, and the wait goes on (a later
     // version may fit and meet the condition); a timeout names it as the last state seen.
-    let misfit: string | undefined;
-    const rejected = (r: RejectedItem): void => {
-      if (r.problem !== misfit) ctx.log?.(rejectedWarning(r).trimEnd());
-      misfit = r.problem;
+    let lastNotShown: string | undefined;
+    const warnNotShown = (r: NotShownItem): void => {
+      if (r.problem !== lastNotShown) ctx.log?.(notShownWarning(r).trimEnd());
+      lastNotShown = r.problem;
       target = undefined;
     };
-    const warnOnly = (r: RejectedItem): void => ctx.log?.(rejectedWarning(r).trimEnd());
+    const warnOnly = (r: NotShownItem): void => ctx.log?.(notShownWarning(r).trimEnd());
     const approvals = new Map<string, PtahSchemaApproval>();
     const waiter = new Waiter(options.for);
     const watchesApprovals = options.for.some((f) => f.kind === "approval");
@@ -130,23 +130,23 @@ export const waitCommand: CommandBody<WaitOptions> = {
           namespace: connection.namespace,
           fieldSelector: `metadata.name=${options.name}`,
           signal: controller.signal,
-          onList: (items, misfits) => {
+          onList: (items, notShown) => {
             target = (items[0] as Parsed<Target> | undefined)?.object;
-            misfit = undefined;
-            for (const r of misfits) rejected(r);
+            lastNotShown = undefined;
+            for (const r of notShown) warnNotShown(r);
             check();
             listed();
           },
           onEvent: (type, item) => {
             target = type === "DELETED" ? undefined : (item as Parsed<Target>).object;
-            misfit = undefined;
+            lastNotShown = undefined;
             check();
           },
-          onRejected: (type, r) => {
+          onNotShown: (type, r) => {
             if (type === "DELETED") {
               target = undefined;
-              misfit = undefined;
-            } else rejected(r);
+              lastNotShown = undefined;
+            } else warnNotShown(r);
           },
         }),
       ];
@@ -155,10 +155,10 @@ export const waitCommand: CommandBody<WaitOptions> = {
           connection.reader.watch("PtahSchemaApproval", {
             namespace: connection.namespace,
             signal: controller.signal,
-            onList: (items, misfits) => {
+            onList: (items, notShown) => {
               approvals.clear();
               for (const i of items) approvals.set((i.object as PtahSchemaApproval).metadata.name, i.object as PtahSchemaApproval);
-              misfits.forEach(warnOnly);
+              notShown.forEach(warnOnly);
               check();
               listed();
             },
@@ -168,7 +168,7 @@ export const waitCommand: CommandBody<WaitOptions> = {
               else approvals.set(a.metadata.name, a);
               check();
             },
-            onRejected: (type, r) => {
+            onNotShown: (type, r) => {
               approvals.delete(String((r.raw.metadata as { name?: unknown } | undefined)?.name));
               if (type !== "DELETED") warnOnly(r);
               check();
@@ -193,7 +193,7 @@ export const waitCommand: CommandBody<WaitOptions> = {
     const final = verdict as Verdict;
     if (final.kind === "met") return { kind: "printed", stdout: options.for.map((f) => `${resource} ${describeFor(f)} met\n`).join("") };
     if (final.kind === "never") throw new RefusalError(`stopped waiting for ${describeFor(options.for.find((f) => f.kind === "approval")!)} on ${resource}: ${final.reason}`);
-    const seen = misfit !== undefined ? `it does not fit the model (${sanitize(misfit)})` : describeState(target);
+    const seen = lastNotShown !== undefined ? `it does not fit the model (${sanitize(lastNotShown)})` : describeState(target);
     const unmet = waiter
       .unmet(target, [...approvals.values()])
       .map(describeFor)

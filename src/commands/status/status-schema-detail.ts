@@ -26,7 +26,7 @@ export interface SchemaDetailInput {
   readonly schema: PtahSchema;
   readonly approvals: readonly PtahSchemaApproval[];
   /** Why the approvals could not be listed (403), shown in the Approval section instead of them. */
-  readonly approvalsGap?: string | undefined;
+  readonly approvalsNotShown?: string | undefined;
   readonly now: Date;
   readonly color: boolean;
   readonly nsFlag: string;
@@ -116,7 +116,7 @@ export function renderSchemaDetail(input: SchemaDetailInput): string {
     out.push("  Recorded:      none");
   }
   const binding = input.approvals.filter((a) => bindsSchema(a, schema));
-  if (input.approvalsGap !== undefined) out.push(`  Approvals:     not shown: ${sanitize(input.approvalsGap)}`);
+  if (input.approvalsNotShown !== undefined) out.push(`  Approvals:     not shown: ${sanitize(input.approvalsNotShown)}`);
   if (binding.length > 0) {
     const rows = schemaApprovalRows(binding, [schema]);
     out.push(renderApprovalRows(rows, { now, color, nameHeader: "APPROVAL", indent: "  " }).trimEnd());

@@ -16,7 +16,7 @@
 //   literal "GET", or the parameter of `once` (typed "GET" | "POST"), or the proxy's CONNECT (to the
 //   proxy, in kube/proxy-tunnel.ts).
 // Which modules may reach the network or start a process at all is eslint.read-only.js's (by
-// meaning: imports, globals, dynamic imports), and test/promises/read-only-static.test.ts shows both
+// meaning: imports, globals, dynamic imports), and test/guarantees/read-only-static.test.ts shows both
 // proofs naming each known bypass. And behaviourally: create() sends dryRun=All for every
 // approval kind and the review path.
 import http from "node:http";

@@ -1,7 +1,7 @@
 // Hostile strings: escape sequences (CSI, OSC, C1 CSI), C0/C1 controls, DEL,
 // bidi overrides and isolates, zero-width and combining characters, lone surrogates, emoji,
 // YAML/JSON/jsonpath syntax, empty or huge; and the word lists the fields of hostile objects
-// draw from (test/promises/hostile/hostile-arbitraries.ts builds the objects).
+// draw from (test/guarantees/hostile/hostile-arbitraries.ts builds the objects).
 import fc from "fast-check";
 // ------------------------------------------------------------------------------------ strings
 

@@ -231,7 +231,7 @@ describe("the static read-only proof names every bypass", () => {
       base = srcProgram();
     }, 600_000);
 
-    // That it holds over src/ as it is, walking every module, is test/promises/read-only.test.ts's first test.
+    // That it holds over src/ as it is, walking every module, is test/guarantees/read-only.test.ts's first test.
 
     it("names each bypass in new modules of src/kube/ (one scratch program, each module judged alone)", () => {
       const files = Object.fromEntries(CHECKER_MODULES.map((b, i) => [`kube/scratch-${i}.ts`, b.code]));

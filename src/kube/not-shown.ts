@@ -3,10 +3,10 @@
 import { TooDeepError, type ModelError } from "../errors.ts";
 import { KINDS, parseListItem, type KindName, type ObjectOf, type Parsed } from "../model/parse.ts";
 import { jsonKind } from "./list-page.ts";
-import type { ListOptions, RejectedItem } from "./types.ts";
+import type { ListOptions, NotShownItem } from "./types.ts";
 
 /** An object the model refused; one nested too deep is marked unprintable (printing it recurses as deep). */
-export function misfit(err: ModelError, raw: Record<string, unknown>, index: number): RejectedItem {
+export function notShownItem(err: ModelError, raw: Record<string, unknown>, index: number): NotShownItem {
   return err instanceof TooDeepError ? { raw, problem: err.message, index, unprintable: true } : { raw, problem: err.message, index };
 }
 
@@ -21,7 +21,7 @@ const NOTHING: Record<string, unknown> = Object.freeze({});
  * (spreading a number into an object invents `{}`, a string its characters), but left out with
  * its warning; machine output has no object to print for it.
  */
-export function notAnObject(what: string, value: unknown, index: number): RejectedItem {
+export function notAnObject(what: string, value: unknown, index: number): NotShownItem {
   return { raw: NOTHING, problem: `${what} is ${jsonKind(value)}, not an object`, index, unprintable: true };
 }
 
@@ -30,11 +30,11 @@ const NOT_KEPT: Record<string, unknown> = Object.freeze({});
 
 /**
  * A list's served items as they arrive, across its pages: `take` reads each one, and it lands in
- * `items` (fits the model) or `rejected` (with its position among all served items).
+ * `items` (fits the model) or `notShown` (with its position among all served items).
  */
 export function listItems<K extends KindName>(kind: K, options: ListOptions, resource: string) {
   const items: Parsed<ObjectOf<K>>[] = [];
-  const rejected: RejectedItem[] = [];
+  const notShown: NotShownItem[] = [];
   const info = KINDS[kind];
   const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
   // Equal strings of the list's items are held once while it is read (model/validators.ts).
@@ -43,15 +43,15 @@ export function listItems<K extends KindName>(kind: K, options: ListOptions, res
   const take = (raw: unknown): void => {
     const index = served++;
     if (!isJsonObject(raw)) {
-      rejected.push(notAnObject(`item ${index} of the list of ${resource}`, raw, index));
+      notShown.push(notAnObject(`item ${index} of the list of ${resource}`, raw, index));
       return;
     }
     if (options.select && !options.select(raw)) return;
     // List items omit kind/apiVersion; restore them so -o json/yaml print complete objects.
     const complete = { apiVersion, kind: info.kind, ...raw };
     const parsed = parseListItem(kind, complete, pool);
-    if (parsed instanceof Error) rejected.push(misfit(parsed, complete, index));
+    if (parsed instanceof Error) notShown.push(notShownItem(parsed, complete, index));
     else items.push(options.keepRaw === false ? { object: parsed.object, raw: NOT_KEPT } : parsed);
   };
-  return { items, rejected, take };
+  return { items, notShown, take };
 }
