@@ -124,9 +124,10 @@ function leaseLines(leases: readonly LeaseFacts[], all: readonly Claimant[], ns:
 
 /** The PtahRealm a realmRef claim names, where the caller may get it (tenants usually may not); undefined for a key. */
 async function readRealm(c: Connection, realm: Realm): Promise<{ facts: RealmFacts } | { name: string; refused: string } | undefined> {
-  if (realm.by !== "realmRef") return undefined;
+  // Without the cluster inspector (a connection that reads the operator's kinds only) nothing is read, as readAdmission.
+  if (realm.by !== "realmRef" || !c.inspector) return undefined;
   try {
-    return { facts: await c.inspector!.realm(realm.name) };
+    return { facts: await c.inspector.realm(realm.name) };
   } catch (err) {
     if (!forbidden(err)) throw err;
     return { name: realm.name, refused: err.message };
