@@ -119,6 +119,9 @@ const FORBIDDEN: readonly (readonly [string, string])[] = [
   ["GET", "/apis/apps/v1/namespaces/ptah-system/deployments/ptah-operator?watch=true"],
   ["GET", "/apis/apps/v1/namespaces/ptah-system/deployments/ptah-operator/scale"],
   ["GET", "/apis/apps/v1/namespaces/../deployments/ptah-operator"],
+  // Each segment one name: an encoded slash in the namespace or in the name is refused on its own.
+  ["GET", "/apis/apps/v1/namespaces/ptah%2Fsystem/deployments/ptah-operator"],
+  ["GET", "/apis/apps/v1/namespaces/ptah-system/deployments/ptah%2Foperator"],
   ["GET", "/apis/apps/v1/namespaces/ptah-system/statefulsets/ptah-operator"],
   ["GET", "/apis/rbac.authorization.k8s.io/v1/clusterroles"],
   // A PtahRealm by name only: never the list, a watch, a namespaced path or a parameter.
