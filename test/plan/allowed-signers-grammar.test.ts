@@ -117,15 +117,17 @@ describe("the allowed signers grammar against ssh-keygen -Y verify -I", () => {
         }
       }),
       // 150 files in the unit tier; 30 under npm run mutate, where every mutant runs this test.
-      { numRuns: process.env.PTAH_UNDER_MUTATION ? 30 : 150 },
+      // A fixed seed, as the signer oracle's: the tallies below judge the generator, and a random
+      // one swung the accepted share from 2 % to 7 % between runs.
+      { numRuns: process.env.PTAH_UNDER_MUTATION ? 30 : 150, seed: 55 },
     );
     const cases = tally.both + tally.neither + tally.skippedLine + tally.unread;
     console.log(
       `allowed signers grammar against ssh-keygen: ${cases} cases, ${tally.both} accepted by both, ${tally.neither} refused by both, ` +
         `refused by the plugin alone: ${tally.skippedLine} for a line ssh-keygen skips, ${tally.unread} for valid-after/valid-before`,
     );
-    // Both verdicts well represented (about 7 % and 85 % of the cases in trial runs).
-    expect(tally.both).toBeGreaterThan(cases * 0.035);
+    // Both verdicts represented (accepted by both: 2 % to 7 % of the cases across random seeds).
+    expect(tally.both).toBeGreaterThan(cases * 0.015);
     expect(tally.neither).toBeGreaterThan(cases * 0.5);
   });
 });
