@@ -6,8 +6,7 @@
 // tenant with only the chart's approver role (who can tell, instead).
 import { describe, expect, it } from "vitest";
 import { COORDINATION_NAMESPACE } from "../../lab/admission.ts";
-import { leaseHolderIdentity } from "../../src/commands/shared/realm-holders.ts";
-import { base32Lower } from "../../src/commands/shared/realm-key.ts";
+import { base32Lower, leaseHolderIdentity } from "../../src/commands/shared/realm-key.ts";
 import { coordinationDigest } from "../sim/binding.ts";
 import { condition, createNamespace, createObject, kubectl, setStatus, uniqueName, type KubeObject } from "../support/lab.ts";
 import { ptah } from "../support/plugin.ts";

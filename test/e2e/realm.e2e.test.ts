@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { admissionYaml, COORDINATION_NAMESPACE, labFourEyes } from "../../lab/admission.ts";
 import { FIELD_MANAGER } from "../../lab/config.ts";
-import { leaseHolderIdentity } from "../../src/commands/shared/realm-holders.ts";
+import { leaseHolderIdentity } from "../../src/commands/shared/realm-key.ts";
 import { writeFakeUpstream } from "../support/fake-upstream-plugin.ts";
 import { condition, createNamespace, createObject, kubectl, setStatus, uniqueName, type KubeObject } from "../support/lab.ts";
 import { pluginEnv, ptah, runKubectl } from "../support/plugin.ts";

@@ -1,7 +1,7 @@
 // Typed builders for realm fixtures: a schema or migration (from builders.ts) made to claim a realm
 // by key or by PtahRealm, the operator's two realm refusals as it words them, and a PtahRealm as
 // the inspector serves it.
-import { leaseHolderIdentity } from "../../src/commands/shared/realm-holders.ts";
+import { leaseHolderIdentity } from "../../src/commands/shared/realm-key.ts";
 import { realmLeaseName, realmOf } from "../../src/commands/shared/realm-key.ts";
 import type { LeaseFacts, RealmFacts } from "../../src/kube/types.ts";
 import { cond } from "./builders.ts";

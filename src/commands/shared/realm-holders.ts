@@ -4,12 +4,10 @@
 // its own; a coordinationKey's, those in the namespace with the same key and engine), the PtahRealm
 // itself where the caller may get it (shared/realm-admission.ts: its sharing, namespaces, and why
 // it refuses), and, in the coordination namespace the operator's admission configuration names, the
-// Leases: a Lease's holder identity is `ptah-h-` + the lower-case unpadded base32 of
-// sha256(resource UID, a NUL byte, operation ID), the same in every upstream version read, so a
-// claimant's running operation is recognised by it. The Lease named after the realm's digest is
-// named when no claimant's operation holds one. A refused read (403) is one line saying which,
+// Leases: a claimant's running operation is recognised by the holder identity it writes
+// (shared/realm-key.ts), and the Lease named after the realm's digest is named when no
+// claimant's operation holds one. A refused read (403) is one line saying which,
 // never the command's failure.
-import { createHash } from "node:crypto";
 import { ReadError } from "../../errors.ts";
 import type { LeaseFacts, RealmFacts } from "../../kube/types.ts";
 import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
@@ -17,7 +15,8 @@ import { sanitize } from "../../render/sanitize.ts";
 import type { Connection } from "../command-types.ts";
 import { COORDINATION_NAMESPACE_ANNOTATION, readAdmission } from "./four-eyes-switch.ts";
 import { notAdmitted, realmLines, unreadRealmLines } from "./realm-admission.ts";
-import { base32Lower, canonicalEngine, realmHeading, realmLeaseName, realmOf, sameRealm, type Engine, type Realm } from "./realm-key.ts";
+import { canonicalEngine, type Engine } from "../../model/engine.ts";
+import { leaseHolderIdentity, realmHeading, realmLeaseName, realmOf, sameRealm, type Realm } from "./realm-key.ts";
 
 type Claimant = {
   readonly kind: "PtahSchema" | "PtahMigration";
@@ -28,19 +27,6 @@ type Claimant = {
   readonly engine: Engine | undefined;
   readonly operations: readonly { id: string; type: string }[];
 };
-
-export { base32Lower };
-
-/** The identity the operator writes into a realm Lease for one resource's operation. */
-export function leaseHolderIdentity(uid: string, operationID: string): string {
-  return `ptah-h-${base32Lower(
-    createHash("sha256")
-      .update(uid)
-      .update(Buffer.from([0]))
-      .update(operationID)
-      .digest(),
-  )}`;
-}
 
 type Realmish = PtahSchema | PtahMigration;
 

@@ -1,4 +1,5 @@
-// Which realm a schema or migration claims, and the Lease the operator takes for it. A realm is
+// Which realm a schema or migration claims, the Lease the operator takes for it and the identity
+// its operations hold it by. A realm is
 // either a PtahRealm named by spec.target.realmRef (shared across namespaces) or, far more often, a
 // namespace-local spec.target.coordinationKey: the claimants of a key are the schemas and
 // migrations in the same namespace with the same key and engine (the engine is part of the
@@ -8,13 +9,12 @@
 // Upstream has named Leases otherwise before, so the name is a hint beside the holder identity,
 // which stays how a claimant's operation is recognised.
 import { createHash } from "node:crypto";
+import { canonicalEngine, type Engine } from "../../model/engine.ts";
 import { canonicalJSONBytes, struct } from "../../plan/canonical.ts";
 
 export type Realm =
   | { readonly by: "realmRef"; readonly name: string; readonly engine: Engine | undefined }
   | { readonly by: "coordinationKey"; readonly key: string; readonly namespace: string; readonly engine: Engine | undefined };
-
-export type Engine = "postgresql" | "mysql";
 
 interface Targeted {
   readonly metadata: { readonly namespace?: string | undefined };
@@ -22,14 +22,6 @@ interface Targeted {
     readonly target?:
       { readonly engine?: string | undefined; readonly coordinationKey?: string | undefined; readonly realmRef?: { readonly name?: string | undefined } | undefined } | undefined;
   };
-}
-
-/** The operator's canonical engine (postgres, postgresql, pgx; mysql, mariadb); undefined for any other. */
-export function canonicalEngine(engine: string | undefined): Engine | undefined {
-  const e = (engine ?? "").trim().toLowerCase();
-  if (e === "postgres" || e === "postgresql" || e === "pgx") return "postgresql";
-  if (e === "mysql" || e === "mariadb") return "mysql";
-  return undefined;
 }
 
 /** The realm the object claims; undefined when it names neither (the CRD refuses that). */
@@ -85,6 +77,20 @@ function digestInput(realm: Realm): Uint8Array | undefined {
 export function realmLeaseName(realm: Realm): string | undefined {
   const input = digestInput(realm);
   return input && `ptah-t-${base32Lower(createHash("sha256").update(input).digest())}`;
+}
+
+/**
+ * The identity the operator writes into a realm Lease for one resource's operation: `ptah-h-` + the
+ * base32 of sha256(resource UID, a NUL byte, operation ID), the same in every upstream version read.
+ */
+export function leaseHolderIdentity(uid: string, operationID: string): string {
+  return `ptah-h-${base32Lower(
+    createHash("sha256")
+      .update(uid)
+      .update(Buffer.from([0]))
+      .update(operationID)
+      .digest(),
+  )}`;
 }
 
 /** How the realm is named in a heading: `orders-db (spec.target.realmRef)` or `billing (spec.target.coordinationKey in app)`. */

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ReadError } from "../../../src/errors.ts";
-import { base32Lower, leaseHolderIdentity } from "../../../src/commands/shared/realm-holders.ts";
+import { base32Lower, leaseHolderIdentity } from "../../../src/commands/shared/realm-key.ts";
 import { aMigration, aSchema, cond } from "../../support/builders.ts";
 import { runCliWith } from "../../support/cli.ts";
 import { FakeInspector } from "../../support/fake-inspector.ts";

@@ -10,7 +10,7 @@ import { runCliWith } from "../../support/cli.ts";
 import { CONSUMED_AND_STALE, aMigration, aSchema, anApproval, awaitingSchema, cond } from "../../support/builders.ts";
 import { expectGolden } from "../../support/golden.ts";
 import { FakeInspector } from "../../support/fake-inspector.ts";
-import { leaseHolderIdentity } from "../../../src/commands/shared/realm-holders.ts";
+import { leaseHolderIdentity } from "../../../src/commands/shared/realm-key.ts";
 
 const OBJECTS: FakeObject[] = [
   { kind: "PtahSchema", raw: awaitingSchema() },
