@@ -1,6 +1,7 @@
 // The plan document: strict decode of format_version 1 and the
 // cross-checks against the plan object it came from. Pure.
 import { VerificationError } from "../errors.ts";
+import { canonicalEngine } from "../model/engine.ts";
 import type { PtahSchemaPlan } from "../model/kinds.ts";
 import { readSql, sortPrivilegeKinds } from "./sql.ts";
 import { parseStrictJson, StrictJsonError, type JsonValue } from "./strict-json.ts";
@@ -207,16 +208,10 @@ function decodeManagedRows(v: JsonValue | undefined): ManagedRows[] | undefined 
   });
 }
 
-/** Engine names the operator canonicalises to one engine. */
-function canonicalEngine(d: string): string {
-  const l = d.trim().toLowerCase();
-  if (l === "postgres" || l === "postgresql" || l === "pgx") return "postgresql";
-  if (l === "mysql" || l === "mariadb") return "mysql";
-  return l;
-}
-
+/** The same engine by the operator's names for it; names it does not know compare as written, case aside. */
 function sameDialect(a: string, b: string): boolean {
-  return canonicalEngine(a) === canonicalEngine(b);
+  const engine = (d: string): string => canonicalEngine(d) ?? d.trim().toLowerCase();
+  return engine(a) === engine(b);
 }
 
 /**

@@ -8,7 +8,7 @@
 // against the ones it does (the operator's RealmNotAuthorized message says so).
 import type { RealmFacts } from "../../kube/types.ts";
 import { sanitize } from "../../render/sanitize.ts";
-import { canonicalEngine, type Engine } from "./realm-key.ts";
+import { canonicalEngine, type Engine } from "../../model/engine.ts";
 
 export interface Claim {
   readonly namespace: string;
