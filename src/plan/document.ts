@@ -240,7 +240,12 @@ export function crossCheckDocument(doc: PlanDocument, spec: PtahSchemaPlan["spec
  * plan). Such a plan's statements carry the rows' values, so reading it is reading that data.
  */
 export function rowValueTables(doc: Pick<PlanDocument, "managedRows">): readonly string[] {
-  return (doc.managedRows ?? []).map((m) => (m.schema ? `${m.schema}.${m.table}` : m.table));
+  return (doc.managedRows ?? []).map(managedTableName);
+}
+
+/** A managed_rows entry's table as the plugin names it: `schema.table`, or `table` without a schema. */
+export function managedTableName(m: { readonly schema?: string | undefined; readonly table: string }): string {
+  return m.schema ? `${m.schema}.${m.table}` : m.table;
 }
 
 /** `{ rowValues: [tables] }` for a declarative-data plan's JSON summary, else nothing. */

@@ -3,6 +3,7 @@
 // tools answer such a plan with one line saying so instead of its statements. Pure.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { sanitize } from "../../errors.ts";
+import { managedTableName } from "../../plan/document.ts";
 import type { ToolName } from "./mcp-tools.ts";
 
 /** The tools whose answers quote a plan's statements. */
@@ -16,7 +17,7 @@ function tableOf(m: unknown): string | undefined {
   if (m === null || typeof m !== "object") return undefined;
   const { schema, table } = m as { schema?: unknown; table?: unknown };
   if (typeof table !== "string") return undefined;
-  return typeof schema === "string" && schema !== "" ? `${schema}.${table}` : table;
+  return managedTableName({ schema: typeof schema === "string" ? schema : undefined, table });
 }
 
 /**
