@@ -56,6 +56,13 @@ function inUseSince(kind: LagKind, o: PtahSchema | PtahMigration): string | unde
   return (o as PtahSchema).status.plan?.approval?.approvedAt;
 }
 
+/** Whether a condition was observed at an older or newer generation than the status's phase. */
+function generationLag(o: PtahSchema | PtahMigration, c: Condition): "older" | "newer" | undefined {
+  const og = o.status.observedGeneration;
+  if (og === undefined || c.observedGeneration === undefined || c.observedGeneration === og) return undefined;
+  return c.observedGeneration < og ? "older" : "newer";
+}
+
 /**
  * One line per disagreement, saying which part is newer; empty when phase and conditions agree.
  * An approval in use is newer than any condition still waiting for one (the operator takes an
@@ -73,8 +80,8 @@ export function lagLines(kind: LagKind, o: PtahSchema | PtahMigration, now: Date
   }
   const og = s.observedGeneration;
   if (og !== undefined) {
-    const older = s.conditions.filter((c) => c.observedGeneration !== undefined && c.observedGeneration < og);
-    const newer = s.conditions.filter((c) => c.observedGeneration !== undefined && c.observedGeneration > og);
+    const older = s.conditions.filter((c) => generationLag(o, c) === "older");
+    const newer = s.conditions.filter((c) => generationLag(o, c) === "newer");
     if (older.length > 0) {
       out.push(`${older.map(words).join(", ")} ${older.length === 1 ? "was" : "were"} observed at an older generation than phase ${phase} (generation ${og}), which is newer.`);
     }
@@ -94,7 +101,6 @@ export function lagLines(kind: LagKind, o: PtahSchema | PtahMigration, now: Date
 export function readyLag(kind: LagKind, o: PtahSchema | PtahMigration): "older than phase" | "newer than phase" | undefined {
   const ready = o.status.conditions.find((c) => c.type === "Ready");
   if (!ready) return undefined;
-  const og = o.status.observedGeneration;
-  if (lagsThePhase(kind, o, ready) || (og !== undefined && ready.observedGeneration !== undefined && ready.observedGeneration < og)) return "older than phase";
-  return og !== undefined && ready.observedGeneration !== undefined && ready.observedGeneration > og ? "newer than phase" : undefined;
+  const lag = lagsThePhase(kind, o, ready) ? "older" : generationLag(o, ready);
+  return lag && `${lag} than phase`;
 }
