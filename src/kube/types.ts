@@ -36,7 +36,7 @@ export interface ListOptions {
   readonly keepRaw?: boolean;
   /**
    * Decides on the served JSON, before the model reads an item, whether the caller wants it:
-   * items it refuses are neither parsed nor returned (nor not shown). `status SCHEMA` reads only
+   * items it refuses are neither parsed nor returned (nor warned of as not shown). `status SCHEMA` reads only
    * the approvals that name its schema out of the namespace's thousands this way.
    */
   readonly select?: (raw: Record<string, unknown>) => boolean;
