@@ -10,10 +10,10 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { VerificationError } from "../../src/errors.ts";
-import { PLAN_SIGNATURE_NAMESPACE, verifySignature } from "../../src/plan/ssh-signature.ts";
+import { PLAN_SIGNATURE_NAMESPACE } from "../../src/plan/ssh-signature.ts";
 import { needTool } from "../support/machine-tools.ts";
 import { makeKey, sshSign, sshVerify } from "../support/ssh-keygen.ts";
+import { verdictWithSigner } from "../support/signer-verdict.ts";
 
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-signers-grammar-"));
 afterAll(() => fs.rmSync(DIR, { recursive: true, force: true }));
@@ -91,21 +91,8 @@ describe("the allowed signers grammar against ssh-keygen -Y verify -I", () => {
         fs.writeFileSync(allowed, `${text}\n`);
         for (const signer of SIGNERS) {
           const theirs = sshVerify(tool, allowed, signer, `${message}.sig`, message).status === 0;
-          let refusal: string | undefined;
-          try {
-            const who = verifySignature({
-              message: fs.readFileSync(message),
-              signature: fs.readFileSync(`${message}.sig`),
-              allowedSigners: fs.readFileSync(allowed),
-              namespace: PLAN_SIGNATURE_NAMESPACE,
-              signer,
-              names: { signature: "SIG", allowedSigners: "SIGNERS", message: "FILE" },
-            });
-            expect(who.principals).toEqual([signer]);
-          } catch (err) {
-            if (!(err instanceof VerificationError)) throw err;
-            refusal = err.message;
-          }
+          const verdict = verdictWithSigner({ message: fs.readFileSync(message), signature: fs.readFileSync(`${message}.sig`), allowedSigners: fs.readFileSync(allowed) }, signer);
+          const refusal = verdict === "accepted" ? undefined : verdict;
           const where = `signer ${JSON.stringify(signer)}, ssh-keygen ${theirs ? "accepted" : "refused"}, the plugin ${refusal ?? "accepted"}; the file:\n${text}`;
           if (refusal === undefined) {
             expect(theirs, where).toBe(true);

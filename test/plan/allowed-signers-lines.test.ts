@@ -8,11 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { VerificationError } from "../../src/errors.ts";
 import { matchesPatternList, parseAllowedSigners } from "../../src/plan/allowed-signers.ts";
-import { PLAN_SIGNATURE_NAMESPACE, verifySignature } from "../../src/plan/ssh-signature.ts";
 import { needTool } from "../support/machine-tools.ts";
 import { makeKey, sshSign, sshVerify } from "../support/ssh-keygen.ts";
+import { verdictWithSigner } from "../support/signer-verdict.ts";
 
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-signers-lines-"));
 afterAll(() => fs.rmSync(DIR, { recursive: true, force: true }));
@@ -31,20 +30,7 @@ const pub = (): string => fs.readFileSync(`${key}.pub`, "utf8").trim().split(/\s
 
 /** The plugin's verdict for `signer` with this file: accepted, or its refusal's message. */
 function plugin(text: string, signer: string): string {
-  try {
-    verifySignature({
-      message: fs.readFileSync(message),
-      signature: fs.readFileSync(`${message}.sig`),
-      allowedSigners: Buffer.from(text),
-      namespace: PLAN_SIGNATURE_NAMESPACE,
-      signer,
-      names: { signature: "SIG", allowedSigners: "SIGNERS", message: "FILE" },
-    });
-    return "accepted";
-  } catch (err) {
-    if (!(err instanceof VerificationError)) throw err;
-    return err.message;
-  }
+  return verdictWithSigner({ message: fs.readFileSync(message), signature: fs.readFileSync(`${message}.sig`), allowedSigners: Buffer.from(text) }, signer);
 }
 
 function ssh(text: string, signer: string): boolean {
