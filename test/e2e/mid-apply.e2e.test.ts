@@ -85,6 +85,12 @@ describe.skipIf(Boolean(skip))("a migration captured mid-Apply on the lab", { ti
     expect(r.stdout).not.toMatch(/approve it|kubectl ptah approve|kubectl ptah explain migration held-run/u);
   });
 
+  it("the status list's READY says Ready is older than the phase beside it", () => {
+    const r = ptah(["status", "-n", ns]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^(ptahmigration\/)?held-run +Applying +False \(AwaitingApproval, older than phase\) /mu);
+  });
+
   it("wait --for=condition=…,reason=… holds only for the reason Ready has", () => {
     const held = ptah(["wait", "migration", "held-run", "-n", ns, "--for=condition=Ready=False,reason=AwaitingApproval", "--timeout=0"]);
     expect(held.status, held.stderr).toBe(0);
