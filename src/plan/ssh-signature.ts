@@ -111,8 +111,9 @@ export function verifySignature(input: SignatureInput): Signer {
   let signersText: string;
   try {
     // ssh-keygen compares bytes: a byte that is not UTF-8 would read here as U+FFFD and could
-    // match a name it never matches there.
-    signersText = new TextDecoder("utf-8", { fatal: true }).decode(input.allowedSigners);
+    // match a name it never matches there, and a leading byte-order mark is part of the first
+    // principal there (dropped, "alice" would match a line that names "\ufeffalice").
+    signersText = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(input.allowedSigners);
   } catch {
     throw new VerificationError(`the allowed signers file ${names.allowedSigners} is not UTF-8 text`);
   }

@@ -54,7 +54,7 @@ const LINE = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.record({
-      lead: fc.constantFrom("", " ", "\t"),
+      lead: fc.constantFrom("", " ", "\t", "\ufeff"),
       principals: PRINCIPALS,
       options: OPTIONS,
       key: fc.constantFrom("mine", "mine", "mine", "other", "wrong-type", "none"),

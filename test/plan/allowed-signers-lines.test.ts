@@ -60,6 +60,11 @@ describe("a line at the grammar's edges, with ssh-keygen's verdict beside the pl
     { name: "two namespaces options", line: () => `alice namespaces="git",namespaces="kubectl-*" ${pub()}`, plugin: () => unread("it has two namespaces options") },
     { name: "text run on after a flag option", line: () => `alice cert-authorityx ${pub()}`, plugin: () => unread('its option "x" is not one ssh-keygen knows') },
     { name: "a namespaces value without quotes", line: () => `alice namespaces=git ${pub()}`, plugin: () => unread("its namespaces option's value is not quoted") },
+    {
+      name: "a byte-order mark before the first principal, part of its name to OpenSSH",
+      line: () => `\ufeffalice ${pub()}`,
+      plugin: () => expect.stringContaining("is not listed for alice in SIGNERS") as unknown as string,
+    },
     { name: "a pattern of 1022 bytes", line: () => `${"*".repeat(1022)} ${pub()}`, plugin: () => "accepted" },
     {
       name: "a pattern of 1023 bytes, which OpenSSH matches to nothing",
