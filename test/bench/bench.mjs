@@ -176,6 +176,7 @@ async function main() {
     tmp,
     runs: opts.runs,
     offlineRuns: opts.quick ? opts.runs : opts.runs * 3,
+    guardRuns: opts.quick ? 21 : 101,
     heavyRuns: opts.heavyRuns,
     only: opts.only,
     kubectl: kubectl.path,
@@ -212,6 +213,7 @@ async function main() {
     runs: opts.runs,
     heavyRuns: opts.heavyRuns,
     offlineRuns: ctx.offlineRuns,
+    guardRuns: ctx.guardRuns,
     rssMethod: RSS_METHOD,
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "?", memoryMb: Math.round(os.totalmem() / 1048576), loadBefore, loadAfter: [] },
     versions: {

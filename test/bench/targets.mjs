@@ -110,7 +110,7 @@ export function evaluateTargets(report) {
     held: fleetGoals.length === 0 || fleetRss.length === 0 ? null : verdict(fleetGoals) !== false && fleetRss.every((x) => x <= 120),
     detail: fleet.length ? `${line(fleetGoals)}; peak RSS ${fleetRss.map((x) => `${x} MB${x > 120 ? " ✗" : ""}`).join(", ")}` : "not measured",
   });
-  const guarded = all.find((r) => r.id === "explain-topic-npm" && r.sides.unguarded?.medianMs && r.sides.plugin.medianMs);
+  const guarded = all.find((r) => r.id === "guard-cost" && r.sides.unguarded?.medianMs && r.sides.plugin.medianMs);
   const guardMs = guarded ? Math.round((guarded.sides.plugin.medianMs - guarded.sides.unguarded.medianMs) * 100) / 100 : null;
   targets.push({
     name: "the process and egress guards cost under 1 ms at start (`explain stale`, npm bin, median minus an unguarded copy's)",
