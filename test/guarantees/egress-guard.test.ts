@@ -74,12 +74,19 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+function mutantEnv(): Record<string, string> {
+  const id = process.env["__STRYKER_ACTIVE_MUTANT__"];
+  return id === undefined ? {} : { __STRYKER_ACTIVE_MUTANT__: id };
+}
+
 /** Runs the probe; `guard: false` runs it with no guard installed (the control). */
 function probe(extra: Record<string, unknown> = {}): Promise<{ facts: Facts; rows: Row[]; stderr: string }> {
   const guardModule = path.join(REPO, "dist", "npm", "process-guard.cjs");
   const child = spawn(process.execPath, [path.join(REPO, "test", "support", "egress-probe.cjs"), guardModule, JSON.stringify({ ...config, ...extra })], {
     stdio: ["ignore", "pipe", "pipe", inherited],
-    env: { PATH: process.env.PATH, NODE_NO_WARNINGS: "1" },
+    // The mutation runner names its active mutant in the environment (test/mutation/mutate.mjs):
+    // the probe's guard must see it too, or every mutant would be judged on the unmutated guard.
+    env: { PATH: process.env.PATH, NODE_NO_WARNINGS: "1", ...mutantEnv() },
   });
   let stdout = "";
   let stderr = "";

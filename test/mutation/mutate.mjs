@@ -25,26 +25,53 @@ if (unknown.length > 0) {
 const timed = [];
 const runs = wanted.length > 0 ? MODULES.filter((e) => wanted.includes(e.module)) : MODULES;
 
-for (const { module, tests } of runs) {
-  const started = performance.now();
-  const stryker = new Stryker({
+/**
+ * How a module's mutants are run. The vitest runner reruns the listed files in one long-lived
+ * worker, switching mutants in place, with per-test coverage. A module that installs itself once
+ * per process (the run-time guards) cannot be judged that way: every mutant would meet the guard
+ * installed before it was switched on. Those run under Stryker's command runner instead: one fresh
+ * vitest per mutant, which names the mutant in its environment (__STRYKER_ACTIVE_MUTANT__), so the
+ * guard is installed, and its module-level code run, with the mutant already active.
+ */
+function runner(entry) {
+  if (entry.runner === "command") {
+    const files = entry.tests.join(" ");
+    return {
+      testRunner: "command",
+      commandRunner: { command: `node node_modules/vitest/vitest.mjs run --config test/mutation/stryker.vitest.config.ts ${files}` },
+      coverageAnalysis: "off",
+    };
+  }
+  return {
     testRunner: "vitest",
     vitest: { configFile: "test/mutation/stryker.vitest.config.ts", related: false },
-    mutate: module.endsWith("/") ? [`${module}**/*.ts`, `!${module}**/*.d.ts`] : [module],
-    testFiles: tests,
+    testFiles: entry.tests,
     coverageAnalysis: "perTest",
     // Static mutants (code run once, when the module loads) are not run: with vitest 4.1 the runner
     // did not activate them (the module-level regex of verify-chunks.ts, broken by hand, fails
     // test/plan/verify-chunks.test.ts, yet Stryker reported its mutants surviving), and they took
     // three quarters of a run's time. The report counts them apart.
     ignoreStatic: true,
+  };
+}
+
+for (const entry of runs) {
+  const { module } = entry;
+  const started = performance.now();
+  const stryker = new Stryker({
+    ...runner(entry),
+    mutate: module.endsWith("/") ? [`${module}**/*.ts`, `!${module}**/*.d.ts`] : [module],
     concurrency: 1,
     reporters: ["progress", "json"],
     jsonReporter: { fileName: reportFile(module) },
-    tempDirName: ".stryker-tmp",
+    // One working folder per module, so two modules can be mutated at once (one core each).
+    tempDirName: `.stryker-tmp/${reportFile(module)
+      .split("/")
+      .pop()
+      .replace(/\.json$/u, "")}`,
     incremental,
     incrementalFile: `reports/stryker-incremental/${reportFile(module).split("/").pop()}`,
-    ignorePatterns: ["/.lab", "/dist", "/.cache", "/coverage", "/bench-results", "/reports", "/site"],
+    ignorePatterns: ["/.stryker-tmp", "/.lab", "/dist", "/.cache", "/coverage", "/bench-results", "/reports", "/site"],
     thresholds: { high: 100, low: 90, break: null },
   });
   const results = await stryker.runMutationTest();
