@@ -106,7 +106,7 @@ describe("every request the commands send passes the run-time guard", () => {
     // plans exits 1 on the world's dangling pin (its old approval names a pruned plan): a finding, not a refusal.
     const ended =
       (p.form === "doctor" && r.status === 1) ||
-      (p.form === "plans" && r.status === 1 && r.stdout.includes("Dangling pins")) ||
+      ((p.form === "plans" || p.form === "plans -o wide") && r.status === 1 && r.stdout.includes("Dangling pins")) ||
       (p.form.startsWith("wait ") && r.status === 1 && r.stderr.startsWith("error: timed out waiting for "));
     expect([0, 130].includes(r.status) || ended, `${p.form} exits ${r.status}: ${r.stderr}`).toBe(true);
     expect(r.stderr + r.stdout).not.toContain("refused to send");

@@ -2,6 +2,7 @@
 // (that the planner's SQL runs on PostgreSQL and reaches the desired catalog: test/e2e/postgres.e2e.test.ts).
 import { describe, expect, it } from "vitest";
 import { diff, findingCategory, modelFingerprint, parseRef, resolveMigrations, resolveSchema, type Model } from "./catalog.ts";
+import { managedRowsOf } from "./catalog-rows.ts";
 import { analyseStatements } from "../../src/locks/index.ts";
 
 function schema(ref: string): Model {
@@ -40,6 +41,19 @@ describe("planning", () => {
   it("plans v1 from an empty database as one safe CREATE TABLE", () => {
     const { statements } = diff({ tables: [] }, schema("oci://registry.lab/schemas/demo:v1"));
     expect(statements).toEqual([expect.objectContaining({ sql: expect.stringMatching(/^CREATE TABLE "customers"/), severity: "safe" })]);
+  });
+
+  it("plans the countries reference data as a data plan: the table, then its rows, and nothing once it exists", () => {
+    const desired = schema("oci://registry.lab/schemas/countries:v1");
+    const { statements } = diff({ tables: [] }, desired);
+    expect(statements.map((s) => s.sql)).toEqual([
+      'CREATE TABLE "countries" ("code" text NOT NULL, "name" text NOT NULL, PRIMARY KEY ("code"))',
+      `INSERT INTO "public"."countries" ("code", "name") VALUES ('DE', 'Germany'), ('RU', 'Ruritania')`,
+    ]);
+    expect(statements.map((s) => findingCategory(s.sql))).toEqual(["tables_added", "data_rows_inserted"]);
+    expect(managedRowsOf(statements, desired.rows ?? [])).toEqual([{ schema: "public", table: "countries", keys: ["code"], columns: ["code", "name"] }]);
+    expect(diff({ tables: desired.tables }, desired).statements).toEqual([]);
+    expect(managedRowsOf([], desired.rows ?? [])).toEqual([]);
   });
 
   it("plans v2 → v3 as a destructive DROP COLUMN", () => {

@@ -3,6 +3,7 @@
 // model (tables and columns; database.ts reads the real database's catalog into it), and the
 // diff that plans from actual to desired.
 import { createHash } from "node:crypto";
+import { rowStatements, type DeclaredRows } from "./catalog-rows.ts";
 import { addForeignKeySQL, createIndexSQL, keyStatements, keysOf, typeChange, type ForeignKey, type Index } from "./catalog-keys.ts";
 
 export interface Column {
@@ -22,6 +23,8 @@ export interface Model {
   tables: Table[];
   /** Database schemas besides public (CREATE SCHEMA); absent: none declared, none compared. */
   schemas?: string[];
+  /** Declared rows (catalog-rows.ts); absent: no reference data. */
+  rows?: DeclaredRows[];
 }
 
 export interface Statement {
@@ -39,8 +42,28 @@ const customerId: Column = { name: "customer_id", type: "bigint", notNull: true 
 const customers: Table = { name: "customers", columns: [id, email], primaryKey: ["id"] };
 const orders = (totalType: string): Table => ({ name: "orders", columns: [id, customerId, { name: "total", type: totalType, notNull: false }], primaryKey: ["id"] });
 
+const code: Column = { name: "code", type: "text", notNull: true };
+const countryName: Column = { name: "name", type: "text", notNull: true };
+
 /** Desired schemas by repository name and major tag version (`demo:v2`, `demo:v2-1234`). */
 const SCHEMAS: Record<string, Record<number, Model>> = {
+  // Reference data: the countries table and its rows, so its plan carries the rows' values.
+  countries: {
+    1: {
+      tables: [{ name: "countries", columns: [code, countryName], primaryKey: ["code"] }],
+      rows: [
+        {
+          table: "countries",
+          keys: ["code"],
+          columns: ["code", "name"],
+          values: [
+            ["DE", "Germany"],
+            ["RU", "Ruritania"],
+          ],
+        },
+      ],
+    },
+  },
   // A schema (a PostgreSQL namespace) and no table: its drift is Ptah v0.13's schemas_added.
   reporting: {
     1: { schemas: ["analytics"], tables: [] },
@@ -133,6 +156,7 @@ export function findingCategory(sql: string): string {
   if (/^CREATE SCHEMA/u.test(sql)) return "schemas_added";
   if (/^DROP SCHEMA/u.test(sql)) return "schemas_removed";
   if (/^CREATE TABLE/u.test(sql)) return "tables_added";
+  if (/^INSERT INTO/u.test(sql)) return "data_rows_inserted";
   if (/ADD COLUMN/u.test(sql)) return "columns_added";
   if (/DROP COLUMN/u.test(sql)) return "columns_removed";
   if (/ALTER COLUMN .* TYPE /u.test(sql)) return "columns_modified";
@@ -212,10 +236,12 @@ export function diff(actual: Model, desired: Model, protectedTables: readonly st
   }
   const isProtected = (t: string) => protectedTables.some((p) => p.toLowerCase() === t.toLowerCase() || p.toLowerCase() === `public.${t}`.toLowerCase());
   const byName = new Map(actual.tables.map((t) => [t.name, t]));
+  const created = new Set<string>();
   for (const want of desired.tables) {
     const have = byName.get(want.name);
     if (!have) {
       statements.push({ sql: createTableSQL(want), severity: "safe", reason: `table ${want.name} is missing` });
+      created.add(want.name);
       if (isProtected(want.name)) touched.add(want.name);
       continue;
     }
@@ -243,6 +269,7 @@ export function diff(actual: Model, desired: Model, protectedTables: readonly st
       }
     }
   }
+  statements.push(...rowStatements(created, desired.rows ?? []));
   statements.push(...keyStatements(actual.tables, desired.tables));
   const wanted = new Set(desired.tables.map((t) => t.name));
   for (const t of actual.tables) {

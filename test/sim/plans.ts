@@ -4,7 +4,7 @@
 // and observedGeneration == generation. Reading a published plan back (for the "Apply Job")
 // verifies the chunk UIDs and the content digest. Migration plans carry no SQL.
 import { digestBytes } from "../../src/plan/canonical.ts";
-import { planRecordOf, publishSchemaPlan, type PlanBindingFields } from "../support/publish-plan.ts";
+import { planRecordOf, publishSchemaPlan, type ManagedRowsInput, type PlanBindingFields } from "../support/publish-plan.ts";
 import type { Statement } from "./catalog.ts";
 import { MANAGER, digestOf, nowISO } from "./common.ts";
 import { API_VERSION, ApiError, resourcePath, type Kube, type Obj } from "./kube.ts";
@@ -38,7 +38,13 @@ async function createOrGet(kube: Kube, collection: string, obj: Obj): Promise<Ob
 }
 
 /** Publishes (or finds, when already published) the plan of `statements` for `schema`. Returns the stored plan. */
-export async function publishLiveSchemaPlan(kube: Kube, schema: Obj, statements: Statement[], inputs: SchemaPlanInputs): Promise<Obj> {
+export async function publishLiveSchemaPlan(
+  kube: Kube,
+  schema: Obj,
+  statements: Statement[],
+  inputs: SchemaPlanInputs,
+  managedRows: readonly ManagedRowsInput[] = [],
+): Promise<Obj> {
   const ns = schema.metadata.namespace!;
   const binding: PlanBindingFields = {
     contractVersion: 1,
@@ -56,6 +62,8 @@ export async function publishLiveSchemaPlan(kube: Kube, schema: Obj, statements:
     schema: { name: schema.metadata.name, namespace: ns, uid: schema.metadata.uid! },
     statements,
     binding,
+    // A declarative-data plan: the document marks the tables whose rows its statements carry.
+    ...(managedRows.length > 0 ? { managedRows } : {}),
     createdAt: nowISO(),
   });
   const plans = resourcePath("ptahschemaplans", ns);

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { coordinationDigest, canonicalEngine, engineDisplay, policyFingerprint, readVerificationPolicy, targetIdentityDigest } from "./binding.ts";
 import { diff, findingCategory, modelFingerprint, resolveSchema, sha256, type Statement } from "./catalog.ts";
+import { managedRowsOf } from "./catalog-rows.ts";
 import { Conditions, KindController, MANAGER, nowISO, randomHex } from "./common.ts";
 import type { Databases } from "./database.ts";
 import type { Kube, Obj } from "./kube.ts";
@@ -168,16 +169,22 @@ export abstract class SchemaPhases extends KindController {
     const coord = coordinationDigest(s);
     if (typeof coord !== "string") return this.fail(s, c, "Plan", "ConfigurationError", coord.error);
     const source = s.status.source ?? {};
-    const plan = await publishLiveSchemaPlan(this.kube, s, statements, {
-      artifactDigest: art.digest,
-      coordinationDigest: coord,
-      targetIdentityDigest: targetIdentityDigest(s),
-      actualStateFingerprint: modelFingerprint(model),
-      desiredStateFingerprint: modelFingerprint(art.model),
-      policyFingerprint: policyFingerprint(s.spec.policy),
-      verificationPolicyUID: source.verificationPolicyUID,
-      verificationPolicyDigest: source.verificationPolicyDigest,
-    });
+    const plan = await publishLiveSchemaPlan(
+      this.kube,
+      s,
+      statements,
+      {
+        artifactDigest: art.digest,
+        coordinationDigest: coord,
+        targetIdentityDigest: targetIdentityDigest(s),
+        actualStateFingerprint: modelFingerprint(model),
+        desiredStateFingerprint: modelFingerprint(art.model),
+        policyFingerprint: policyFingerprint(s.spec.policy),
+        verificationPolicyUID: source.verificationPolicyUID,
+        verificationPolicyDigest: source.verificationPolicyDigest,
+      },
+      managedRowsOf(statements, art.model.rows ?? []),
+    );
     const planStatus = currentPlanStatus(plan);
     const policy = s.spec.policy ?? {};
     const apply = policy.apply ?? "OnApproval";

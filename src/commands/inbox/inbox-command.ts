@@ -136,7 +136,11 @@ export const inboxCommand: CommandBody<InboxOptions> = {
     },
     { comment: "What waits in the namespaces your RoleBindings let you read", command: "kubectl ptah inbox --namespaces app,billing" },
     { comment: "Everything waiting in every cluster of the kubeconfig, one CONTEXT column", command: "kubectl ptah inbox -A --all-contexts" },
-    { comment: "Which waiting plan is dangerous: each one's strongest lock and what it blocks", command: "kubectl ptah inbox --locks" },
+    {
+      comment:
+        "Which waiting plan is dangerous: each one's strongest lock and what it blocks, and ROW VALUES from the verified plan itself (without --locks, ROW VALUES appears only where a schema's drift report lists rows to insert, update or delete)",
+      command: "kubectl ptah inbox --locks",
+    },
   ],
   flags: [
     { name: "absolute-time", type: "boolean", describe: "Print when each wait began instead of how long it has lasted" },
@@ -149,7 +153,8 @@ export const inboxCommand: CommandBody<InboxOptions> = {
     {
       name: "locks",
       type: "boolean",
-      describe: "Add a LOCKS column: the strongest lock each waiting schema plan takes and what it blocks (reads and verifies each plan)",
+      describe:
+        "Add a LOCKS column: the strongest lock each waiting schema plan takes and what it blocks (reads and verifies each plan, which also says whether it carries row values)",
     },
     ...FLEET_FLAGS,
   ],
@@ -226,7 +231,11 @@ async function readInbox(ctx: RunContext, only: readonly string[] | undefined, l
     // Loaded only with --locks: plan loading, verification and the analyser.
     const { lockCells, lockKey } = await import("./inbox-locks.ts");
     const cells = await lockCells(c.reader, schemas, items);
-    rows = rows.map((r) => ({ ...r, locks: cells.cells.get(lockKey(r.namespace, r.name)) ?? "-" }));
+    // The plan read for LOCKS says whether it carries row values: the document, not the drift report.
+    rows = rows.map((r) => {
+      const cell = cells.cells.get(lockKey(r.namespace, r.name));
+      return cell ? { ...r, locks: cell.locks, rowValues: cell.rowValues } : { ...r, locks: "-" };
+    });
     lockWarnings = cells.warnings;
   }
   // Without the cluster-scope list (most tenants), the columns are left out and nothing is said:

@@ -27,6 +27,12 @@ export interface InboxItem {
   readonly approvalKind: KindName | undefined;
   /** The recorded last spec writer, for approval items. */
   readonly writer?: SpecWriter;
+  /**
+   * Whether the plan's statements carry row values: with --locks the verified document's tables
+   * ("yes: public.countries", "no"); without it, only "yes (drift: rows to insert)" where the
+   * schema's drift report lists a data_rows_* category (no plan read); absent: not known.
+   */
+  readonly rowValues?: string;
 }
 
 /** You may create the approval, but you last changed the spec (four-eyes). */
@@ -49,6 +55,23 @@ function writerOf(o: PtahSchema | PtahMigration): { writer?: SpecWriter } {
   return writer ? { writer } : {};
 }
 
+/** The drift categories of rows a declarative-data plan writes, and the word each one says. */
+const ROW_DRIFT: readonly (readonly [string, string])[] = [
+  ["data_rows_inserted", "insert"],
+  ["data_rows_updated", "update"],
+  ["data_rows_deleted", "delete"],
+];
+
+/**
+ * Without reading the plan: the operator's drift report lists rows to insert, update or delete
+ * (upstream's "Reference data" line), so the plan made from it carries their values.
+ */
+export function driftRowValues(s: PtahSchema): { rowValues?: string } {
+  const found = new Set((s.status.target?.driftFindings ?? []).map((f) => f.category));
+  const words = ROW_DRIFT.filter(([category]) => found.has(category)).map(([, word]) => word);
+  return words.length === 0 ? {} : { rowValues: `yes (drift: rows to ${words.join(", ")})` };
+}
+
 function schemaItem(s: PtahSchema): InboxItem | undefined {
   const conditions = s.status.conditions;
   const plan = s.status.plan;
@@ -59,6 +82,7 @@ function schemaItem(s: PtahSchema): InboxItem | undefined {
     statements: plan?.statementCount === undefined ? "-" : String(plan.statementCount),
     destructive: plan?.destructive ? "yes" : "no",
     privileges: plan?.privilegeChanges?.length ? plan.privilegeChanges.join(",") : "-",
+    ...driftRowValues(s),
   };
   // Awaiting: a plan needs an approval and none is recorded yet (a reserved one waits on the operator).
   if (s.status.phase === "AwaitingApproval" && isTrue(conditions, "ApprovalRequired") && !plan?.approval?.name) {
@@ -153,10 +177,14 @@ export interface InboxRenderOptions {
   readonly locks?: boolean;
 }
 
+/** A row speaks of row values when it says the plan carries them, or could not tell ("no" alone adds no column). */
+const speaksOfRows = (r: InboxRow): boolean => r.rowValues !== undefined && r.rowValues !== "no";
+
 export function renderInbox(rows: readonly InboxRow[], o: InboxRenderOptions): string {
   // The policy columns appear only where a bound policy speaks of a row.
   const endorsed = rows.some((r) => r.endorsed !== undefined);
   const window = rows.some((r) => r.window !== undefined);
+  const rowValues = rows.some(speaksOfRows);
   const policy = (r: InboxRow) => [...(endorsed ? [sanitize(r.endorsed ?? "-")] : []), ...(window ? [sanitize(r.window ?? "-")] : [])];
   const headers = [
     "NAMESPACE",
@@ -166,6 +194,7 @@ export function renderInbox(rows: readonly InboxRow[], o: InboxRenderOptions): s
     "DESTRUCTIVE",
     "PRIVILEGES",
     ...(o.locks ? ["LOCKS"] : []),
+    ...(rowValues ? ["ROW VALUES"] : []),
     ...(endorsed ? ["ENDORSED"] : []),
     ...(window ? ["WINDOW"] : []),
     "YOU CAN",
@@ -179,6 +208,7 @@ export function renderInbox(rows: readonly InboxRow[], o: InboxRenderOptions): s
     r.destructive,
     sanitize(r.privileges),
     ...(o.locks ? [sanitize(r.locks ?? "-")] : []),
+    ...(rowValues ? [sanitize(r.rowValues ?? "-")] : []),
     ...policy(r),
     r.youCan,
     r.next,

@@ -1,7 +1,8 @@
-// `kubectl ptah plans [SCHEMA | migration MIGRATION] [-A] [--unpinned] [-o json|yaml|name]`: every
+// `kubectl ptah plans [SCHEMA | migration MIGRATION] [-A] [--unpinned] [-o wide|json|yaml|name]`: every
 // stored PtahSchemaPlan and PtahMigrationPlan, and every reference that pins it (the operator
 // deletes no plan; src/plan/pins.ts). It deletes nothing: `-o name` is for a person's own
-// `kubectl delete`. Reads: LIST both plan kinds, both owner kinds and both approval kinds.
+// `kubectl delete`. Reads: LIST both plan kinds, both owner kinds and both approval kinds; with
+// -o wide, each listed schema plan and its chunks too (plans-wide.ts).
 import { NotFoundError, ReadError } from "../../errors.ts";
 import { danglingPins, storedPlans, type DanglingPin, type StoredPlan } from "../../plan/pins.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
@@ -18,7 +19,7 @@ import { ptah } from "../shared/permissions.ts";
 
 export interface PlansOptions {
   readonly target: OptionalTarget;
-  readonly output: "table" | "json" | "yaml" | "name";
+  readonly output: "table" | "wide" | "json" | "yaml" | "name";
   readonly unpinned: boolean;
 }
 
@@ -64,13 +65,17 @@ function inTarget(t: OptionalTarget): (p: StoredPlan) => boolean {
   return () => true;
 }
 
+/** The -o formats; wide reads and verifies every listed schema plan (plans-wide.ts). */
+const OUTPUTS = ["wide", "json", "yaml", "name"] as const;
+
 export const plansCommand: CommandBody<PlansOptions> = {
   positionals: OPTIONAL_SCHEMA_OR_MIGRATION,
-  outputs: ["json", "yaml", "name"],
+  outputs: OUTPUTS,
   examples: [
     { comment: "Every stored plan in the namespace, and what pins each one", command: "kubectl ptah plans -n app" },
     { comment: "The plans of one schema", command: "kubectl ptah plans storefront -n app" },
     { comment: "Plans nothing references, everywhere", command: "kubectl ptah plans -A --unpinned" },
+    { comment: "Which stored plans carry row values (reads and verifies each plan)", command: "kubectl ptah plans -n app -o wide" },
     {
       comment: "Delete what nothing pins one plan at a time, each waiting for its chunks to go (the plugin deletes nothing)",
       command: "kubectl ptah plans storefront -n app --unpinned -o name | xargs -r -n1 kubectl delete -n app --cascade=foreground --wait=true",
@@ -83,9 +88,18 @@ export const plansCommand: CommandBody<PlansOptions> = {
       argv: ["plans"],
       rules: ptah("list", "ptahschemaplans", "ptahmigrationplans", "ptahschemas", "ptahmigrations", "ptahschemaapprovals", "ptahmigrationapprovals"),
     },
+    {
+      form: "plans -o wide",
+      argv: ["plans", "-o", "wide"],
+      rules: [
+        ...ptah("list", "ptahschemaplans", "ptahmigrationplans", "ptahschemas", "ptahmigrations", "ptahschemaapprovals", "ptahmigrationapprovals"),
+        ...ptah("get", "ptahschemaplans", "ptahschemaplanchunks"),
+      ],
+      note: "each listed schema plan and its chunks are read and verified (older installs: get `configmaps`)",
+    },
   ],
   toOptions(args) {
-    const output = parseFixedOutput(args, ["json", "yaml", "name"] as const, "plans");
+    const output = parseFixedOutput(args, OUTPUTS, "plans");
     return { target: parseOptionalTarget(args.positionals, args.global.allNamespaces, "plans"), output, unpinned: args.flags.unpinned === true };
   },
   async run(options, ctx) {
@@ -115,10 +129,11 @@ export const plansCommand: CommandBody<PlansOptions> = {
     // A dangling pin is a finding, as a failed --verify check is: the view is printed, then one
     // `error:` line on stderr, alone as every refusal's is, and exit status 1.
     const failed = dangling.length > 0 ? { exitStatus: 1, stderr: danglingError(dangling, options.output === "name") } : { stderr: warnings };
-    const printed = (stdout: string) => ({
+    const printed = (stdout: string, more = "") => ({
       kind: "printed" as const,
       stdout,
-      ...(failed.stderr ? { stderr: failed.stderr } : {}),
+      // The error line stays alone; otherwise the warnings, then those of -o wide's reads.
+      ...(failed.stderr || more ? { stderr: "exitStatus" in failed ? failed.stderr : failed.stderr + more } : {}),
       ...("exitStatus" in failed ? { exitStatus: 1 } : {}),
     });
     if (options.output === "json") return printed(formatJson(plansDocument(plans, dangling)));
@@ -126,7 +141,10 @@ export const plansCommand: CommandBody<PlansOptions> = {
     if (plans.length === 0 && dangling.length === 0) return { kind: "printed", stdout: "", stderr: warnings + noResources(namespace) };
     // -o name feeds a delete: its stdout stays names only; the error line names the findings.
     if (options.output === "name") return printed(renderPlanNames(plans));
-    const table = plans.length > 0 ? renderPlansTable(plans, { noHeaders: ctx.global.noHeaders, allNamespaces: ctx.global.allNamespaces }) : "";
-    return printed(dangling.length > 0 ? `${table}${table ? "\n" : ""}${renderDangling(dangling)}` : table);
+    // Loaded only with -o wide: plan loading and verification.
+    const wide = options.output === "wide" ? await (await import("./plans-wide.ts")).rowValueCells(c.reader, plans, sources.schemas) : undefined;
+    const view = { noHeaders: ctx.global.noHeaders, allNamespaces: ctx.global.allNamespaces, ...(wide ? { rowValues: wide.cells } : {}) };
+    const table = plans.length > 0 ? renderPlansTable(plans, view) : "";
+    return printed(dangling.length > 0 ? `${table}${table ? "\n" : ""}${renderDangling(dangling)}` : table, wide?.warnings);
   },
 };

@@ -10,7 +10,12 @@ import { shortFingerprint } from "../shared/ledger-text.ts";
 export interface PlansRenderOptions {
   readonly noHeaders: boolean;
   readonly allNamespaces: boolean;
+  /** -o wide: each plan's ROW VALUES cell, keyed by planKey (the column is absent without it). */
+  readonly rowValues?: ReadonlyMap<string, string>;
 }
+
+/** A stored plan's key among the rows: kind, namespace and name. */
+export const planKey = (p: Pick<StoredPlan, "kind" | "namespace" | "name">): string => `${p.kind}/${p.namespace}/${p.name}`;
 
 /** `ptahschemaapproval/storefront-v1 spec.planRef`; `(other UID)` when it names an earlier plan of that name. */
 export function pinCell(pin: PlanPin, planUID?: string): string {
@@ -43,7 +48,7 @@ function ownerCell(p: StoredPlan): string {
 
 export function renderPlansTable(plans: readonly StoredPlan[], o: PlansRenderOptions): string {
   const mixed = new Set(plans.map((p) => p.kind)).size > 1;
-  const headers = [...(o.allNamespaces ? ["NAMESPACE"] : []), "NAME", "SCHEMA", "FINGERPRINT", "STATEMENTS", "CREATED", "PINNED BY"];
+  const headers = [...(o.allNamespaces ? ["NAMESPACE"] : []), "NAME", "SCHEMA", "FINGERPRINT", "STATEMENTS", "CREATED", "PINNED BY", ...(o.rowValues ? ["ROW VALUES"] : [])];
   const rows = plans.map((p) => [
     ...(o.allNamespaces ? [sanitize(p.namespace)] : []),
     (mixed ? `${p.kind.toLowerCase()}/` : "") + sanitize(p.name),
@@ -52,6 +57,7 @@ export function renderPlansTable(plans: readonly StoredPlan[], o: PlansRenderOpt
     p.statements === undefined ? "-" : String(p.statements),
     p.createdAt ? formatTimestamp(p.createdAt) : "-",
     p.pinnedBy.length === 0 ? "-" : sanitize(p.pinnedBy.map((pin) => pinCell(pin, p.uid)).join(", ")),
+    ...(o.rowValues ? [sanitize(o.rowValues.get(planKey(p)) ?? "-")] : []),
   ]);
   return renderTable(headers, rows, { noHeaders: o.noHeaders });
 }

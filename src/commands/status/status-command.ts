@@ -20,7 +20,7 @@ import { sectionNotShownWarning, readMaybeShown, notShownWarnings, servedObjects
 import { SCHEMA } from "../shared/candidates.ts";
 import type { CommandBody, Printed, Connection, RunContext } from "../command-types.ts";
 import { watchStatus } from "./status-watch.ts";
-import { renderSchemaReport } from "./status-report.ts";
+import { REPORT_FLAGS, REPORT_PERMISSIONS, runReport } from "./status-report.ts";
 import { APPROVAL_POLICIES, REALM_READS, ptah } from "../shared/permissions.ts";
 import { FLEET_FLAGS, contextWarnings, fleetPrinted, noResourcesInFleet, parseFleet, readFleet, type FleetChoice } from "../shared/fleet.ts";
 import { formatJson, formatYaml } from "../../render/formats.ts";
@@ -38,12 +38,8 @@ export interface StatusOptions {
   readonly stuck?: boolean;
   /** --report: one schema as Markdown for a bug report (status-report.ts). */
   readonly report?: boolean;
-}
-
-async function runReport(name: string, ctx: RunContext, connection: Connection): Promise<Printed> {
-  const [schema, server] = await Promise.all([loadSchema(connection, name), connection.reader.serverInfo()]);
-  const raw = schema.raw as Record<string, unknown>;
-  return { kind: "printed", stdout: renderSchemaReport({ schema: schema.object, raw, pluginVersion: ctx.version, serverVersion: server.gitVersion, now: ctx.now }) };
+  /** --with-sql: the report carries the verified current plan's statements. */
+  readonly withSql?: boolean;
 }
 
 /** --stuck with machine output: the served objects of those that stopped converging (one not shown is already a warning line). */
@@ -225,11 +221,7 @@ export const statusCommand: CommandBody<StatusOptions> = {
       describe:
         "Only the schemas and migrations that stopped converging (overdue, stalled, lock release owed, unresolved run, outcome unknown), with a STUCK column and each one's next command",
     },
-    {
-      name: "report",
-      type: "boolean",
-      describe: "One schema as Markdown for a bug report: phase, conditions with observedGeneration, plan, manager and executor identity, versions; no credential or SQL",
-    },
+    ...REPORT_FLAGS,
     ...PRINT_FLAGS,
     ...FLEET_FLAGS,
   ],
@@ -241,12 +233,7 @@ export const statusCommand: CommandBody<StatusOptions> = {
       rules: [...ptah("get", "ptahschemas"), ...ptah("list", "ptahschemaapprovals")],
       note: `${REALM_READS}; ${APPROVAL_POLICIES}`,
     },
-    {
-      form: "status SCHEMA --report",
-      argv: ["status", "storefront", "--report"],
-      rules: ptah("get", "ptahschemas"),
-      note: "also get `/version` and discovery (every authenticated user, by Kubernetes' system:discovery)",
-    },
+    ...REPORT_PERMISSIONS,
     {
       form: "status --watch",
       argv: ["status", "--watch"],
@@ -279,17 +266,19 @@ export const statusCommand: CommandBody<StatusOptions> = {
       throw new UsageError("--contexts and --all-contexts print a table, -o wide, -o json or -o yaml", "status");
     }
     const report = args.flags.report === true;
+    const withSql = args.flags["with-sql"] === true;
+    if (withSql && !report) throw new UsageError("--with-sql adds the plan's SQL to a report: kubectl ptah status SCHEMA --report --with-sql", "status");
     if (report && (name === undefined || watch || stuck || fleet || args.global.output !== undefined)) {
       throw new UsageError("--report prints one schema as Markdown: kubectl ptah status SCHEMA --report (without -o, --watch, --stuck or --contexts)", "status");
     }
-    return { name, output, watch, print, ...(fleet ? { fleet } : {}), ...(stuck ? { stuck } : {}), ...(report ? { report } : {}) };
+    return { name, output, watch, print, ...(fleet ? { fleet } : {}), ...(stuck ? { stuck } : {}), ...(report ? { report } : {}), ...(withSql ? { withSql } : {}) };
   },
   async run(options, ctx) {
     const output = resolveViewOutput(options.output, ctx);
     if (options.fleet) return runFleet(options, options.fleet, output, ctx);
     const connection = await ctx.connect();
     if (options.watch) return watchStatus(options, ctx, connection);
-    if (options.report && options.name !== undefined) return runReport(options.name, ctx, connection);
+    if (options.report && options.name !== undefined) return runReport(options.name, options.withSql === true, ctx, connection);
     if (options.name !== undefined) return runDetail(output, options.name, ctx, connection);
     return runList(options, output, ctx, connection);
   },

@@ -2,10 +2,15 @@
 // Markdown for a ticket: the phase and generations, each condition's type, status, reason and
 // message with its observedGeneration, the current plan's name, UID and fingerprint, the manager
 // and executor identity the status records, and the plugin's and server's versions. Only status
-// and metadata the plugin already reads go in: never the kubeconfig, never a credential, never SQL.
+// and metadata the plugin already reads go in: never the kubeconfig, never a credential, and SQL
+// only with --with-sql: then the current plan is read and verified as `plan` verifies it, and its
+// statements close the report in a fenced block (status-report-sql.ts).
 // Every cluster string is a code span (render/markdown.ts), so nothing in it is interpreted.
 import type { PtahSchema } from "../../model/kinds.ts";
 import { code, item as listItem } from "../../render/markdown.ts";
+import type { Connection, PermissionForm, Printed, RunContext } from "../command-types.ts";
+import { ptah } from "../shared/permissions.ts";
+import { getOrNotFound, noSuchSchema } from "../shared/read.ts";
 import { managerWords } from "../shared/pending.ts";
 import { lagLines } from "../shared/status-lag.ts";
 
@@ -16,6 +21,8 @@ export interface ReportInput {
   readonly pluginVersion: string;
   readonly serverVersion: string;
   readonly now: Date;
+  /** --with-sql: the "### SQL" section (Markdown, status-report-sql.ts); absent: no SQL at all. */
+  readonly sql?: string;
 }
 
 /** One bullet, without its line end: the report joins its lines. */
@@ -73,6 +80,47 @@ export function renderSchemaReport(i: ReportInput): string {
       ),
     );
   }
-  out.push("", "_No credential, kubeconfig or SQL is included; `kubectl ptah plan` prints the plan's statements._");
+  if (i.sql === undefined) {
+    out.push("", "_No credential, kubeconfig or SQL is included; `kubectl ptah plan` prints the plan's statements._");
+    return out.join("\n") + "\n";
+  }
+  out.push("", i.sql.trimEnd(), "", "_No credential or kubeconfig is included; any SQL above is the current plan's, verified as `kubectl ptah plan` verifies it._");
   return out.join("\n") + "\n";
+}
+
+/** --report's flags, declared beside what reads them. */
+export const REPORT_FLAGS = [
+  {
+    name: "report",
+    type: "boolean",
+    describe:
+      "One schema as Markdown for a bug report: phase, conditions with observedGeneration, plan, manager and executor identity, versions; no credential, and no SQL without --with-sql",
+  },
+  {
+    name: "with-sql",
+    type: "boolean",
+    describe: "With --report: add the current plan's statements, read and verified as `plan` verifies it, and whether they carry row values",
+  },
+] as const;
+
+const DISCOVERY = "also get `/version` and discovery (every authenticated user, by Kubernetes' system:discovery)";
+
+/** What --report sends the cluster, with and without --with-sql. */
+export const REPORT_PERMISSIONS: readonly PermissionForm[] = [
+  { form: "status SCHEMA --report", argv: ["status", "storefront", "--report"], rules: ptah("get", "ptahschemas"), note: DISCOVERY },
+  {
+    form: "status SCHEMA --report --with-sql",
+    argv: ["status", "storefront", "--report", "--with-sql"],
+    rules: ptah("get", "ptahschemas", "ptahschemaplans", "ptahschemaplanchunks"),
+    note: `the current plan and its chunks are read and verified (older installs: get \`configmaps\`); ${DISCOVERY}`,
+  },
+];
+
+/** `status SCHEMA --report [--with-sql]`: the schema and the server's version at once, then the plan when asked for. */
+export async function runReport(name: string, withSql: boolean, ctx: RunContext, c: Connection): Promise<Printed> {
+  const [schema, server] = await Promise.all([getOrNotFound(c.reader, "PtahSchema", c.namespace, name, noSuchSchema(c.namespace, name)), c.reader.serverInfo()]);
+  // Loaded only with --with-sql: plan loading and verification.
+  const sql = withSql ? { sql: await (await import("./status-report-sql.ts")).reportSql(c.reader, schema) } : {};
+  const input = { schema: schema.object, raw: schema.raw as Record<string, unknown>, pluginVersion: ctx.version, serverVersion: server.gitVersion, now: ctx.now };
+  return { kind: "printed", stdout: renderSchemaReport({ ...input, ...sql }) };
 }

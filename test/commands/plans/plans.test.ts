@@ -166,7 +166,7 @@ describe("plans", () => {
   });
 
   it.each<[string, string[], string]>([
-    ["-o wide", ["-o", "wide"], 'unknown output format "wide"; it is one of [json yaml name]'],
+    ["-o csv", ["-o", "csv"], 'unknown output format "csv"; it is one of [wide json yaml name]'],
     ["a name with -A", ["storefront", "-A"], "a name cannot be combined with --all-namespaces"],
   ])("refuses %s as a usage error", async (_n, argv, message) => {
     const r = await plans(argv);
