@@ -18,6 +18,7 @@ export const MODULES = [
       "test/plan/allowed-signers.test.ts",
       "test/plan/allowed-signers-grammar.test.ts",
       "test/plan/allowed-signers-lines.test.ts",
+      "test/plan/allowed-signers-messages.test.ts",
       "test/plan/signer-oracle.test.ts",
       "test/plan/ssh-signature.test.ts",
     ],
