@@ -36,6 +36,8 @@ export const finding = {
   relatedLocks: (what: string, tables: readonly string[], more: string) =>
     f("related-relation", `${what} also takes ACCESS EXCLUSIVE on ${tables.join(", ")}${more}; review those tables too.`),
   relatedUnknown: (table: string, what: string) => f("related-relation", `${table} is not created by the plan, so what reaches beyond it is unknown: ${what}.`),
+  triggersFire: (tables: readonly string[], verb: string) =>
+    f("related-relation", `This ${verb} fires the triggers the plan puts on ${tables.join(", ")}; what their functions lock and write is not analysed, review them too.`),
   collationRebuild: (table: string, column: string) =>
     f("related-relation", `Changing the collation of ${column} rebuilds the indexes on it under ACCESS EXCLUSIVE on ${table}, reading every row.`),
   typeChangeRewrite: (table: string, column: string, why: string) =>

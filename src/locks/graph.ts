@@ -37,6 +37,10 @@ export class Graph {
   readonly reads = new Map<string, string[]>();
   /** The plain views among them: reading one opens what it reads too. */
   readonly views = new Set<string>();
+  /** Tables the plan puts a trigger on: a row change fires it, and its function is not read. */
+  readonly triggers = new Set<string>();
+  /** A table → the locks its rules' actions take when a row change on it is rewritten. */
+  readonly rules = new Map<string, { readonly relation: string; readonly mode: "ROW EXCLUSIVE" | "ACCESS SHARE" }[]>();
 
   /** What reading `relations` opens: through every plain view, what it reads; through every partitioned or parent table, its partitions and children. */
   throughViews(relations: readonly string[]): string[] {
@@ -138,6 +142,8 @@ export class Graph {
     move(this.keysFrom);
     move(this.keysTo);
     move(this.children);
+    move(this.rules);
+    if (this.triggers.delete(from)) this.triggers.add(to);
     for (const set of this.children.values()) if (set.delete(from)) set.add(to);
     for (const [i, info] of this.indexInfo) if (info.table === from) this.indexInfo.set(i, { ...info, table: to });
   }

@@ -44,6 +44,7 @@ export function moreLocks(kind: string, body: Node, known: Known, mode: Transact
     case "CreateTrigStmt": {
       // A row trigger on a partitioned table is cloned onto every partition.
       const v = one(rangeVar(body.relation), "SHARE ROW EXCLUSIVE", "CREATE TRIGGER");
+      for (const l of v.locks) known.graph.triggers.add(l.relation);
       if (body.row === true) for (const l of [...v.locks]) v.locks.push(...known.graph.descendants(l.relation).map((relation) => ({ relation, mode: l.mode })));
       return v;
     }
@@ -93,6 +94,9 @@ function rule(body: Node, known: Known): Verdict {
   });
   for (const r of written) locks.push({ relation: r, mode: "ROW EXCLUSIVE" });
   for (const r of known.graph.throughViews(readsOf(body.actions))) if (!written.has(r)) locks.push({ relation: r, mode: "ACCESS SHARE" });
+  // A later row change on the table is rewritten with these actions and takes their locks.
+  const actions = locks.slice(1) as { relation: string; mode: "ROW EXCLUSIVE" | "ACCESS SHARE" }[];
+  known.graph.rules.set(table, [...(known.graph.rules.get(table) ?? []), ...actions]);
   return { locks, holds: "catalog-only", findings: [] };
 }
 

@@ -40,7 +40,8 @@ export function typeChangeReach(table: string, column: string, change: { sameTyp
   const t = known.table(table);
   if (t !== undefined) {
     for (const c of t.constraints.values()) if (c.kind === "check" && (c.columns === undefined || c.columns.has(column))) holds = "scan";
-    const indexes = g.indexesOn(table, column);
+    // The change recurses to every partition and child, and rebuilds their indexes on the column too.
+    const indexes = [table, ...g.descendants(table)].flatMap((d) => g.indexesOn(d, column));
     const keyed = [...t.constraints.values()].some((c) => (c.kind === "primary" || c.kind === "unique") && (c.columns === undefined || c.columns.has(column)));
     if ((indexes.length > 0 || keyed) && change.collationChanges) {
       holds = "build";

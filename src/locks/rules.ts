@@ -7,6 +7,7 @@ import { finding } from "./findings.ts";
 import { foreignKeyOf, readsOf } from "./graph.ts";
 import { dropOnTable, moreLocks, selectInto } from "./more-rules.ts";
 import { createChild } from "./partition.ts";
+import { rowChange } from "./row-changes.ts";
 import type { Known, TableSource } from "./known.ts";
 import type { Node } from "./parser.ts";
 import { LOCK_MODES, type LockMode, type RelationLock, type TransactionMode } from "./lock-types.ts";
@@ -44,7 +45,7 @@ const CATALOG_ONLY = new Set([
 /** `source` reads this statement's tree again (a created table's columns are learnt when first asked). */
 export function statementLocks(kind: string, body: Node, known: Known, mode: TransactionMode, source?: TableSource): Verdict {
   if (CATALOG_ONLY.has(kind)) return none();
-  const more = moreLocks(kind, body, known, mode);
+  const more = moreLocks(kind, body, known, mode) ?? rowChange(kind, body, known);
   if (more !== undefined) return more;
   switch (kind) {
     case "CreateStmt":
@@ -90,11 +91,6 @@ export function statementLocks(kind: string, body: Node, known: Known, mode: Tra
       return reindex(body, mode);
     case "ClusterStmt":
       return rangeVar(body.relation) === undefined ? skip("CLUSTER of every clustered table") : on(rangeVar(body.relation), AE, "rewrite");
-    case "InsertStmt":
-    case "UpdateStmt":
-    case "DeleteStmt":
-    case "MergeStmt":
-      return skip("row changes: their locks depend on the table's foreign keys and triggers, which the plan does not show");
     case "TransactionStmt":
       return skip("a transaction control statement inside a plan");
     default:

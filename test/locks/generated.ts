@@ -6,6 +6,7 @@
 // what it may know it must use. test/e2e/lock-oracle.e2e.test.ts runs the cases on PostgreSQL.
 import fc from "fast-check";
 import type { LockCase } from "./corpus.ts";
+import { rowChange, UNREFERENCED } from "./generated-rows.ts";
 
 const ROWS = 400;
 
@@ -34,8 +35,8 @@ export const SCHEMA: readonly string[] = [
 
 /** The rows: every table holds some, so a scan or a rewrite is seen. */
 const ROWS_SQL: readonly string[] = [
-  `INSERT INTO customers SELECT g, 'n' || g, 'e' || g || '@x', 'r' || (g % 5), timestamp '2026-01-01' + g * interval '1 hour', g FROM generate_series(1, ${ROWS}) g`,
-  `INSERT INTO orders SELECT g, g % ${ROWS} + 1, g, 'new', 'n' || g, timestamptz '2026-01-01' + g * interval '1 hour', 'c' || g FROM generate_series(1, ${ROWS}) g`,
+  `INSERT INTO customers SELECT g, 'n' || g, 'e' || g || '@x', 'r' || (g % 5), timestamp '2026-01-01' + g * interval '1 hour', g FROM generate_series(1, ${ROWS + UNREFERENCED}) g`,
+  `INSERT INTO orders SELECT g, g % ${ROWS} + 1, g, 'new', 'n' || g, timestamptz '2026-01-01' + g * interval '1 hour', 'c' || g FROM generate_series(1, ${ROWS + UNREFERENCED}) g`,
   `INSERT INTO items SELECT g, g % ${ROWS} + 1, 1 + g % 3, 's' || g FROM generate_series(1, ${ROWS}) g`,
   `INSERT INTO events SELECT g * 5 % 2500, 'k' || (g % 4), timestamp '2026-01-01', 'p' FROM generate_series(1, ${ROWS}) g`,
   `INSERT INTO loose SELECT 5000 + g, 'k', timestamp '2026-01-01', 'p' FROM generate_series(1, ${ROWS}) g`,
@@ -130,6 +131,7 @@ export const declaration: fc.Arbitrary<string> = fc.oneof(
 
 /** One statement over the schema. */
 export const statement: fc.Arbitrary<string> = fc.oneof(
+  { weight: 10, arbitrary: rowChange },
   { weight: 6, arbitrary: typeChange },
   {
     weight: 2,

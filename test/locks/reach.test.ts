@@ -63,6 +63,13 @@ const TABLE: Row[] = [
     "rewrite",
     ["type-change-rewrite"],
   ],
+  [
+    'ALTER TABLE p ALTER COLUMN k TYPE text COLLATE "en-x-icu"',
+    [...PARTS.slice(0, 3), "CREATE INDEX p1_k ON p1 (k)"],
+    "ACCESS EXCLUSIVE on public.p, ACCESS EXCLUSIVE on public.p1, ACCESS EXCLUSIVE on public.pd",
+    "build",
+    ["related-relation"],
+  ],
   ["CREATE TABLE p2 PARTITION OF p FOR VALUES FROM (10) TO (20)", PARTS, "ACCESS EXCLUSIVE on public.p, ACCESS EXCLUSIVE on public.pd", "scan", []],
   [
     "ALTER TABLE p ATTACH PARTITION x FOR VALUES FROM (10) TO (20)",

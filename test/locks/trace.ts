@@ -113,7 +113,8 @@ export async function traceInTransaction(conn: Connection, database: string, cas
   const out = sections(run.stdout);
   const err = sections(run.stderr);
   return cases.map((_, i) => {
-    const values = (out.get(i) ?? []).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // A statement's own output (a RETURNING row) is not one of the trace's JSON objects.
+    const values = (out.get(i) ?? []).filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
     const pre = (values.find((v) => "pre" in v)?.pre ?? []) as Rel[];
     const scans = (values.find((v) => "scans" in v)?.scans ?? {}) as Record<string, number>;
     const after = values.find((v) => "after" in v)?.after as After | undefined;

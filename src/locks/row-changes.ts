@@ -1,0 +1,86 @@
+// Row changes (INSERT, UPDATE, DELETE, MERGE), as PostgreSQL 15's "Explicit Locking" chapter and
+// its referential-integrity triggers take them:
+//   the target                  ROW EXCLUSIVE, with its partitions and children (an INSERT routes
+//                               rows to partitions, an UPDATE or DELETE not ONLY opens them all), and
+//                               through a view the tables the view writes;
+//   what the statement reads    ACCESS SHARE (sub-selects, FROM, USING, MERGE's source, through views);
+//   a foreign key of the target each new or changed row is checked with SELECT … FOR KEY SHARE on the
+//                               referenced table: ROW SHARE there, read through its key;
+//   a key referencing the target an UPDATE or DELETE runs the key's action on the referencing
+//                               table: CASCADE, SET NULL and SET DEFAULT write it (ROW EXCLUSIVE),
+//                               NO ACTION and RESTRICT only check it (ROW SHARE). The plan's keys do
+//                               not always say which action the server has, and a written table's own
+//                               referencing tables are written in turn, so every referencing table is
+//                               reported ROW EXCLUSIVE, transitively: never weaker than the server;
+//   a rule on the target        its actions' locks (the statement is rewritten with them);
+//   a trigger on the target     its function is not read: a finding says it may lock more.
+// A table the plan did not create may have keys, rules and triggers: a finding names the locks.
+import type { Verdict } from "./alter.ts";
+import { rangeVar } from "./ast.ts";
+import { finding } from "./findings.ts";
+import { readsOf } from "./graph.ts";
+import type { Known } from "./known.ts";
+import type { Node } from "./parser.ts";
+import type { Finding, Holds, LockMode, RelationLock } from "./lock-types.ts";
+
+const RE: LockMode = "ROW EXCLUSIVE";
+
+const VERB: Record<string, string> = { InsertStmt: "INSERT", UpdateStmt: "UPDATE", DeleteStmt: "DELETE", MergeStmt: "MERGE" };
+
+/** The verdict of a row change, or undefined for any other kind. */
+export function rowChange(kind: string, body: Node, known: Known): Verdict | undefined {
+  const verb = VERB[kind];
+  if (verb === undefined) return undefined;
+  const target = rangeVar(body.relation);
+  if (target === undefined) return { locks: [], holds: "catalog-only", findings: [], notAnalysed: `${verb} without a table name the analyser could read` };
+  const g = known.graph;
+  const checks = verb !== "DELETE";
+  const actions = verb !== "INSERT";
+  // UPDATE ONLY / DELETE FROM ONLY leave the children alone (the parser leaves `inh` out then).
+  const only = typeof body.relation === "object" && body.relation !== null && (body.relation as Node).inh !== true;
+  const written = only ? [target, ...(g.views.has(target) ? g.throughViews([target]).slice(1) : [])] : g.throughViews([target]);
+  const locks: RelationLock[] = written.map((relation) => ({ relation, mode: RE }));
+  for (const l of g.rules.get(target) ?? []) {
+    locks.push(l);
+    if (l.mode === RE) written.push(...g.throughViews([l.relation]).filter((r) => !written.includes(r)));
+  }
+  const reads = g.throughViews(readsOf(body).filter((r) => r !== target));
+  for (const relation of reads) locks.push({ relation, mode: "ACCESS SHARE" });
+  let keyed = false;
+  // Each written table's keys: the referenced side checked, the referencing side acted on.
+  for (let i = 0; i < written.length; i++) {
+    const t = written[i]!;
+    if (checks)
+      for (const k of g.keysOn(t)) {
+        keyed = true;
+        for (const relation of g.throughViews([k.to])) locks.push({ relation, mode: "ROW SHARE" });
+      }
+    if (actions)
+      for (const k of g.keysReferencing(t)) {
+        keyed = true;
+        for (const relation of g.throughViews([k.from])) {
+          locks.push({ relation, mode: RE });
+          if (!written.includes(relation)) written.push(relation);
+        }
+      }
+  }
+  const findings: Finding[] = [];
+  const fired = written.filter((t) => g.triggers.has(t));
+  if (fired.length > 0) findings.push(finding.triggersFire(fired, verb));
+  const unknown = written.filter((t) => !known.has(t) && !g.views.has(t));
+  for (const t of unknown) findings.push(finding.relatedUnknown(t, unknownReach(verb)));
+  // A VALUES-only INSERT into a table whose keys, rules and triggers the plan shows reads nothing;
+  // anything else reads: a WHERE through an index counts as a read of the table, as every key check does.
+  const quiet = verb === "INSERT" && reads.length === 0 && !keyed && unknown.length === 0 && body.onConflictClause === undefined && !g.rules.has(target);
+  const holds: Holds = quiet ? "catalog-only" : "scan";
+  return { locks, holds, findings };
+}
+
+function unknownReach(verb: string): string {
+  const checks = "each foreign key it has is checked with ROW SHARE on the referenced table, read through its key";
+  const acts = "each table whose foreign key references it is taken ROW EXCLUSIVE and read (ROW SHARE for a NO ACTION key)";
+  const more = "a rule or trigger on it may lock and write other tables";
+  if (verb === "INSERT") return `${checks}; ${more}`;
+  if (verb === "DELETE") return `${acts}; ${more}`;
+  return `${checks}; ${acts}; ${more}`;
+}
