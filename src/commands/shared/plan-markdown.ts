@@ -7,7 +7,7 @@
 // Pure: built from verified plans only.
 import { bindingInputTopic } from "../../explain/knowledge.ts";
 import type { PlanBindingValue } from "../../model/binding-inputs.ts";
-import { rowValueTables, type PlanStatement } from "../../plan/document.ts";
+import { rowValueTables, type PlanDocument, type PlanStatement } from "../../plan/document.ts";
 import type { VerifiedPlan } from "../../plan/load.ts";
 import { normalizePrivilegeChanges } from "../../plan/fingerprint.ts";
 import { statementText } from "../../plan/sql-text.ts";
@@ -92,8 +92,7 @@ export function renderPlanMarkdown(v: VerifiedPlan, meta: MarkdownMeta): string 
   out += item("Statements", `${statements.length}${statements.length > 0 ? ` (${severityCounts(statements)})` : ""}`);
   out += item("Destructive", plan.spec.destructive === true ? "**yes**" : "no");
   out += item("Privilege changes", privilegeValue(plan.spec.privilegeChanges ?? [], v.document.privilegeKindsRead));
-  const rowTables = rowValueTables(v.document);
-  if (rowTables.length > 0) out += item("Row values", `**this plan carries row values** (${rowTables.map(code).join(", ")}); reading it is reading that data`);
+  out += rowValuesItem(v.document);
   out += item("Stored", formatTimestamp(plan.metadata.creationTimestamp) || "unknown");
   if (v.record.selection === "applied") out += item("Applied", formatTimestamp(v.record.completedAt) || "unknown");
   out +=
@@ -168,4 +167,10 @@ export function renderDiffMarkdown(view: DiffView, meta: MarkdownMeta): string {
   out += callouts(to, added);
   if (view.to.source.kind === "current") out += approveSection(view.schemaName, view.namespace, to);
   return out + footer(meta);
+}
+
+/** The Markdown bullet that says a plan's statements carry row values (none for a schema-only plan). */
+export function rowValuesItem(doc: Pick<PlanDocument, "managedRows">): string {
+  const tables = rowValueTables(doc);
+  return tables.length === 0 ? "" : item("Row values", `**this plan carries row values** (${tables.map(code).join(", ")}); reading it is reading that data`);
 }
