@@ -5,6 +5,7 @@
 import { findCondition, isTrue } from "../../approval/state.ts";
 import type { KindName } from "../../model/parse.ts";
 import type { PtahMigration, PtahSchema } from "../../model/kinds.ts";
+import { rowChangeOf, ROW_DRIFT_CATEGORIES } from "../../model/drift-rows.ts";
 import { lastSpecWriter, type SpecWriter } from "../../model/spec-writer.ts";
 import { formatAge, formatTimestamp } from "../../render/age.ts";
 import { sanitize } from "../../errors.ts";
@@ -55,20 +56,13 @@ function writerOf(o: PtahSchema | PtahMigration): { writer?: SpecWriter } {
   return writer ? { writer } : {};
 }
 
-/** The drift categories of rows a declarative-data plan writes, and the word each one says. */
-const ROW_DRIFT: readonly (readonly [string, string])[] = [
-  ["data_rows_inserted", "insert"],
-  ["data_rows_updated", "update"],
-  ["data_rows_deleted", "delete"],
-];
-
 /**
  * Without reading the plan: the operator's drift report lists rows to insert, update or delete
  * (upstream's "Reference data" line), so the plan made from it carries their values.
  */
 export function driftRowValues(s: PtahSchema): { rowValues?: string } {
-  const found = new Set((s.status.target?.driftFindings ?? []).map((f) => f.category));
-  const words = ROW_DRIFT.filter(([category]) => found.has(category)).map(([, word]) => word);
+  const found = new Set((s.status.target?.driftFindings ?? []).map((f) => rowChangeOf(f.category)));
+  const words = Object.values(ROW_DRIFT_CATEGORIES).filter((change) => found.has(change));
   return words.length === 0 ? {} : { rowValues: `yes (drift: rows to ${words.join(", ")})` };
 }
 

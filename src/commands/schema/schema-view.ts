@@ -1,6 +1,7 @@
 // Upstream's `kubectl ptah schema` view: labels padded to 18 columns,
 // drift summary, reference-data line, True/Ready conditions, applied record, plan block.
 // The view model; its text and JSON are commands/schema/schema-text.ts.
+import { rowChangeOf } from "../../model/drift-rows.ts";
 import type { PtahSchema } from "../../model/kinds.ts";
 
 /**
@@ -55,15 +56,13 @@ function omitEmpty<T extends Record<string, unknown>>(o: T, always: readonly (ke
 /** Go's strings.Compare: by code unit, not by locale. */
 const byCategory = (a: { category: string }, b: { category: string }): number => (a.category < b.category ? -1 : a.category > b.category ? 1 : 0);
 
-const ROW_CATEGORIES = { data_rows_inserted: "inserts", data_rows_updated: "updates", data_rows_deleted: "deletes" } as const;
-
 function observationOf(t: PtahSchema["status"]["target"]): SchemaView["observation"] {
   const findings = (t?.driftFindings ?? []).map((f) => ({ category: f.category, count: f.count ?? 0, severity: f.severity ?? "" })).sort(byCategory);
   if (!t?.lastObservedAt && findings.length === 0) return undefined;
   let referenceData: { inserts: number; updates: number; deletes: number } | undefined;
   for (const f of findings) {
-    const key = ROW_CATEGORIES[f.category as keyof typeof ROW_CATEGORIES];
-    if (key) (referenceData ??= { inserts: 0, updates: 0, deletes: 0 })[key] = f.count;
+    const change = rowChangeOf(f.category);
+    if (change) (referenceData ??= { inserts: 0, updates: 0, deletes: 0 })[`${change}s`] = f.count;
   }
   // Drift is the highest severity being set, not the findings: grant drift has no category.
   const drift = Boolean(t?.highestDriftSeverity);
