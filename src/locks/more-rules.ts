@@ -4,9 +4,13 @@
 //   CREATE/ALTER POLICY, CREATE RULE   ACCESS EXCLUSIVE on the table; a rule's actions open the
 //                                      relations they write (ROW EXCLUSIVE) and read (ACCESS SHARE);
 //   DROP TRIGGER/RULE/POLICY           ACCESS EXCLUSIVE on the table;
-//   CREATE STATISTICS, ANALYZE         SHARE UPDATE EXCLUSIVE on the table;
-//   VACUUM                             SHARE UPDATE EXCLUSIVE (FULL: ACCESS EXCLUSIVE and a rewrite),
-//                                      outside a transaction block only;
+//   CREATE STATISTICS                  SHARE UPDATE EXCLUSIVE on the table;
+//   ANALYZE                            SHARE UPDATE EXCLUSIVE on the table and every partition;
+//   VACUUM                             the same (FULL: ACCESS EXCLUSIVE and a rewrite of each),
+//                                      outside a transaction block only. An inheritance child
+//                                      is taken no harder than ACCESS SHARE, but the plan's graph
+//                                      does not tell it from a partition: it is said in the same
+//                                      mode, never weaker;
 //   REFRESH MATERIALIZED VIEW          ACCESS EXCLUSIVE on it and a rewrite (CONCURRENTLY: EXCLUSIVE
 //                                      and a scan), ACCESS SHARE on what its query reads;
 //   CREATE TABLE AS, SELECT INTO,
@@ -56,7 +60,7 @@ export function moreLocks(kind: string, body: Node, known: Known, mode: Transact
     case "CreateStatsStmt":
       return one(rangeVar(unwrap(list(body.relations)[0])?.[1]), SUE, "CREATE STATISTICS");
     case "VacuumStmt":
-      return vacuum(body, mode);
+      return vacuum(body, mode, known);
     case "RefreshMatViewStmt":
       return refresh(body, known);
     case "CreateTableAsStmt":
@@ -100,16 +104,21 @@ function rule(body: Node, known: Known): Verdict {
   return { locks, holds: "catalog-only", findings: [] };
 }
 
-function vacuum(body: Node, mode: TransactionMode): Verdict {
+function vacuum(body: Node, mode: TransactionMode, known: Known): Verdict {
   const options = list(body.options).map((o) => text(unwrap(o)?.[1].defname) ?? "");
   const full = options.includes("full");
-  const rels = list(body.rels).map((r) => rangeVar(unwrap(r)?.[1].relation));
-  if (rels.length === 0 || rels.some((r) => r === undefined)) return skip("VACUUM or ANALYZE of every table in the database");
+  const named = list(body.rels).map((r) => rangeVar(unwrap(r)?.[1].relation));
+  if (named.length === 0 || named.some((r) => r === undefined)) return skip("VACUUM or ANALYZE of every table in the database");
   const isVacuum = body.is_vacuumcmd === true;
+  const what = isVacuum ? (full ? "VACUUM FULL" : "VACUUM") : "ANALYZE";
   const m: LockMode = isVacuum && full ? AE : SUE;
-  const findings = isVacuum && mode !== "none" ? [finding.concurrentlyInTransaction(mode, full ? "VACUUM FULL" : "VACUUM")] : [];
-  if (isVacuum && full) for (const r of rels) findings.push(finding.tableRewrite(r!, "VACUUM FULL"));
-  return { locks: rels.map((relation) => ({ relation: relation!, mode: m })), holds: isVacuum && full ? "rewrite" : "scan", findings };
+  // A partitioned table is processed partition by partition, each under the same lock.
+  const rels: string[] = [];
+  for (const r of named as string[]) for (const t of [r, ...known.graph.descendants(r)]) if (!rels.includes(t)) rels.push(t);
+  const findings = isVacuum && mode !== "none" ? [finding.concurrentlyInTransaction(mode, what)] : [];
+  if (isVacuum && full) for (const r of rels) findings.push(finding.tableRewrite(r, "VACUUM FULL"));
+  for (const r of named as string[]) if (!known.has(r)) findings.push(finding.relatedUnknown(r, `if it is partitioned, ${what} takes each partition ${m} too`));
+  return { locks: rels.map((relation) => ({ relation, mode: m })), holds: isVacuum && full ? "rewrite" : "scan", findings };
 }
 
 function refresh(body: Node, known: Known): Verdict {

@@ -97,7 +97,27 @@ const TABLE: Row[] = [
   ["CREATE RULE r AS ON INSERT TO a DO ALSO INSERT INTO b (id) VALUES (1)", [], "ACCESS EXCLUSIVE on public.a, ROW EXCLUSIVE on public.b", "catalog-only", []],
   ["CREATE POLICY pol ON a USING (true)", [], "ACCESS EXCLUSIVE on public.a", "catalog-only", []],
   ["CREATE STATISTICS st ON id, c FROM a", [], "SHARE UPDATE EXCLUSIVE on public.a", "catalog-only", []],
-  ["ANALYZE a", [], "SHARE UPDATE EXCLUSIVE on public.a", "scan", []],
+  ["ANALYZE a", [], "SHARE UPDATE EXCLUSIVE on public.a", "scan", ["related-relation"]],
+  ["ANALYZE a", ["CREATE TABLE a (id int)"], "SHARE UPDATE EXCLUSIVE on public.a", "scan", []],
+  [
+    "ANALYZE e",
+    [
+      "CREATE TABLE e (id int) PARTITION BY RANGE (id)",
+      "CREATE TABLE e1 PARTITION OF e FOR VALUES FROM (0) TO (9) PARTITION BY LIST (id)",
+      "CREATE TABLE e1a PARTITION OF e1 DEFAULT",
+      "CREATE TABLE ed PARTITION OF e DEFAULT",
+    ],
+    "SHARE UPDATE EXCLUSIVE on public.e, SHARE UPDATE EXCLUSIVE on public.e1, SHARE UPDATE EXCLUSIVE on public.e1a, SHARE UPDATE EXCLUSIVE on public.ed",
+    "scan",
+    [],
+  ],
+  [
+    "VACUUM FULL e",
+    ["CREATE TABLE e (id int) PARTITION BY RANGE (id)", "CREATE TABLE e1 PARTITION OF e FOR VALUES FROM (0) TO (9)"],
+    "ACCESS EXCLUSIVE on public.e, ACCESS EXCLUSIVE on public.e1",
+    "rewrite",
+    ["table-rewrite", "table-rewrite"],
+  ],
   ["CREATE TABLE g AS SELECT * FROM v", ["CREATE VIEW v AS SELECT * FROM a"], "ACCESS SHARE on public.a, ACCESS SHARE on public.v", "scan", []],
   ["REFRESH MATERIALIZED VIEW m", ["CREATE MATERIALIZED VIEW m AS SELECT * FROM a"], "ACCESS SHARE on public.a, ACCESS EXCLUSIVE on public.m", "rewrite", []],
   ["REFRESH MATERIALIZED VIEW CONCURRENTLY m", ["CREATE MATERIALIZED VIEW m AS SELECT * FROM a"], "ACCESS SHARE on public.a, EXCLUSIVE on public.m", "scan", []],
@@ -118,6 +138,7 @@ describe("reach beyond the named relation", () => {
     expect(drop.findings[0]!.message).toContain("if c carries a foreign key, the table it references is taken ACCESS EXCLUSIVE too");
     const part = await last("CREATE TABLE q1 PARTITION OF q FOR VALUES IN (1)");
     expect(part.findings[0]!.message).toContain("DEFAULT partition, that partition is taken ACCESS EXCLUSIVE");
+    expect((await last("ANALYZE t")).findings[0]!.message).toContain("if it is partitioned, ANALYZE takes each partition SHARE UPDATE EXCLUSIVE too");
   });
 
   it("states the session and tablespace conditions in the finding", async () => {
@@ -136,6 +157,11 @@ describe("statements that cannot run inside a transaction block", () => {
   );
 
   it("VACUUM FULL rewrites under ACCESS EXCLUSIVE", async () => {
-    expect(shown(await last("VACUUM FULL a"))).toEqual({ locks: "ACCESS EXCLUSIVE on public.a", holds: "rewrite", codes: ["table-rewrite"], notAnalysed: undefined });
+    expect(shown(await last("VACUUM FULL a"))).toEqual({
+      locks: "ACCESS EXCLUSIVE on public.a",
+      holds: "rewrite",
+      codes: ["table-rewrite", "related-relation"],
+      notAnalysed: undefined,
+    });
   });
 });
