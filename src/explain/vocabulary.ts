@@ -2,7 +2,7 @@
 // reasons, phases, derived approval states and run outcomes, as const arrays. The knowledge
 // base is keyed by the unions derived here, so a word added here without an entry fails to
 // compile. Data only: no I/O.
-import { FINDING_CODES, type FindingCode } from "../locks/findings.ts";
+import { FINDING_CODES, type FindingCode } from "../locks/finding-codes.ts";
 import { PTAH_KIND_NAMES } from "../model/api.ts";
 
 /** Every Ptah kind a topic can apply to; PtahResultRecord is internal. */

@@ -1,25 +1,9 @@
 // The findings: a stable code and one sentence a person acts on. docs/locks.md lists each code
 // with what it means and what to do; `explain` has a topic per code (src/explain/topics/lock-topics.ts).
+import type { FindingCode } from "./finding-codes.ts";
 import type { Finding, LockMode } from "./lock-types.ts";
 
-export const FINDING_CODES = [
-  "index-not-concurrent",
-  "drop-index-not-concurrent",
-  "concurrently-in-transaction",
-  "type-change-rewrite",
-  "volatile-default-rewrite",
-  "table-rewrite",
-  "set-not-null-scan",
-  "not-null-without-default",
-  "foreign-key-validates",
-  "check-validates",
-  "constraint-builds-index",
-  "held-through-later-step",
-  "protected-table",
-  "related-relation",
-] as const;
-
-export type FindingCode = (typeof FINDING_CODES)[number];
+export { FINDING_CODES, type FindingCode } from "./finding-codes.ts";
 
 const f = (code: FindingCode, message: string): Finding => ({ code, message });
 

@@ -8,7 +8,6 @@ import type { Placed } from "../../explain/message-match.ts";
 import { lookupTopic } from "../../explain/lookup.ts";
 import { isDnsSubdomain } from "../../model/names.ts";
 import { formatUnknownTopic, renderCandidates, renderTopic, renderTopicList } from "./explain-view.ts";
-import { placedAnswer, renderPlaced } from "./explain-message-view.ts";
 import { namesOf } from "../shared/candidates.ts";
 import type { Candidate, CommandBody, CompletionSource, Printed, ParsedArgs, RunContext } from "../command-types.ts";
 import { OFFLINE, REALM_READS, events, ptah } from "../shared/permissions.ts";
@@ -145,10 +144,10 @@ async function runExplain(options: ExplainOptions, ctx: RunContext, diagnose: Di
   // A line of several words may be a message the operator wrote: the table of messages loads only
   // then, so a one-word topic (`explain stale`) never reads it.
   if (pasted !== undefined || options.words.some((w) => /\s/u.test(w)) || options.words.length > 2) {
-    const messages = await import("../../explain/message-match.ts");
+    const [messages, view] = await Promise.all([import("../../explain/message-match.ts"), import("./explain-message-view.ts")]);
     const text = pasted ?? options.words.join(" ");
     const placed = messages.placeText(text);
-    if (placed.length > 0) return printPlaced(placed, options.output);
+    if (placed.length > 0) return printPlaced(placed, options.output, view);
     nearest = messages
       .nearestTopics(text)
       .map((id) => findTopic(id))
@@ -184,14 +183,14 @@ async function runExplain(options: ExplainOptions, ctx: RunContext, diagnose: Di
   }
 }
 
-function printPlaced(placed: readonly Placed[], output: ExplainOutput): Printed {
+function printPlaced(placed: readonly Placed[], output: ExplainOutput, view: typeof import("./explain-message-view.ts")): Printed {
   switch (output) {
     case "json":
-      return { kind: "printed", stdout: `${JSON.stringify(placed.map(placedAnswer), null, 2)}\n` };
+      return { kind: "printed", stdout: `${JSON.stringify(placed.map(view.placedAnswer), null, 2)}\n` };
     case "name":
       return { kind: "printed", stdout: placed.map((p) => `${p.template.topic}\n`).join("") };
     case "text":
-      return { kind: "printed", stdout: renderPlaced(placed) };
+      return { kind: "printed", stdout: view.renderPlaced(placed) };
   }
 }
 
