@@ -39,6 +39,17 @@ describe("what the reader says and reads", () => {
     expect(read(`alice ${KEY}\r\r\n`).map((s) => s.principals)).toEqual(["alice"]);
   });
 
+  it("reads a key with CR, VT and FF inside it, as ssh-keygen does", () => {
+    const b64 = blob.toString("base64");
+    const line = `alice ssh-ed25519 ${b64.slice(0, 9)}\r${b64.slice(9, 20)}\v\f${b64.slice(20)}\r\r\n`;
+    expect(read(line).map((s) => s.principals)).toEqual(["alice"]);
+  });
+
+  it("still refuses a key cut by a blank", () => {
+    const b64 = blob.toString("base64");
+    expect(() => read(`alice ssh-ed25519 ${b64.slice(0, 9)} ${b64.slice(9)}\n`)).toThrow(at(1, ""));
+  });
+
   it("skips a blank line of a CRLF file", () => {
     expect(read(`\r\nalice ${KEY}\r\n`).map((s) => s.line)).toEqual([2]);
   });
