@@ -63,8 +63,10 @@ function readKey(text: string, at: number): { keyType: string; blob: Uint8Array 
   const from = skip(text, end, isBlank);
   let to = from;
   while (to < text.length && !isBlank(text[to])) to++;
-  // OpenSSH's base64 decoder (b64_pton) passes over every isspace character; only a blank ends the key.
-  const key = text.slice(from, to).replace(/[\r\n\v\f]/gu, "");
+  // OpenSSH's base64 decoder (b64_pton) passes over every isspace character (VT written \x0B: Stryker
+  // reads \v as a class and writes an invalid \V); only a blank ends the key.
+  // eslint-disable-next-line no-control-regex -- VT is one of the characters the decoder passes over
+  const key = text.slice(from, to).replace(/[\r\n\f\x0B]/gu, "");
   if (key === "") throw new Error("it names no key type and key");
   if (!/^[A-Za-z0-9+/]+={0,2}$/u.test(key)) throw new Error("its key is not base64");
   const blob = Buffer.from(key, "base64");

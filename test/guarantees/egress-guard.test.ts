@@ -126,7 +126,10 @@ describe("the egress guard, in a child process", () => {
 
   it("classifies every built-in module and every global of this Node", () => {
     expect(unclassified(facts.builtinModules, BUILTIN_CLASSES)).toEqual([]);
-    expect(unclassified(facts.globals, GLOBAL_CLASSES)).toEqual([]);
+    // Under `npm run mutate` the guard's bundle carries Stryker's instrumentation, which keeps its
+    // state in one global of its own; nothing else is excused.
+    const globals = process.env.PTAH_UNDER_MUTATION ? facts.globals.filter((g) => g !== "__stryker__") : facts.globals;
+    expect(unclassified(globals, GLOBAL_CLASSES)).toEqual([]);
   });
 
   it("has a way in the probe for every guarded module and global", () => {
