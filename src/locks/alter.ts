@@ -7,7 +7,7 @@ import { alterType } from "./column-type.ts";
 import { finding } from "./findings.ts";
 import { foreignKeyOf } from "./graph.ts";
 import type { Known } from "./known.ts";
-import { isNode, type Node } from "./parser.ts";
+import type { Node } from "./parser.ts";
 import { partitionCommand } from "./partition.ts";
 import { descendantLocks, dropColumnReach, droppedForeignKey } from "./related.ts";
 import { longer, stronger, type Finding, type Holds, type LockMode, type RelationLock, type TransactionMode } from "./lock-types.ts";
@@ -55,9 +55,11 @@ export function alterTable(body: Node, known: Known, txn: TransactionMode = "all
     findings.push(...(p.findings ?? []));
   }
   locks.push({ relation: table, mode });
-  // ALTER TABLE (not ONLY) recurses to the partitions and children; ATTACH and DETACH name theirs.
+  // ALTER TABLE recurses to the partitions and children; ATTACH and DETACH name theirs. ONLY is not
+  // read: some subcommands open the children without recursing (DROP COLUMN ONLY on an inheritance
+  // parent takes each child ACCESS EXCLUSIVE to mark its column local), so it is said as recursing.
   const own = list(body.cmds).every((c) => ["AT_AttachPartition", "AT_DetachPartition", "AT_DetachPartitionFinalize"].includes(text(unwrap(c)?.[1].subtype) ?? ""));
-  locks.push(...descendantLocks(table, mode, !own && !(isNode(body.relation) && body.relation.inh === false), known).locks);
+  locks.push(...descendantLocks(table, mode, !own, known).locks);
   for (const cmd of list(body.cmds)) learn(table, unwrap(cmd)?.[1], known);
   return { locks, holds, findings };
 }

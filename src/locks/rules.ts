@@ -139,8 +139,9 @@ function createIndex(body: Node, known: Known, mode: TransactionMode): Verdict {
     known.indexes.set(sibling(body.relation, index), table);
     known.graph.addIndex(sibling(body.relation, index), table, body);
   } else known.graph.addIndex(`${table}#${known.graph.indexInfo.size}`, table, body);
-  // On a partitioned table (not ONLY) each partition's index is built too.
-  const below = isNode(body.relation) && body.relation.inh === false ? [] : known.graph.descendants(table);
+  // On a partitioned table (not ONLY) each partition's index is built too. The parser leaves `inh`
+  // out for ONLY, and PostgreSQL then locks no partition.
+  const below = isNode(body.relation) && body.relation.inh !== true ? [] : known.graph.descendants(table);
   if (body.concurrent === true) {
     return { locks: [{ relation: table, mode: SUE }], holds: "build", findings: mode === "none" ? [] : [finding.concurrentlyInTransaction(mode)] };
   }

@@ -112,6 +112,20 @@ const TABLE: Row[] = [
     [],
   ],
   [
+    "CREATE INDEX ON ONLY e (id)",
+    ["CREATE TABLE e (id int) PARTITION BY RANGE (id)", "CREATE TABLE e1 PARTITION OF e FOR VALUES FROM (0) TO (9)"],
+    "SHARE on public.e",
+    "build",
+    [],
+  ],
+  [
+    "CREATE INDEX ON e (id)",
+    ["CREATE TABLE e (id int) PARTITION BY RANGE (id)", "CREATE TABLE e1 PARTITION OF e FOR VALUES FROM (0) TO (9)"],
+    "SHARE on public.e, SHARE on public.e1",
+    "build",
+    [],
+  ],
+  [
     "VACUUM FULL e",
     ["CREATE TABLE e (id int) PARTITION BY RANGE (id)", "CREATE TABLE e1 PARTITION OF e FOR VALUES FROM (0) TO (9)"],
     "ACCESS EXCLUSIVE on public.e, ACCESS EXCLUSIVE on public.e1",
