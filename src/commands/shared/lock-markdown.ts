@@ -44,7 +44,7 @@ export function widenedLocks(from: LockReport, to: LockReport): Widening[] {
 export function lockSection(report: LockReport): string {
   let out = "### Lock impact\n\n" + item("Strongest lock", code(lockImpactLine(report)));
   if (!report.analysed) return out + "\n";
-  out += item("Findings", `${report.findings}${report.notAnalysed > 0 ? `; ${report.notAnalysed} statements not analysed` : ""}`);
+  out += item("Findings", `${report.findings}${report.notAnalysed > 0 ? `; ${report.notAnalysed} statement${report.notAnalysed === 1 ? "" : "s"} not analysed` : ""}`);
   out += item("Transaction", code(report.transaction.summary));
   return out + "\n" + fence("text", lockRows(report)) + `\n_${LOCK_LIMIT}_\n\n`;
 }
