@@ -58,10 +58,6 @@ export function takeEgressRefusal(): ReadOnlyError | undefined {
   return taken;
 }
 
-export function egressGuardInstalled(): boolean {
-  return installed;
-}
-
 function replace(target: Methods, key: string, make: (original: Fn) => Fn): void {
   // A plain boolean, not a type guard: narrowing would type the member as Function.
   const callable = (value: unknown): boolean => typeof value === "function";

@@ -7,7 +7,10 @@
 // What the probe cannot list is classified instead: every built-in module of the Node that runs
 // the probe, every global it adds to a bare V8 context, and every method of the socket handles
 // the guard patches is allowed, guarded or irrelevant — an unclassified one fails, so a new Node
-// cannot add a way out unseen. Each guarded module must have a way in the probe.
+// cannot add a way out unseen. Each guarded module must have a way in the probe, and each guarded
+// handle method is called directly on its handle, refused with its own line and EACCES. The
+// transport's door (openDoor) reaches its destinations, by address, name, IPv6 and over TLS, and
+// no other host or port.
 import { spawn } from "node:child_process";
 import dgram from "node:dgram";
 import fs from "node:fs";
@@ -24,6 +27,10 @@ interface Row {
   readonly route: string;
   readonly refused: boolean;
   readonly message: string;
+  /** A handle method's return value (route "binding"). */
+  readonly returned?: unknown;
+  /** Whether a door's socket connected (route "door"). */
+  readonly connected?: boolean;
 }
 interface Facts {
   readonly builtinModules: readonly string[];
@@ -32,6 +39,8 @@ interface Facts {
 }
 
 const seen = { connections: 0, bytes: 0, datagrams: 0 };
+/** Connections the transport's door made to the one listener it may reach. */
+let doorSeen = 0;
 const closers: (() => void)[] = [];
 let dir = "";
 let config: Record<string, unknown> = {};
@@ -67,7 +76,24 @@ beforeAll(async () => {
     () => peer.close(),
     () => inherited.destroy(),
   );
-  config = { host: "127.0.0.1", tcpPort: (tcp.address() as net.AddressInfo).port, udpPort: udp.address().port, unixPath: path.join(dir, "unix.sock"), dir: path.join(dir, "out") };
+  // The door's destination, on every loopback address (a name, 127.0.0.1 and ::1 all reach it).
+  const door = await listening(
+    net.createServer((sock) => {
+      doorSeen++;
+      sock.on("error", () => {}).destroy();
+    }),
+    0,
+    "::",
+  );
+  closers.push(() => door.close());
+  config = {
+    host: "127.0.0.1",
+    tcpPort: (tcp.address() as net.AddressInfo).port,
+    udpPort: udp.address().port,
+    unixPath: path.join(dir, "unix.sock"),
+    dir: path.join(dir, "out"),
+    doorPort: (door.address() as net.AddressInfo).port,
+  };
 });
 afterAll(() => {
   for (const close of closers) close();
@@ -108,15 +134,79 @@ describe("the egress guard, in a child process", () => {
   let facts: Facts;
   let rows: Row[];
   beforeAll(async () => {
-    ({ facts, rows } = await probe());
+    ({ facts, rows } = await probe({ handles: GUARDED_HANDLE_METHODS }));
   }, 120_000);
 
   it("refuses every way out through every route, with one refusal line each", () => {
     const ways = new Set(facts.ways.map(([w]) => w));
-    expect(rows.length).toBe(ways.size * 6 + 1);
-    const through = rows.filter((r) => !r.refused).map((r) => `${r.way} via ${r.route}: ${r.message}`);
+    const outs = rows.filter((r) => r.route !== "binding" && r.route !== "door");
+    expect(outs.length).toBe(ways.size * 6 + 1);
+    const through = outs.filter((r) => !r.refused).map((r) => `${r.way} via ${r.route}: ${r.message}`);
     expect(through).toEqual([]);
-    for (const r of rows) expect(r.message).toMatch(/^refused to [^\n]+: the plugin only reads \([^\n]+\)$/u);
+    for (const r of outs) expect(r.message).toMatch(/^refused to [^\n]+: the plugin only reads \([^\n]+\)$/u);
+  });
+
+  it("refuses every guarded handle method called directly: its own line, and EACCES to the caller", () => {
+    const { host, tcpPort, udpPort, unixPath } = config as { host: string; tcpPort: number; udpPort: number; unixPath: string };
+    const socket = { listen: "listen for connections", open: "open socket descriptor 3" };
+    const said: Record<string, Record<string, string>> = {
+      "tcp_wrap.TCP": {
+        ...socket,
+        connect: `connect to ${host}:${tcpPort}`,
+        connect6: `connect to [::1]:${tcpPort}`,
+        bind: `bind a socket to ${host}:0`,
+        bind6: "bind a socket to [::1]:0",
+      },
+      "pipe_wrap.Pipe": { ...socket, connect: `connect to socket ${unixPath}`, bind: `bind socket ${unixPath}.2` },
+      "udp_wrap.UDP": {
+        open: socket.open,
+        connect: `connect a datagram socket to ${host}:${udpPort}`,
+        connect6: `connect a datagram socket to [::1]:${udpPort}`,
+        bind: `bind a datagram socket to ${host}:0`,
+        bind6: "bind a datagram socket to [::1]:0",
+        send: `send a datagram to ${host}:${udpPort}`,
+        send6: `send a datagram to [::1]:${udpPort}`,
+      },
+      "cares_wrap.ChannelWrap": Object.fromEntries(
+        GUARDED_HANDLE_METHODS["cares_wrap.ChannelWrap"]!.map((m) => [
+          m,
+          m === "getHostByAddr" ? `query DNS for ${host}` : m === "setLocalAddress" ? "query DNS for ::1" : "query DNS for example.org",
+        ]),
+      ),
+      cares_wrap: { getaddrinfo: "look up example.org", getnameinfo: `look up the name of ${host}` },
+    };
+    const WHY = "the plugin only reads (its one connection is its transport's, to the API server or its proxy)";
+    const expected = Object.entries(GUARDED_HANDLE_METHODS).flatMap(([where, methods]) =>
+      methods.map((m) => ({ way: `${where}.${m}`, refused: true, message: `refused to ${said[where]![m]!}: ${WHY}`, returned: -os.constants.errno.EACCES })),
+    );
+    expect(rows.filter((r) => r.route === "binding").map(({ way, refused, message, returned }) => ({ way, refused, message, returned }))).toEqual(expected);
+  });
+
+  it("lets the transport's door reach its destinations, and no other host or port", () => {
+    const { host, tcpPort, doorPort } = config as { host: string; tcpPort: number; doorPort: number };
+    const refusedAt = (target: string) => ({
+      refused: true,
+      message: `refused to connect to ${target}: the plugin only reads (its one connection is its transport's, to the API server or its proxy)`,
+    });
+    const reached = { refused: false, message: "", connected: true };
+    const door = Object.fromEntries(rows.filter((r) => r.route === "door").map((r) => [r.way.replace(/^door: /u, ""), r]));
+    expect(door).toEqual({
+      "its destination": expect.objectContaining(reached),
+      "its destination over TLS": expect.objectContaining(reached),
+      "its destination by name": expect.objectContaining(reached),
+      "its destination with no host (localhost)": expect.objectContaining(reached),
+      "its IPv6 destination": expect.objectContaining(reached),
+      "another port": expect.objectContaining(refusedAt(`${host}:${tcpPort}`)),
+      "another host": expect.objectContaining(refusedAt(`${host}:${doorPort}`)),
+      // Nothing listens on 80 or 443 here: allowed means not refused by the guard.
+      "https, no port: 443": expect.objectContaining({ refused: false }),
+      "https, no port: 80 refused": expect.objectContaining(refusedAt(`${host}:80`)),
+      "https, no port asked: 443": expect.objectContaining({ refused: false }),
+      "http, no port: 80": expect.objectContaining({ refused: false }),
+      "http, no port: 443 refused": expect.objectContaining(refusedAt(`${host}:443`)),
+      "http, no port asked: 80": expect.objectContaining({ refused: false }),
+    });
+    expect(doorSeen).toBe(5);
   });
 
   it("lets nothing reach a listener or the disk", () => {
@@ -163,7 +253,7 @@ describe("the egress guard, in a child process", () => {
 describe("the probe can fail", () => {
   it("without the guard, the same ways reach the listeners", async () => {
     const before = seen.connections + seen.datagrams;
-    const { rows } = await probe({ noGuard: true, only: ["net.connect", "net.connect (unix socket)", "dgram.send"] });
+    const { rows } = await probe({ noGuard: true, only: ["net.connect", "net.connect (unix socket)", "dgram.send"], doorPort: 0 });
     expect(rows.filter((r) => r.refused)).toEqual([]);
     for (let i = 0; i < 100 && seen.connections + seen.datagrams === before; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen.connections + seen.datagrams - before).toBeGreaterThan(0);

@@ -8,9 +8,12 @@ export const MODULES = [
     module: "src/plan/verify.ts",
     tests: ["test/plan/verify-checks.test.ts", "test/plan/tampering.test.ts", "test/plan/export-checks.test.ts", "test/plan/load.test.ts", "test/plan/export-limit.test.ts"],
   },
+  // Its limits and form are module-level constants, run once when the module loads: the vitest
+  // runner switches a mutant on after that, so only a fresh process per mutant judges them.
   {
     module: "src/plan/export.ts",
     tests: ["test/plan/export.test.ts", "test/plan/export-checks.test.ts", "test/plan/export-limit.test.ts", "test/plan/export-form.test.ts", "test/plan/export-contents.test.ts"],
+    runner: "command",
   },
   {
     module: "src/plan/allowed-signers.ts",

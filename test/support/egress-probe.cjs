@@ -10,6 +10,9 @@ const vm = require("node:vm");
 const [guardPath, configText] = process.argv.slice(2);
 const config = JSON.parse(configText);
 const guard = require(guardPath);
+// The socket handles' classes, taken before the guard refuses process.binding: every method the
+// guard patches is then called on them directly (config.handles), as Node's own modules call it.
+const raw = config.handles ? Object.fromEntries(["tcp_wrap", "pipe_wrap", "udp_wrap", "cares_wrap"].map((n) => [n, process.binding(n)])) : {};
 // The control run (config.noGuard) shows the probe's ways do get out when nothing guards them.
 if (!config.noGuard) {
   guard.installProcessGuard();
@@ -123,6 +126,106 @@ const GLOBAL_WAYS = {
   fetch: () => fetch(url, { method: "DELETE" }),
 };
 
+/**
+ * A direct call of each guarded handle method, with the arguments Node's modules pass it. A guard
+ * that let one through would reach the listeners (or the resolver), or abort the probe on arguments
+ * the native method does not expect: either way the test fails.
+ */
+const x = Buffer.from("x");
+const HANDLE_CALLS = {
+  "tcp_wrap.TCP": (b) => {
+    const socket = () => new b.TCP(b.constants.SOCKET);
+    const server = () => new b.TCP(b.constants.SERVER);
+    return {
+      connect: () => socket().connect(new b.TCPConnectWrap(), host, tcpPort),
+      connect6: () => socket().connect6(new b.TCPConnectWrap(), "::1", tcpPort),
+      bind: () => server().bind(host, 0),
+      bind6: () => server().bind6("::1", 0, 0),
+      listen: () => server().listen(1),
+      open: () => socket().open(3),
+    };
+  },
+  "pipe_wrap.Pipe": (b) => ({
+    connect: () => new b.Pipe(b.constants.SOCKET).connect(new b.PipeConnectWrap(), unixPath),
+    bind: () => new b.Pipe(b.constants.SERVER).bind(`${unixPath}.2`),
+    listen: () => new b.Pipe(b.constants.SERVER).listen(1),
+    open: () => new b.Pipe(b.constants.SOCKET).open(3),
+  }),
+  "udp_wrap.UDP": (b) => ({
+    connect: () => new b.UDP().connect(host, udpPort),
+    connect6: () => new b.UDP().connect6("::1", udpPort),
+    bind: () => new b.UDP().bind(host, 0, 0),
+    bind6: () => new b.UDP().bind6("::1", 0, 0),
+    send: () => new b.UDP().send(new b.SendWrap(), [x], 1, udpPort, host, false),
+    send6: () => new b.UDP().send6(new b.SendWrap(), [x], 1, udpPort, "::1", false),
+    open: () => new b.UDP().open(3),
+  }),
+  "cares_wrap.ChannelWrap": (b) => {
+    const query = (name) => () => new b.ChannelWrap(-1, 1)[name](new b.QueryReqWrap(), "example.org", false);
+    const names = ["queryAny", "queryA", "queryAaaa", "queryCaa", "queryCname", "queryMx", "queryNs", "queryTxt", "querySrv", "queryPtr", "queryNaptr", "querySoa"];
+    return {
+      ...Object.fromEntries(names.map((n) => [n, query(n)])),
+      getHostByAddr: () => new b.ChannelWrap(-1, 1).getHostByAddr(new b.QueryReqWrap(), host),
+      setLocalAddress: () => new b.ChannelWrap(-1, 1).setLocalAddress(host, "::1"),
+    };
+  },
+  cares_wrap: (b) => ({
+    getaddrinfo: () => b.getaddrinfo(new b.GetAddrInfoReqWrap(), "example.org", 4, 0, 0),
+    getnameinfo: () => b.getnameinfo(new b.GetNameInfoReqWrap(), host, 22),
+  }),
+};
+
+async function handleRows(handles) {
+  const rows = [];
+  for (const [where, methods] of Object.entries(handles)) {
+    const calls = HANDLE_CALLS[where]?.(raw[where.split(".")[0]]) ?? {};
+    for (const method of methods) {
+      const call = calls[method];
+      if (call === undefined) {
+        rows.push({ way: `${where}.${method}`, route: "binding", refused: false, message: "the probe has no call for it" });
+        continue;
+      }
+      let returned;
+      const result = await attempt(() => {
+        returned = call();
+      });
+      rows.push({ way: `${where}.${method}`, route: "binding", ...result, returned });
+    }
+  }
+  return rows;
+}
+
+/** The transport's door (openDoor), to the door listener and elsewhere. */
+async function doorRows(port) {
+  const cases = [
+    ["its destination", [`http://${host}:${port}`], { host, port }, false],
+    ["its destination over TLS", [`https://${host}:${port}`], { host, port, rejectUnauthorized: false }, true],
+    ["its destination by name", [`http://localhost:${port}`], { host: "localhost", port }, false],
+    ["its destination with no host (localhost)", [`http://localhost:${port}`], { port }, false],
+    ["its IPv6 destination", [`http://[::1]:${port}`], { host: "::1", port }, false],
+    ["another port", [`http://${host}:${port}`], { host, port: tcpPort }, false],
+    ["another host", [`http://localhost:${port}`], { host, port }, false],
+    ["https, no port: 443", [`https://${host}`], { host, port: 443, rejectUnauthorized: false }, true],
+    ["https, no port: 80 refused", [`https://${host}`], { host, port: 80 }, true],
+    ["https, no port asked: 443", [`https://${host}`], { host, rejectUnauthorized: false }, true],
+    ["http, no port: 80", [`http://${host}`], { host, port: 80 }, false],
+    ["http, no port: 443 refused", [`http://${host}`], { host, port: 443 }, false],
+    ["http, no port asked: 80", [`http://${host}`], { host }, false],
+  ];
+  const rows = [];
+  for (const [name, urls, options, secure] of cases) {
+    let connected = false;
+    const result = await attempt(async () => {
+      const socket = guard.openDoor(urls.map((u) => new URL(u))).connect(options, secure);
+      socket.once("connect", () => (connected = true));
+      await socketDone(socket);
+      socket.destroy();
+    });
+    rows.push({ way: `door: ${name}`, route: "door", ...result, connected });
+  }
+  return rows;
+}
+
 /** An attempt the guard let through may wait forever (a server that never answers): bounded. */
 const bounded = (promise) => Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve("not refused within 5 s"), 5000).unref())]);
 
@@ -156,6 +259,8 @@ async function main() {
     if (only && !only.includes(way)) continue;
     lines.push(JSON.stringify({ way, route: "global", ...(await attempt(act)) }));
   }
+  if (config.handles) for (const row of await handleRows(config.handles)) lines.push(JSON.stringify(row));
+  if (config.doorPort) for (const row of await doorRows(config.doorPort)) lines.push(JSON.stringify(row));
   process.stdout.write(`${lines.join("\n")}\n`, () => process.exit(0));
 }
 
