@@ -62,7 +62,14 @@ function replace(target: Methods, key: string, make: (original: Fn) => Fn): void
   // A plain boolean, not a type guard: narrowing would type the member as Function.
   const callable = (value: unknown): boolean => typeof value === "function";
   if (!callable(target[key])) return;
-  Object.defineProperty(target, key, { value: make(target[key] as Fn), writable: true, enumerable: false, configurable: true });
+  // The member keeps its flags (a binding's methods are enumerable): only its value changes.
+  const own = Object.getOwnPropertyDescriptor(target, key);
+  Object.defineProperty(target, key, {
+    value: make(target[key] as Fn),
+    writable: own?.writable ?? true,
+    enumerable: own?.enumerable ?? false,
+    configurable: own?.configurable ?? true,
+  });
 }
 
 const address = (host: unknown, port: unknown): string => (String(host).includes(":") ? `[${String(host)}]:${String(port)}` : `${String(host)}:${String(port)}`);

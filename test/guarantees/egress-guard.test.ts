@@ -31,6 +31,10 @@ interface Row {
   readonly returned?: unknown;
   /** Whether a door's socket connected (route "door"). */
   readonly connected?: boolean;
+  /** A guarded method's property after the guard (route "shape"): replaced, with Node's flags kept. */
+  readonly replaced?: boolean;
+  readonly flags?: object;
+  readonly nodeFlags?: object;
 }
 interface Facts {
   readonly builtinModules: readonly string[];
@@ -139,7 +143,7 @@ describe("the egress guard, in a child process", () => {
 
   it("refuses every way out through every route, with one refusal line each", () => {
     const ways = new Set(facts.ways.map(([w]) => w));
-    const outs = rows.filter((r) => r.route !== "binding" && r.route !== "door");
+    const outs = rows.filter((r) => !["binding", "door", "shape", "stdin"].includes(r.route));
     expect(outs.length).toBe(ways.size * 6 + 1);
     const through = outs.filter((r) => !r.refused).map((r) => `${r.way} via ${r.route}: ${r.message}`);
     expect(through).toEqual([]);
@@ -182,6 +186,19 @@ describe("the egress guard, in a child process", () => {
     expect(rows.filter((r) => r.route === "binding").map(({ way, refused, message, returned }) => ({ way, refused, message, returned }))).toEqual(expected);
   });
 
+  it("replaces each guarded method, keeping the property's flags as Node defines them, and lets stdin open", () => {
+    const shapes = rows.filter((r) => r.route === "shape");
+    expect(shapes.map((r) => r.way)).toEqual(Object.entries(GUARDED_HANDLE_METHODS).flatMap(([where, methods]) => methods.map((m) => `${where}.${m}`)));
+    for (const r of shapes) {
+      expect(r.replaced, r.way).toBe(true);
+      expect(r.flags, r.way).toEqual(r.nodeFlags);
+    }
+    expect(rows.filter((r) => r.route === "stdin").map(({ way, refused }) => ({ way, refused }))).toEqual([
+      { way: "tcp_wrap.TCP.open(0)", refused: false },
+      { way: "pipe_wrap.Pipe.open(0)", refused: false },
+    ]);
+  });
+
   it("lets the transport's door reach its destinations, and no other host or port", () => {
     const { host, tcpPort, doorPort } = config as { host: string; tcpPort: number; doorPort: number };
     const refusedAt = (target: string) => ({
@@ -205,6 +222,10 @@ describe("the egress guard, in a child process", () => {
       "http, no port: 80": expect.objectContaining({ refused: false }),
       "http, no port: 443 refused": expect.objectContaining(refusedAt(`${host}:443`)),
       "http, no port asked: 80": expect.objectContaining({ refused: false }),
+      "its name looked up afterwards, outside it": expect.objectContaining({
+        refused: true,
+        message: "refused to look up localhost: the plugin only reads (its one connection is its transport's, to the API server or its proxy)",
+      }),
     });
     expect(doorSeen).toBe(5);
   });

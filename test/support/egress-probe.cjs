@@ -13,6 +13,19 @@ const guard = require(guardPath);
 // The socket handles' classes, taken before the guard refuses process.binding: every method the
 // guard patches is then called on them directly (config.handles), as Node's own modules call it.
 const raw = config.handles ? Object.fromEntries(["tcp_wrap", "pipe_wrap", "udp_wrap", "cares_wrap"].map((n) => [n, process.binding(n)])) : {};
+/** Each guarded method's property, as Node defines it: the guard must keep its shape. */
+const methodOwner = (where) => {
+  const [name, cls] = where.split(".");
+  return cls ? raw[name][cls].prototype : raw[name];
+};
+const shapes = () =>
+  Object.entries(config.handles ?? {}).flatMap(([where, methods]) =>
+    methods.map((m) => {
+      const d = Object.getOwnPropertyDescriptor(methodOwner(where), m);
+      return { way: `${where}.${m}`, value: d.value, flags: { writable: d.writable, enumerable: d.enumerable, configurable: d.configurable } };
+    }),
+  );
+const shapesBefore = shapes();
 // The control run (config.noGuard) shows the probe's ways do get out when nothing guards them.
 if (!config.noGuard) {
   guard.installProcessGuard();
@@ -177,6 +190,18 @@ const HANDLE_CALLS = {
 
 async function handleRows(handles) {
   const rows = [];
+  for (const [i, after] of shapes().entries()) {
+    const before = shapesBefore[i];
+    rows.push({ way: after.way, route: "shape", refused: false, message: "", replaced: after.value !== before.value, flags: after.flags, nodeFlags: before.flags });
+  }
+  // Standard input may be a pipe or a socket: Node opens descriptor 0 as one, and the guard lets it.
+  for (const [where, make] of [
+    ["tcp_wrap.TCP", () => new raw.tcp_wrap.TCP(raw.tcp_wrap.constants.SOCKET)],
+    ["pipe_wrap.Pipe", () => new raw.pipe_wrap.Pipe(raw.pipe_wrap.constants.SOCKET)],
+  ]) {
+    const handle = make();
+    rows.push({ way: `${where}.open(0)`, route: "stdin", ...(await attempt(() => handle.open(0))) });
+  }
   for (const [where, methods] of Object.entries(handles)) {
     const calls = HANDLE_CALLS[where]?.(raw[where.split(".")[0]]) ?? {};
     for (const method of methods) {
@@ -223,6 +248,9 @@ async function doorRows(port) {
     });
     rows.push({ way: `door: ${name}`, route: "door", ...result, connected });
   }
+  // The door let "localhost" be looked up for its own connection only, not after it.
+  const dns = require("node:dns");
+  rows.push({ way: "door: its name looked up afterwards, outside it", route: "door", ...(await attempt(() => new Promise((resolve) => dns.lookup("localhost", resolve)))) });
   return rows;
 }
 
