@@ -63,13 +63,7 @@ function replace(target: Methods, key: string, make: (original: Fn) => Fn): void
   const callable = (value: unknown): boolean => typeof value === "function";
   if (!callable(target[key])) return;
   // The member keeps its flags (a binding's methods are enumerable): only its value changes.
-  const own = Object.getOwnPropertyDescriptor(target, key);
-  Object.defineProperty(target, key, {
-    value: make(target[key] as Fn),
-    writable: own?.writable ?? true,
-    enumerable: own?.enumerable ?? false,
-    configurable: own?.configurable ?? true,
-  });
+  Object.defineProperty(target, key, { ...Object.getOwnPropertyDescriptor(target, key), value: make(target[key] as Fn) });
 }
 
 const address = (host: unknown, port: unknown): string => (String(host).includes(":") ? `[${String(host)}]:${String(port)}` : `${String(host)}:${String(port)}`);
