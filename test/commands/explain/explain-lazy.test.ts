@@ -1,6 +1,5 @@
-// The table of the operator's messages, and its view, load only when explain is given a line of
-// several words: `explain stale` (the bench's offline row) and `explain PlanNoLongerCurrent` read
-// none of it.
+// The table of the operator's messages loads only when explain is given a line of several words:
+// `explain stale` (the bench's offline row) and `explain PlanNoLongerCurrent` read none of it.
 // The npm bin's loader names every file of the bundle it loads (PTAH_CODE_CACHE_LOG); the chunks
 // holding the matcher and its tables are found in esbuild's metafile, as test/distribution does.
 import { spawnSync } from "node:child_process";
@@ -12,12 +11,7 @@ import { ensureNpmBundle } from "../../support/npm-bundle.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 const BIN = path.join(ROOT, "bin", "kubectl-ptah.js");
-const TABLE_FILES = [
-  "src/explain/message-match.ts",
-  "src/commands/explain/explain-message-view.ts",
-  "src/explain/topics/refusal-messages.ts",
-  "src/explain/topics/condition-messages.ts",
-];
+const TABLE_FILES = ["src/explain/message-match.ts", "src/explain/topics/refusal-messages.ts", "src/explain/topics/condition-messages.ts"];
 
 let dir = "";
 let tableChunks: string[] = [];
