@@ -1,6 +1,6 @@
 // `explain` works with no cluster and never loads the Kubernetes client: the
 // knowledge base may import only itself, src/model, src/errors and the lock analyser's list of
-// finding codes (locks/findings.ts, data: not the parser), and nothing `explain` runs reaches
+// finding codes (locks/finding-codes.ts, data: not the parser, nor the findings' sentences), and nothing `explain` runs reaches
 // src/kube or an npm package. Also checks purity.
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -38,13 +38,13 @@ function reachable(entry: string): Set<string> {
 const EXPLAIN_FILES = [...filesUnder(join(SRC, "explain")), join(SRC, "commands/explain/explain-view.ts"), join(SRC, "commands/explain/explain-command.ts")];
 
 describe("explain boundaries", () => {
-  it("keeps src/explain within src/explain, src/model, src/errors.ts and locks/findings.ts", () => {
+  it("keeps src/explain within src/explain, src/model, src/errors.ts and locks/finding-codes.ts", () => {
     for (const file of filesUnder(join(SRC, "explain"))) {
       const text = readFileSync(file, "utf8");
       for (const m of text.matchAll(/from\s+"([^"]+)"/g)) {
         const spec = m[1] ?? "";
         const target = spec.startsWith(".") ? relative(SRC, resolve(dirname(file), spec)) : spec;
-        expect(/^(explain\/|model\/|errors\.ts$|locks\/findings\.ts$)/.test(target), `${relative(ROOT, file)} imports ${spec}`).toBe(true);
+        expect(/^(explain\/|model\/|errors\.ts$|locks\/finding-codes\.ts$)/.test(target), `${relative(ROOT, file)} imports ${spec}`).toBe(true);
       }
     }
   });
