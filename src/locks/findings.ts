@@ -3,8 +3,6 @@
 import type { FindingCode } from "./finding-codes.ts";
 import type { Finding, LockMode } from "./lock-types.ts";
 
-export { FINDING_CODES, type FindingCode } from "./finding-codes.ts";
-
 const f = (code: FindingCode, message: string): Finding => ({ code, message });
 
 export const finding = {
