@@ -105,6 +105,9 @@ export function rangeVar(rv: unknown): string | undefined {
   return name === undefined ? undefined : qualified(text(rv.schemaname), name);
 }
 
+/** Whether a RangeVar was written with ONLY: the parser writes `inh` only when it is true. */
+export const isOnly = (rv: unknown): boolean => isNode(rv) && rv.inh !== true;
+
 /** The qualified name of a dotted name list (DROP's objects, COMMENT's object): [schema,] name. */
 export function dotted(parts: string[]): string | undefined {
   if (parts.length === 1) return qualified(undefined, parts[0]!);

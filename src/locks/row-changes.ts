@@ -16,7 +16,7 @@
 //   a trigger on the target     its function is not read: a finding says it may lock more.
 // A table the plan did not create may have keys, rules and triggers: a finding names the locks.
 import type { Verdict } from "./alter.ts";
-import { rangeVar } from "./ast.ts";
+import { isOnly, rangeVar } from "./ast.ts";
 import { finding } from "./findings.ts";
 import { readsOf } from "./graph.ts";
 import type { Known } from "./known.ts";
@@ -36,8 +36,8 @@ export function rowChange(kind: string, body: Node, known: Known): Verdict | und
   const g = known.graph;
   const checks = verb !== "DELETE";
   const actions = verb !== "INSERT";
-  // UPDATE ONLY / DELETE FROM ONLY leave the children alone (the parser leaves `inh` out then).
-  const only = typeof body.relation === "object" && body.relation !== null && (body.relation as Node).inh !== true;
+  // UPDATE ONLY / DELETE FROM ONLY leave the children alone.
+  const only = isOnly(body.relation);
   const written = only ? [target, ...(g.views.has(target) ? g.throughViews([target]).slice(1) : [])] : g.throughViews([target]);
   const locks: RelationLock[] = written.map((relation) => ({ relation, mode: RE }));
   for (const l of g.rules.get(target) ?? []) {

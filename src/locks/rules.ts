@@ -1,7 +1,7 @@
 // One statement's locks, by kind. ALTER TABLE has its own module (alter.ts); everything here is
 // the rest of what a schema plan writes. A kind not named here is reported as not analysed.
 import { alterTable, type Verdict } from "./alter.ts";
-import { dotted, list, names, qualified, rangeVar, text, unwrap } from "./ast.ts";
+import { dotted, isOnly, list, names, qualified, rangeVar, text, unwrap } from "./ast.ts";
 import { isNode } from "./parser.ts";
 import { finding } from "./findings.ts";
 import { foreignKeyOf, readsOf } from "./graph.ts";
@@ -139,9 +139,9 @@ function createIndex(body: Node, known: Known, mode: TransactionMode): Verdict {
     known.indexes.set(sibling(body.relation, index), table);
     known.graph.addIndex(sibling(body.relation, index), table, body);
   } else known.graph.addIndex(`${table}#${known.graph.indexInfo.size}`, table, body);
-  // On a partitioned table (not ONLY) each partition's index is built too. The parser leaves `inh`
-  // out for ONLY, and PostgreSQL then locks no partition.
-  const below = isNode(body.relation) && body.relation.inh !== true ? [] : known.graph.descendants(table);
+  // On a partitioned table (not ONLY) each partition's index is built too; with ONLY, PostgreSQL
+  // locks no partition.
+  const below = isOnly(body.relation) ? [] : known.graph.descendants(table);
   if (body.concurrent === true) {
     return { locks: [{ relation: table, mode: SUE }], holds: "build", findings: mode === "none" ? [] : [finding.concurrentlyInTransaction(mode)] };
   }
