@@ -134,11 +134,49 @@ function probe(extra: Record<string, unknown> = {}): Promise<{ facts: Facts; row
   });
 }
 
+interface DoorCase {
+  readonly name: string;
+  /** The destinations the door is opened to. */
+  readonly urls: readonly string[];
+  /** What it is then asked to connect to. */
+  readonly options: Record<string, unknown>;
+  readonly secure: boolean;
+  readonly outcome: Partial<Row>;
+}
+
+/** The door's cases, each with what must happen (the probe runs them; this file judges them). */
+function doorCases(): DoorCase[] {
+  const { host, tcpPort, doorPort: port } = config as { host: string; tcpPort: number; doorPort: number };
+  const refusedAt = (target: string) => ({
+    refused: true,
+    message: `refused to connect to ${target}: the plugin only reads (its one connection is its transport's, to the API server or its proxy)`,
+  });
+  const reached = { refused: false, message: "", connected: true };
+  // Nothing listens on 80 or 443 here: allowed means not refused by the guard.
+  const allowed = { refused: false };
+  const c = (name: string, url: string, options: Record<string, unknown>, secure: boolean, outcome: Partial<Row>): DoorCase => ({ name, urls: [url], options, secure, outcome });
+  return [
+    c("its destination", `http://${host}:${port}`, { host, port }, false, reached),
+    c("its destination over TLS", `https://${host}:${port}`, { host, port, rejectUnauthorized: false }, true, reached),
+    c("its destination by name", `http://localhost:${port}`, { host: "localhost", port }, false, reached),
+    c("its destination with no host (localhost)", `http://localhost:${port}`, { port }, false, reached),
+    c("its IPv6 destination", `http://[::1]:${port}`, { host: "::1", port }, false, reached),
+    c("another port", `http://${host}:${port}`, { host, port: tcpPort }, false, refusedAt(`${host}:${tcpPort}`)),
+    c("another host", `http://localhost:${port}`, { host, port }, false, refusedAt(`${host}:${port}`)),
+    c("https, no port: 443", `https://${host}`, { host, port: 443, rejectUnauthorized: false }, true, allowed),
+    c("https, no port: 80 refused", `https://${host}`, { host, port: 80 }, true, refusedAt(`${host}:80`)),
+    c("https, no port asked: 443", `https://${host}`, { host, rejectUnauthorized: false }, true, allowed),
+    c("http, no port: 80", `http://${host}`, { host, port: 80 }, false, allowed),
+    c("http, no port: 443 refused", `http://${host}`, { host, port: 443 }, false, refusedAt(`${host}:443`)),
+    c("http, no port asked: 80", `http://${host}`, { host }, false, allowed),
+  ];
+}
+
 describe("the egress guard, in a child process", () => {
   let facts: Facts;
   let rows: Row[];
   beforeAll(async () => {
-    ({ facts, rows } = await probe({ handles: GUARDED_HANDLE_METHODS }));
+    ({ facts, rows } = await probe({ handles: GUARDED_HANDLE_METHODS, doorCases: doorCases().map(({ outcome: _, ...c }) => c) }));
   }, 120_000);
 
   it("refuses every way out through every route, with one refusal line each", () => {
@@ -200,28 +238,9 @@ describe("the egress guard, in a child process", () => {
   });
 
   it("lets the transport's door reach its destinations, and no other host or port", () => {
-    const { host, tcpPort, doorPort } = config as { host: string; tcpPort: number; doorPort: number };
-    const refusedAt = (target: string) => ({
-      refused: true,
-      message: `refused to connect to ${target}: the plugin only reads (its one connection is its transport's, to the API server or its proxy)`,
-    });
-    const reached = { refused: false, message: "", connected: true };
     const door = Object.fromEntries(rows.filter((r) => r.route === "door").map((r) => [r.way.replace(/^door: /u, ""), r]));
     expect(door).toEqual({
-      "its destination": expect.objectContaining(reached),
-      "its destination over TLS": expect.objectContaining(reached),
-      "its destination by name": expect.objectContaining(reached),
-      "its destination with no host (localhost)": expect.objectContaining(reached),
-      "its IPv6 destination": expect.objectContaining(reached),
-      "another port": expect.objectContaining(refusedAt(`${host}:${tcpPort}`)),
-      "another host": expect.objectContaining(refusedAt(`${host}:${doorPort}`)),
-      // Nothing listens on 80 or 443 here: allowed means not refused by the guard.
-      "https, no port: 443": expect.objectContaining({ refused: false }),
-      "https, no port: 80 refused": expect.objectContaining(refusedAt(`${host}:80`)),
-      "https, no port asked: 443": expect.objectContaining({ refused: false }),
-      "http, no port: 80": expect.objectContaining({ refused: false }),
-      "http, no port: 443 refused": expect.objectContaining(refusedAt(`${host}:443`)),
-      "http, no port asked: 80": expect.objectContaining({ refused: false }),
+      ...Object.fromEntries(doorCases().map((c) => [c.name, expect.objectContaining(c.outcome)])),
       "its name looked up afterwards, outside it": expect.objectContaining({
         refused: true,
         message: "refused to look up localhost: the plugin only reads (its one connection is its transport's, to the API server or its proxy)",
@@ -274,7 +293,7 @@ describe("the egress guard, in a child process", () => {
 describe("the probe can fail", () => {
   it("without the guard, the same ways reach the listeners", async () => {
     const before = seen.connections + seen.datagrams;
-    const { rows } = await probe({ noGuard: true, only: ["net.connect", "net.connect (unix socket)", "dgram.send"], doorPort: 0 });
+    const { rows } = await probe({ noGuard: true, only: ["net.connect", "net.connect (unix socket)", "dgram.send"] });
     expect(rows.filter((r) => r.refused)).toEqual([]);
     for (let i = 0; i < 100 && seen.connections + seen.datagrams === before; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen.connections + seen.datagrams - before).toBeGreaterThan(0);
