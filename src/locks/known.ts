@@ -43,6 +43,11 @@ export class Known {
   readonly indexes = new Map<string, string>();
   /** Foreign keys both ways, indexes' columns, partitions and children, what views read. */
   readonly graph = new Graph();
+  /**
+   * Set once the plan moves search_path off public (SET search_path): every name is resolved in
+   * public, so from then on an unqualified one may name another table. Says why; cleared by RESET.
+   */
+  namesElsewhere: string | undefined;
 
   /** Whether the plan created the table (and has not dropped it), without learning its columns. */
   has(name: string): boolean {

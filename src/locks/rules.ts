@@ -42,9 +42,28 @@ const CATALOG_ONLY = new Set([
   "VariableSetStmt",
 ]);
 
+/**
+ * Why names after this SET search_path cannot be resolved, or undefined when public still comes
+ * first ("$user" aside: under the default path the analyser assumes public as well).
+ */
+function searchPathMoved(body: Node): string | undefined {
+  const kind = text(body.kind);
+  if (kind === "VAR_RESET" || kind === "VAR_SET_DEFAULT") return undefined;
+  const path = list(body.args).map((a) => text((unwrap(a)?.[1].sval as Node | undefined)?.sval));
+  const first = path.find((p) => p !== "$user");
+  if (kind === "VAR_SET_VALUE" && first === "public") return undefined;
+  const written = path.every((p) => p !== undefined) && path.length > 0 ? path.join(", ") : "a value the analyser cannot read";
+  return `after SET search_path = ${written}, an unqualified name may be in another schema than public, where the analyser resolves it`;
+}
+
 /** `source` reads this statement's tree again (a created table's columns are learnt when first asked). */
 export function statementLocks(kind: string, body: Node, known: Known, mode: TransactionMode, source?: TableSource): Verdict {
+  if (kind === "VariableSetStmt" && text(body.name) === "search_path") {
+    known.namesElsewhere = searchPathMoved(body);
+    return none();
+  }
   if (CATALOG_ONLY.has(kind)) return none();
+  if (known.namesElsewhere !== undefined) return skip(known.namesElsewhere);
   const more = moreLocks(kind, body, known, mode) ?? rowChange(kind, body, known);
   if (more !== undefined) return more;
   switch (kind) {

@@ -179,3 +179,16 @@ describe("statements that cannot run inside a transaction block", () => {
     });
   });
 });
+
+describe("a plan that moves search_path off public", () => {
+  it.each([
+    [["SET search_path = s"], "after SET search_path = s, an unqualified name may be in another schema than public, where the analyser resolves it"],
+    [["SET LOCAL search_path TO s, public"], "after SET search_path = s, public, an unqualified name may be in another schema than public, where the analyser resolves it"],
+    [["SET search_path = public"], undefined],
+    [["SET search_path = '$user', public"], undefined],
+    [["SET search_path = s", "RESET search_path"], undefined],
+    [["SET search_path = s", "SET search_path TO DEFAULT"], undefined],
+  ])("after %j, a later statement's names: %s", async (before, notAnalysed) => {
+    expect((await last("ANALYZE e", ["CREATE TABLE e (id int)", ...before])).notAnalysed).toBe(notAnalysed);
+  });
+});
