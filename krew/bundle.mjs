@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writePacks } from "./packs.mjs";
 import { copyWasmBesideGlue, embedWasm, writeWasmAsset } from "./wasm-asset.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -93,6 +94,8 @@ for (const file of split.outputFiles) {
 writeFileSync("dist/meta.npm.json", JSON.stringify(split.metafile));
 // PostgreSQL's parser beside the chunk that loads it (krew/wasm-asset.mjs).
 copyWasmBesideGlue(split.metafile);
+// The files each start loads together, as one script each (krew/packs.mjs).
+writePacks("dist/npm", split.metafile);
 
 await build({
   ...common,

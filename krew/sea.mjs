@@ -39,8 +39,9 @@ export function prepareBlob({ node, entry, dir, codeCache, snapshot = false, tre
   // So does the lock analyser's WebAssembly (krew/wasm-asset.mjs).
   // (The npm tree, `tree`, holds the MCP server as a chunk of its own.)
   const assets = Object.fromEntries([...(tree ? [] : ["mcp-server.cjs.gz"]), "libpg-query.wasm.gz"].map((a) => [a, path.join(path.dirname(entry), a)]));
-  // `tree` (the npm tree, dist/npm/): each of its .cjs files an asset named by its path there,
-  // which the main script (dist/sea-start.cjs) loads as the npm bin does (src/cli/code-cache.ts).
+  // `tree` (the npm tree, dist/npm/): each of its .cjs files and packs (krew/packs.mjs) an asset
+  // named by its path there, which the main script (dist/sea-start.cjs) loads as the npm bin does
+  // (src/cli/code-cache.ts).
   if (tree) for (const file of treeFiles(tree)) assets[file] = path.join(tree, file);
   const settings = { main: entry, output: blob, disableExperimentalSEAWarning: true, useSnapshot: snapshot, useCodeCache: codeCache && !snapshot, assets };
   writeFileSync(config, `${JSON.stringify(settings, null, 2)}\n`);
@@ -49,11 +50,11 @@ export function prepareBlob({ node, entry, dir, codeCache, snapshot = false, tre
   return blob;
 }
 
-/** The .cjs files under `dir`, as paths relative to it with "/" (their asset names). */
+/** The .cjs files and their packs under `dir`, as paths relative to it with "/" (their asset names). */
 export function treeFiles(dir, under = "") {
   return readdirSync(path.join(dir, under), { withFileTypes: true }).flatMap((e) => {
     const rel = under ? `${under}/${e.name}` : e.name;
-    return e.isDirectory() ? treeFiles(dir, rel) : e.name.endsWith(".cjs") ? [rel] : [];
+    return e.isDirectory() ? treeFiles(dir, rel) : e.name.endsWith(".cjs") || e.name.endsWith(".cjs.pack") ? [rel] : [];
   });
 }
 

@@ -1,7 +1,8 @@
 // The npm bin's loader: the bundle is CommonJS (dist/npm/, one file per esbuild chunk,
 // so a command loads only the chunks it reaches), each file compiled by vm.Script from V8's
 // code cache when there is one, and its cache written on the first run into the user's cache
-// folder. Node 20 has no compile cache of its own (module.enableCompileCache is Node 22), so
+// folder. The files a start loads together are also packed into one script beside the first of
+// them (krew/packs.mjs says why and which): a pack is compiled and cached as one file is. Node 20 has no compile cache of its own (module.enableCompileCache is Node 22), so
 // without this every start compiles the same ~400 KB again.
 //
 // A cache entry is named by the file's name, Node's version, the platform and the architecture,
@@ -19,13 +20,16 @@
 //   PTAH_CODE_CACHE=off          compile every start (no reads, no writes)
 //   PTAH_CODE_CACHE_DIR=DIR      the cache folder (default $XDG_CACHE_HOME/kubectl-ptah/code-cache,
 //                                else ~/.cache/kubectl-ptah/code-cache)
-//   PTAH_CODE_CACHE_LOG=FILE     appends one line per file loaded: `hit|miss|stale|rejected|off PATH`
+//   PTAH_CODE_CACHE_LOG=FILE     appends one line per script compiled, `hit|miss|stale|rejected|off PATH`
+//                                (PATH a file, or a pack), and one per file run from a pack, `packed PATH`
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Script } from "node:vm";
 import type * as ProcessGuard from "./process-guard.ts";
 
 export type CacheOutcome = "hit" | "miss" | "stale" | "rejected" | "off";
+/** A log line's first word: a script's outcome (a file alone, or a pack), or "packed" for a file run from a pack read before. */
+export type LoadEvent = CacheOutcome | "packed";
 
 interface LoadedModule {
   exports: unknown;
@@ -67,14 +71,22 @@ export function decodeEntry(entry: Buffer, source: Buffer): Buffer | undefined {
 const HEAD = "(function (exports, require, module, __filename, __dirname) {";
 const TAIL = "\n})";
 
+/** A file's wrapper as compiled (alone, or as a member of a pack). */
+type Wrapper = (e: unknown, r: unknown, m: LoadedModule, f: string, d: string) => void;
+
+/** What a pack beside a file is named (krew/packs.mjs writes them). */
+export const PACK_SUFFIX = ".pack";
+
 export class CodeCacheLoader {
   private readonly modules = new Map<string, LoadedModule>();
+  /** Members of the packs read so far that have not run yet, with their pack's outcome. */
+  private readonly packed = new Map<string, Wrapper>();
   private readonly unsaved: Array<{ script: Script; file: string; entry: string; source: Buffer }> = [];
   /** Node's own require, for the optional packages the bundle asks for (from the bundle's folder). */
   private nodeRequire?: NodeJS.Require;
 
   private readonly dir: string | undefined;
-  private readonly log: ((outcome: CacheOutcome, file: string) => void) | undefined;
+  private readonly log: ((event: LoadEvent, file: string) => void) | undefined;
 
   private readonly read: ((file: string) => Buffer) | undefined;
 
@@ -82,31 +94,71 @@ export class CodeCacheLoader {
    * `read`: a file's bytes, for a tree that is not in files (the single binary's SEA assets:
    * startFromSeaAssets); such a tree has no packages beside it either.
    */
-  constructor(dir: string | undefined, log?: (outcome: CacheOutcome, file: string) => void, read?: (file: string) => Buffer) {
+  constructor(dir: string | undefined, log?: (event: LoadEvent, file: string) => void, read?: (file: string) => Buffer) {
     this.dir = dir;
     this.log = log;
     this.read = read;
   }
 
-  /** Loads `file` (absolute) as CommonJS, once; relative requires inside go through here too. */
+  /**
+   * Loads `file` (absolute) as CommonJS, once; relative requires inside go through here too. A file
+   * a pack read before holds runs from there; else the pack beside the file, when there is one,
+   * is read first (the file and what it reaches: krew/packs.mjs), else the file alone.
+   */
   load(file: string): unknown {
     const known = this.modules.get(file);
     if (known) return known.exports;
-    const source = this.read ? this.read(file) : readFileSync(file);
-    const entry = this.dir === undefined ? undefined : cacheEntryName(file);
-    const stored = entry === undefined ? undefined : readIfThere(path.join(this.dir!, entry));
-    const cachedData = stored === undefined ? undefined : decodeEntry(stored, source);
-    const script = new Script(HEAD + source.toString("utf8") + TAIL, { filename: file, cachedData });
-    const outcome: CacheOutcome = entry === undefined ? "off" : stored === undefined ? "miss" : cachedData === undefined ? "stale" : script.cachedDataRejected ? "rejected" : "hit";
-    this.log?.(outcome, file);
-    if (entry !== undefined && outcome !== "hit") this.unsaved.push({ script, file, entry, source });
+    if (!this.packed.has(file)) this.readPack(file);
+    let wrapper = this.packed.get(file);
+    if (wrapper) {
+      this.packed.delete(file);
+      this.log?.("packed", file);
+    } else {
+      const { script, outcome } = this.compile(file, this.bytes(file), true);
+      this.log?.(outcome, file);
+      wrapper = script.runInThisContext() as Wrapper;
+    }
     const module: LoadedModule = { exports: {} };
     this.modules.set(file, module);
     const dirname = path.dirname(file);
     const require = (id: string): unknown => (id.startsWith("./") || id.startsWith("../") ? this.load(path.resolve(dirname, id)) : this.external(id, file));
-    const wrapper = script.runInThisContext() as (e: unknown, r: unknown, m: LoadedModule, f: string, d: string) => void;
     wrapper.call(module.exports, module.exports, require, module, file, dirname);
     return module.exports;
+  }
+
+  /** The pack beside `file`, if any: its members that have not run are kept to run when asked for. */
+  private readPack(file: string): void {
+    const pack = file + PACK_SUFFIX;
+    let source: Buffer;
+    try {
+      source = this.bytes(pack);
+    } catch {
+      return; // no pack: the file is read alone
+    }
+    const { script, outcome } = this.compile(pack, source, false);
+    this.log?.(outcome, pack);
+    const members = script.runInThisContext() as unknown[];
+    const folder = path.dirname(pack);
+    for (let i = 0; i + 1 < members.length; i += 2) {
+      const member = path.resolve(folder, members[i] as string);
+      if (!this.modules.has(member) && !this.packed.has(member)) this.packed.set(member, members[i + 1] as Wrapper);
+    }
+  }
+
+  private bytes(file: string): Buffer {
+    return this.read ? this.read(file) : readFileSync(file);
+  }
+
+  /** `file`'s script from its code cache when the cache holds these bytes; its entry written at exit otherwise. */
+  private compile(file: string, source: Buffer, wrap: boolean): { script: Script; outcome: CacheOutcome } {
+    const entry = this.dir === undefined ? undefined : cacheEntryName(file);
+    const stored = entry === undefined ? undefined : readIfThere(path.join(this.dir!, entry));
+    const cachedData = stored === undefined ? undefined : decodeEntry(stored, source);
+    const text = source.toString("utf8");
+    const script = new Script(wrap ? HEAD + text + TAIL : text, { filename: file, cachedData });
+    const outcome: CacheOutcome = entry === undefined ? "off" : stored === undefined ? "miss" : cachedData === undefined ? "stale" : script.cachedDataRejected ? "rejected" : "hit";
+    if (entry !== undefined && outcome !== "hit") this.unsaved.push({ script, file, entry, source });
+    return { script, outcome };
   }
 
   /**
@@ -129,7 +181,8 @@ export class CodeCacheLoader {
       for (const { script, file, entry, source } of this.unsaved.splice(0)) {
         folder.replace(entry, encodeEntry(source, script.createCachedData()));
         // This file's entries for another Node are dead weight now.
-        const prefix = `${path.basename(file)}.`;
+        // (Only a runtime, which starts with Node's "v", follows the name: not a pack's entry beside it.)
+        const prefix = `${path.basename(file)}.v`;
         for (const name of present) if (name !== entry && name.startsWith(prefix) && name.endsWith(".v8")) folder.remove(name);
       }
     } catch {

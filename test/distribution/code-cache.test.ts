@@ -1,7 +1,9 @@
 // The npm bin's V8 code cache (src/cli/code-cache.ts): the first run compiles and
-// writes one entry per file it loaded, the second run is served from them, and a changed bundle
+// writes one entry per script it compiled (a file alone, or a pack of the files a start loads
+// together: krew/packs.mjs), the second run is served from them, and a changed bundle
 // (even by a change of the same length, which V8's own check does not see: each entry holds its
-// source's bytes) or another Node is never served from an old entry. Each run is the real bin on a private copy of the build.
+// source's bytes) or another Node is never served from an old entry. A pack runs the same files,
+// in the same order, as the files alone. Each run is the real bin on a private copy of the build.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -9,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureNpmBundle, REPO } from "../support/npm-bundle.ts";
 import { cacheEntryName, codeCacheDir, decodeEntry, encodeEntry } from "../../src/cli/code-cache.ts";
+import { removePacks } from "../../krew/packs.mjs";
 
 const ROOT = REPO;
 let dir = "";
@@ -30,9 +33,9 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 let runs = 0;
 /** The bin with ARGS and the cache in CACHE; each file it loaded with its outcome. */
-function run(args: readonly string[], cache: string, env: NodeJS.ProcessEnv = {}) {
+function run(args: readonly string[], cache: string, env: NodeJS.ProcessEnv = {}, which: string = bin) {
   const log = path.join(dir, `log-${++runs}`);
-  const r = spawnSync(process.execPath, [bin, ...args], {
+  const r = spawnSync(process.execPath, [which, ...args], {
     encoding: "utf8",
     env: { PATH: process.env.PATH, HOME: path.join(dir, "home"), NO_COLOR: "1", PTAH_CODE_CACHE_DIR: cache, PTAH_CODE_CACHE_LOG: log, ...env },
     timeout: 30_000,
@@ -44,28 +47,52 @@ function run(args: readonly string[], cache: string, env: NodeJS.ProcessEnv = {}
         .filter(Boolean)
         .map((line) => ({ outcome: line.slice(0, line.indexOf(" ")), file: path.relative(pkg, line.slice(line.indexOf(" ") + 1)) }))
     : [];
-  return { ...r, loads, outcomes: new Set(loads.map((l) => l.outcome)) };
+  // The scripts compiled (files alone and packs), each with its cache outcome; "packed" lines name a
+  // file run from a pack compiled before.
+  const scripts = loads.filter((l) => l.outcome !== "packed");
+  const ran = loads.filter((l) => !l.file.endsWith(".pack")).map((l) => l.file);
+  return { ...r, loads, scripts, ran, outcomes: new Set(scripts.map((l) => l.outcome)) };
 }
 
 const entries = (cache: string): string[] => (fs.existsSync(cache) ? fs.readdirSync(cache).sort() : []);
 
 describe("the code cache", () => {
-  it("is written on the first run, one entry per file loaded, and serves every file on the second", () => {
+  it("is written on the first run, one entry per script compiled, and serves every script on the second", () => {
     const cache = path.join(dir, "first-second");
     const first = run(["explain", "stale"], cache);
     expect(first.status, first.stderr).toBe(0);
     expect(first.stderr).toBe("");
-    expect(first.loads.length).toBeGreaterThan(1);
+    expect(first.scripts.length).toBeGreaterThan(1);
     expect(first.outcomes).toEqual(new Set(["miss"]));
-    expect(entries(cache)).toHaveLength(first.loads.length);
-    for (const { file } of first.loads) expect(entries(cache).some((e) => e.startsWith(`${path.basename(file)}.`))).toBe(true);
+    expect(entries(cache)).toHaveLength(first.scripts.length);
+    for (const { file } of first.scripts) expect(entries(cache).some((e) => e.startsWith(`${path.basename(file)}.v`))).toBe(true);
     const second = run(["explain", "stale"], cache);
     expect(second.status).toBe(0);
     expect(second.stdout).toBe(first.stdout);
-    expect(second.loads.map((l) => l.file)).toEqual(first.loads.map((l) => l.file));
+    expect(second.loads).toEqual(first.loads.map((l) => ({ ...l, outcome: l.outcome === "packed" ? "packed" : "hit" })));
     expect(second.outcomes).toEqual(new Set(["hit"]));
     // Nothing to write when everything was served.
-    expect(entries(cache)).toHaveLength(first.loads.length);
+    expect(entries(cache)).toHaveLength(first.scripts.length);
+  });
+
+  it("runs from its packs the same files, in the same order, as from the files alone, with the same answer", () => {
+    const alone = path.join(dir, "alone");
+    fs.cpSync(pkg, alone, { recursive: true });
+    removePacks(path.join(alone, "dist", "npm"));
+    for (const args of [["explain", "stale"], ["--help"], ["status", "--kubeconfig", path.join(dir, "missing-config")], ["plan", "--help"]]) {
+      const packed = run(args, path.join(dir, "packed-cache"));
+      const unpacked = run(args, path.join(dir, "alone-cache"), {}, path.join(alone, "bin", "kubectl-ptah.js"));
+      expect(
+        packed.loads.some((l) => l.outcome === "packed"),
+        args.join(" "),
+      ).toBe(true);
+      expect(
+        unpacked.loads.some((l) => l.outcome === "packed" || l.file.endsWith(".pack")),
+        args.join(" "),
+      ).toBe(false);
+      expect(packed.ran, args.join(" ")).toEqual(unpacked.ran.map((f) => f.replace(/^\.\.\/alone\//u, "")));
+      expect({ status: packed.status, stdout: packed.stdout, stderr: packed.stderr }).toEqual({ status: unpacked.status, stdout: unpacked.stdout, stderr: unpacked.stderr });
+    }
   });
 
   it("serves a command's files and compiles only the ones it had not loaded before", () => {
@@ -73,9 +100,9 @@ describe("the code cache", () => {
     expect(run(["--help"], cache).status).toBe(0);
     const status = run(["status", "--kubeconfig", path.join(dir, "missing-config")], cache);
     expect(status.status).toBe(1);
-    const hits = status.loads.filter((l) => l.outcome === "hit").map((l) => l.file);
-    const misses = status.loads.filter((l) => l.outcome === "miss").map((l) => l.file);
-    expect(hits).toContain(path.join("dist", "npm", "kubectl-ptah.cjs"));
+    const hits = status.scripts.filter((l) => l.outcome === "hit").map((l) => l.file);
+    const misses = status.scripts.filter((l) => l.outcome === "miss").map((l) => l.file);
+    expect(hits).toContain(path.join("dist", "npm", "kubectl-ptah.cjs.pack"));
     expect(misses.some((f) => path.basename(f).startsWith("connect-"))).toBe(true);
     expect(run(["status", "--kubeconfig", path.join(dir, "missing-config")], cache).outcomes).toEqual(new Set(["hit"]));
   });
@@ -84,10 +111,10 @@ describe("the code cache", () => {
     const cache = path.join(dir, "changed");
     const before = run(["explain", "stale"], cache);
     expect(before.stdout).toContain("it can authorise nothing");
-    // The file that holds the text, changed in place to a text of the same length.
-    const holder = before.loads.map((l) => path.join(pkg, l.file)).find((f) => fs.readFileSync(f, "utf8").includes("it can authorise nothing"))!;
+    // The script that holds the text (the pack it runs from), changed in place to a text of the same length.
+    const holder = before.scripts.map((l) => path.join(pkg, l.file)).find((f) => fs.readFileSync(f, "utf8").includes("it can authorise nothing"))!;
     const original = fs.readFileSync(holder, "utf8");
-    const entryBefore = entries(cache).find((e) => e.startsWith(`${path.basename(holder)}.`))!;
+    const entryBefore = entries(cache).find((e) => e.startsWith(`${path.basename(holder)}.v`))!;
     const bytesBefore = fs.readFileSync(path.join(cache, entryBefore));
     try {
       fs.writeFileSync(holder, original.replace("it can authorise nothing", "IT CAN AUTHORISE NOTHING"));
@@ -95,10 +122,10 @@ describe("the code cache", () => {
       const after = run(["explain", "stale"], cache);
       expect(after.status).toBe(0);
       expect(after.stdout).toContain("IT CAN AUTHORISE NOTHING");
-      expect(after.loads.find((l) => path.join(pkg, l.file) === holder)?.outcome).toBe("stale");
-      // The changed file's entry replaced its old one; the other files were served.
-      expect(after.loads.filter((l) => path.join(pkg, l.file) !== holder).every((l) => l.outcome === "hit")).toBe(true);
-      const now = entries(cache).filter((e) => e.startsWith(`${path.basename(holder)}.`));
+      expect(after.scripts.find((l) => path.join(pkg, l.file) === holder)?.outcome).toBe("stale");
+      // The changed script's entry replaced its old one; the others were served.
+      expect(after.scripts.filter((l) => path.join(pkg, l.file) !== holder).every((l) => l.outcome === "hit")).toBe(true);
+      const now = entries(cache).filter((e) => e.startsWith(`${path.basename(holder)}.v`));
       expect(now).toEqual([entryBefore]);
       const bytesNow = fs.readFileSync(path.join(cache, entryBefore));
       expect(bytesNow.equals(bytesBefore)).toBe(false);
@@ -114,8 +141,8 @@ describe("the code cache", () => {
     const cache = path.join(dir, "corrupt");
     const first = run(["explain", "stale"], cache);
     // Each entry keeps its source's bytes; what follows them is not V8's.
-    for (const { file } of first.loads) {
-      const name = entries(cache).find((e) => e.startsWith(`${path.basename(file)}.`))!;
+    for (const { file } of first.scripts) {
+      const name = entries(cache).find((e) => e.startsWith(`${path.basename(file)}.v`))!;
       fs.writeFileSync(path.join(cache, name), encodeEntry(fs.readFileSync(path.join(pkg, file)), Buffer.from("not a V8 code cache")));
     }
     const corrupt = run(["explain", "stale"], cache);

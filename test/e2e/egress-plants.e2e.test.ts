@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNamespace, getObject } from "../support/lab.ts";
 import { runKubectl } from "../support/plugin.ts";
-import { ensureNpmBundle, REPO } from "../support/npm-bundle.ts";
+import { ensureNpmBundle, REPO, repack } from "../support/npm-bundle.ts";
 
 const skip = process.env.PTAH_E2E_SKIP;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-egress-e2e-"));
@@ -59,6 +59,7 @@ function plantedPath(name: string, chunk: RegExp, code: string): string {
   const file = fs.readdirSync(chunks).find((f) => chunk.test(f) && f.endsWith(".cjs"));
   expect(file, `the chunk ${String(chunk)}`).toBeDefined();
   fs.writeFileSync(path.join(chunks, file!), `${code}\n${fs.readFileSync(path.join(chunks, file!), "utf8")}`);
+  repack(root);
   // The e2e setup's entry (kubeconfig twins: the plugin's own identity), pointed at the copy.
   const binDir = path.join(root, "path");
   fs.mkdirSync(binDir);

@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { writePacks } from "../../krew/packs.mjs";
 
 export const REPO = path.resolve(import.meta.dirname, "..", "..");
 export const NPM_BIN = path.join(REPO, "bin", "kubectl-ptah.js");
@@ -12,4 +13,13 @@ export function ensureNpmBundle(): void {
   if (PARTS.every((p) => fs.existsSync(p))) return;
   const r = spawnSync(process.execPath, [path.join(REPO, "krew", "bundle.mjs")], { cwd: REPO, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`krew/bundle.mjs failed: ${r.stderr}`);
+}
+
+/**
+ * Writes a copy's packs again from its files, as the build does (krew/packs.mjs): a test that
+ * plants code in a file of a copy runs it as a build with that file would.
+ */
+export function repack(root: string): void {
+  const meta = JSON.parse(fs.readFileSync(path.join(root, "dist", "meta.npm.json"), "utf8")) as Parameters<typeof writePacks>[1];
+  writePacks(path.join(root, "dist", "npm"), meta);
 }
