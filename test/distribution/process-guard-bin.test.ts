@@ -21,10 +21,17 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+// The mutation runner names its active mutant in the environment (test/mutation/mutate.mjs), and
+// its sandbox's bundle is built from the mutated source: the bin must see the mutant too.
+function mutantEnv(): Record<string, string> {
+  const id = process.env["__STRYKER_ACTIVE_MUTANT__"];
+  return id === undefined ? {} : { __STRYKER_ACTIVE_MUTANT__: id };
+}
+
 function run(bin: string, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, [bin, ...args], {
     encoding: "utf8",
-    env: { PATH: process.env.PATH, HOME: path.join(dir, "home"), NO_COLOR: "1", ...env },
+    env: { PATH: process.env.PATH, HOME: path.join(dir, "home"), NO_COLOR: "1", ...mutantEnv(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
     timeout: 30_000,
   });
@@ -47,6 +54,10 @@ const PLANTS: Readonly<Record<string, string>> = {
   child: `require("node:child_process").execSync("touch ${"SENTINEL"}");`,
   write: `require("node:fs").writeFileSync("SENTINEL", "x");`,
   worker: `new (require("node:worker_threads").Worker)('require("fs").writeFileSync("SENTINEL", "x")', { eval: true });`,
+  // fs/promises reached through fs.promises, which loads it on first use (patched then).
+  "promises-write": `require("node:fs").promises.writeFile("SENTINEL", "x");`,
+  // Node's own CommonJS loader, from the bin's module (a package required from node_modules).
+  "child-node-require": `process.mainModule.require("node:child_process").execSync("touch SENTINEL");`,
 };
 
 describe("the npm bin under the process guard", () => {

@@ -38,7 +38,8 @@ function runner(entry) {
     const files = entry.tests.join(" ");
     return {
       testRunner: "command",
-      commandRunner: { command: `node node_modules/vitest/vitest.mjs run --config test/mutation/stryker.vitest.config.ts ${files}` },
+      // --bail: a killed mutant needs one failing test, not the rest of the files.
+      commandRunner: { command: `node node_modules/vitest/vitest.mjs run --bail=1 --config test/mutation/stryker.vitest.config.ts ${files}` },
       coverageAnalysis: "off",
     };
   }

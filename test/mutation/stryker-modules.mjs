@@ -29,7 +29,12 @@ export const MODULES = [
   { module: "src/plan/ssh-signature.ts", tests: ["test/plan/ssh-signature-format.test.ts", "test/plan/ssh-signature.test.ts", "test/plan/allowed-signers-lines.test.ts"] },
   { module: "src/kube/request-guard.ts", tests: ["test/kube/request-guard.test.ts", "test/kube/admission-reads.test.ts", "test/guarantees/request-guard-cli.test.ts"] },
   // The run-time guards install themselves once per process: a fresh process per mutant (mutate.mjs).
-  { module: "src/cli/process-guard.ts", tests: ["test/guarantees/process-guard.test.ts"], runner: "command" },
+  // process-guard-bin.test.ts runs the sandbox's bundle, built from the mutated source, with the mutant named.
+  {
+    module: "src/cli/process-guard.ts",
+    tests: ["test/guarantees/process-guard.test.ts", "test/guarantees/process-guard-rules.test.ts", "test/distribution/process-guard-bin.test.ts"],
+    runner: "command",
+  },
   { module: "src/cli/egress-guard.ts", tests: ["test/guarantees/egress-guard.test.ts"], runner: "command" },
   { module: "src/locks/", tests: ["test/locks/rules.test.ts", "test/locks/parser-compile.test.ts", "test/locks/hostile.property.test.ts"] },
 ];
