@@ -1,7 +1,9 @@
 // The real npm bin runs under the process guard (src/cli/process-guard.ts), installed by its loader
 // before the bundle loads: in a copy of the built tree, code planted in the chunk `explain` loads
-// (a command's own code) that starts a child process, writes a file or starts a worker is refused
-// with one `error: refused to …` line, exit 1, and leaves no sentinel; in the tree as built, the
+// (a command's own code) that starts a child process (also through Node's own require), writes a
+// file (also through fs.promises), starts a worker or opens the inspector (the egress guard, installed
+// through this module) is refused with one `error: refused to …` line, exit 1, and leaves no
+// sentinel; the copy's packs are written again after planting, as a build would. In the tree as built, the
 // code cache still writes its entries, doctor still runs kubectl version (and says the guard is on),
 // and the kubeconfig's exec credential plugin still runs.
 import { spawnSync } from "node:child_process";
@@ -13,7 +15,7 @@ import { ensureNpmBundle, NPM_BIN, REPO, repack } from "../support/npm-bundle.ts
 
 let dir = "";
 const sentinel = (name: string): string => path.join(dir, `sentinel-${name}`);
-const REFUSED = /^error: refused to (start a child process|start a worker|write [^:]+): the plugin only reads \([^\n]+\)\n$/u;
+const REFUSED = /^error: refused to (start a child process|start a worker|write [^:]+|open the inspector \(it listens for a debugger\)): the plugin only reads \([^\n]+\)\n$/u;
 
 beforeAll(() => {
   ensureNpmBundle();
@@ -58,6 +60,9 @@ const PLANTS: Readonly<Record<string, string>> = {
   "promises-write": `require("node:fs").promises.writeFile("SENTINEL", "x");`,
   // Node's own CommonJS loader, from the bin's module (a package required from node_modules).
   "child-node-require": `process.mainModule.require("node:child_process").execSync("touch SENTINEL");`,
+  // The egress guard, installed through this module's installEgressGuard as the loader does (the
+  // inspector: a way out refused at the call, before this short command ends).
+  inspector: `require("node:inspector").open(0, "127.0.0.1");`,
 };
 
 describe("the npm bin under the process guard", () => {

@@ -141,6 +141,12 @@ describe("node:fs under the guard", () => {
 });
 
 describe("fs/promises under the guard", () => {
+  it("fs.promises keeps its property's flags", () => {
+    const was = before.fs.get("promises")!;
+    expect(Object.getOwnPropertyDescriptor(fs, "promises")).toMatchObject({ enumerable: was.enumerable, configurable: was.configurable });
+    expect(was).toMatchObject({ enumerable: true, configurable: true });
+  });
+
   it("leaves each read as it was and refuses every other function, as fs.promises too", async () => {
     for (const name of PROMISES_READS) expect(Object.getOwnPropertyDescriptor(fsp, name), name).toEqual(before.fsp.get(name));
     expect(await fs.promises.readFile(FILE, "utf8")).toBe("x");
@@ -260,6 +266,28 @@ describe("the capabilities", () => {
     folder.replace("a.v8", Buffer.from("a"));
     mkdirSync(path.join(dir, "d.v8"));
     expect(() => folder.remove("d.v8")).toThrow(expect.objectContaining({ code: expect.stringMatching(/^(EISDIR|EPERM)$/u) }));
+  });
+
+  it("the code cache's folder is made once a run: one removed meanwhile is not made again", () => {
+    const dir = path.join(DIR, "cache-removed");
+    const folder = codeCacheFolder(dir);
+    folder.replace("a.v8", Buffer.from("a"));
+    remove(dir);
+    expect(() => folder.replace("b.v8", Buffer.from("b"))).toThrow(expect.objectContaining({ code: "ENOENT" }));
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it("every write closes what it opened", () => {
+    const open = (): number => fs.readdirSync("/proc/self/fd").length;
+    const count = open();
+    const folder = codeCacheFolder(path.join(DIR, "cache-fds"));
+    const log = codeCacheLog(path.join(DIR, "fds.log"));
+    for (let i = 0; i < 5; i++) {
+      folder.replace(`${i}.v8`, Buffer.from("x"));
+      log("line\n");
+      createNewFile(path.join(DIR, `fds-${i}.json`), "{}");
+    }
+    expect(open()).toBe(count);
   });
 
   it("the code cache's log appends each line, UTF-8", () => {
