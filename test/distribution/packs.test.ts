@@ -69,19 +69,21 @@ describe("which files a pack holds", () => {
     expect(packs["t.cjs"]).toEqual(["t.cjs", "x.cjs", "y.cjs", "z.cjs"]);
   });
 
-  it("no pack of one file, none holding a file over 256 KB, and none for a root over it", () => {
+  it("no pack of one file and none holding a file over 16 KB: such a root loads alone, its small files from its pack", () => {
     const packs = plan(
       {
         "process-guard.cjs": [],
-        "kubectl-ptah.cjs": ["~lone.cjs", "~big.cjs", "~withbig.cjs"],
+        "kubectl-ptah.cjs": ["~lone.cjs", "~big.cjs", "~withbig.cjs", "~bigone.cjs"],
         "lone.cjs": [],
-        "big.cjs": ["small.cjs"],
+        "big.cjs": ["small.cjs", "other.cjs"],
         "small.cjs": [],
+        "other.cjs": [],
         "withbig.cjs": ["big.cjs", "small.cjs"],
+        "bigone.cjs": ["small.cjs"],
       },
-      { "big.cjs": 256 * 1024 + 1 },
+      { "big.cjs": 16 * 1024 + 1, "bigone.cjs": 16 * 1024 + 1, "small.cjs": 16 * 1024 },
     );
-    expect(packs).toEqual({ "withbig.cjs": ["withbig.cjs", "small.cjs"] });
+    expect(packs).toEqual({ "big.cjs": ["small.cjs", "other.cjs"], "withbig.cjs": ["withbig.cjs", "small.cjs", "other.cjs"] });
   });
 
   it("refuses a graph without the guard or the entry", () => {
