@@ -13,22 +13,80 @@
 //                               referencing tables are written in turn, so every referencing table is
 //                               reported ROW EXCLUSIVE, transitively: never weaker than the server;
 //   a rule on the target        its actions' locks (the statement is rewritten with them);
-//   a trigger on the target     its function is not read: a finding says it may lock more.
+//   a trigger on the target     its function is not read: a finding says it may lock more;
+//   a data-modifying WITH       each row change in it, as if it stood alone (it runs to completion).
+// COPY FROM is an INSERT of its rows; COPY TO reads its table (ACCESS SHARE) or runs its query.
 // A table the plan did not create may have keys, rules and triggers: a finding names the locks.
 import type { Verdict } from "./alter.ts";
-import { isOnly, rangeVar } from "./ast.ts";
+import { isOnly, rangeVar, unwrap, walk } from "./ast.ts";
 import { finding } from "./findings.ts";
 import { readsOf } from "./graph.ts";
 import type { Known } from "./known.ts";
 import type { Node } from "./parser.ts";
-import type { Finding, Holds, LockMode, RelationLock } from "./lock-types.ts";
+import { longer, type Finding, type Holds, type LockMode, type RelationLock } from "./lock-types.ts";
 
 const RE: LockMode = "ROW EXCLUSIVE";
 
 const VERB: Record<string, string> = { InsertStmt: "INSERT", UpdateStmt: "UPDATE", DeleteStmt: "DELETE", MergeStmt: "MERGE" };
 
-/** The verdict of a row change, or undefined for any other kind. */
+/**
+ * The verdict of a row change, or undefined for any other kind. A data-modifying WITH (INSERT,
+ * UPDATE, DELETE or MERGE inside it) runs to completion beside the statement, whatever the statement
+ * reads of it: each is a row change of its own, joined to the statement's.
+ */
 export function rowChange(kind: string, body: Node, known: Known): Verdict | undefined {
+  const alone = rowChangeAlone(kind, body, known);
+  return alone && withRowChanges(body, known, alone);
+}
+
+/** The row changes a WITH holds (PostgreSQL allows them only in the top-level WITH, so none nest). */
+function modifyingCtes(body: Node): Array<[string, Node]> {
+  const out: Array<[string, Node]> = [];
+  walk(body.withClause, (kind, node) => {
+    if (kind !== "CommonTableExpr") return;
+    const u = unwrap(node.ctequery);
+    if (u !== undefined && VERB[u[0]] !== undefined) out.push(u);
+  });
+  return out;
+}
+
+/** `own` joined with the verdict of each data-modifying CTE of `body`: never analysed if one is not. */
+export function withRowChanges(body: Node, known: Known, own: Verdict): Verdict {
+  const parts = [own, ...modifyingCtes(body).map(([kind, cte]) => rowChangeAlone(kind, cte, known)!)];
+  if (parts.length === 1) return own;
+  const missing = parts.find((p) => p.notAnalysed !== undefined);
+  if (missing) return missing;
+  return { locks: parts.flatMap((p) => p.locks), holds: parts.map((p) => p.holds).reduce(longer), findings: parts.flatMap((p) => p.findings) };
+}
+
+/**
+ * COPY, as PostgreSQL 15 takes it: FROM writes the table as an INSERT does (ROW EXCLUSIVE, rows
+ * routed to partitions, keys checked, triggers fired); TO reads a table (ACCESS SHARE; PostgreSQL
+ * refuses a view or a partitioned one) or runs its query, which may itself change rows.
+ */
+export function copy(body: Node, known: Known): Verdict {
+  const table = rangeVar(body.relation);
+  if (body.is_from === true) {
+    if (table === undefined) return { locks: [], holds: "catalog-only", findings: [], notAnalysed: "COPY FROM without a table name the analyser could read" };
+    return rowChangeAlone("InsertStmt", { relation: body.relation }, known)!;
+  }
+  if (table !== undefined) return { locks: [{ relation: table, mode: "ACCESS SHARE" }], holds: "scan", findings: [] };
+  const query = unwrap(body.query);
+  if (query === undefined) return { locks: [], holds: "catalog-only", findings: [], notAnalysed: "COPY TO without a table or a query the analyser could read" };
+  return rowChange(query[0], query[1], known) ?? withRowChanges(query[1], known, reads(query[1], known));
+}
+
+/** A query's reads: ACCESS SHARE on what it reads, through views. */
+export function reads(body: Node, known: Known): Verdict {
+  return { locks: known.graph.throughViews(readsOf(body)).map((relation) => ({ relation, mode: "ACCESS SHARE" })), holds: "scan", findings: [] };
+}
+
+/** Whether the statement's WITH changes rows. */
+export function changesRowsInWith(body: Node): boolean {
+  return modifyingCtes(body).length > 0;
+}
+
+function rowChangeAlone(kind: string, body: Node, known: Known): Verdict | undefined {
   const verb = VERB[kind];
   if (verb === undefined) return undefined;
   const target = rangeVar(body.relation);

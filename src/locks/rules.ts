@@ -7,7 +7,7 @@ import { finding } from "./findings.ts";
 import { foreignKeyOf, readsOf } from "./graph.ts";
 import { dropOnTable, moreLocks, selectInto } from "./more-rules.ts";
 import { createChild } from "./partition.ts";
-import { rowChange } from "./row-changes.ts";
+import { changesRowsInWith, copy, reads, rowChange, withRowChanges } from "./row-changes.ts";
 import type { Known, TableSource } from "./known.ts";
 import type { Node } from "./parser.ts";
 import { LOCK_MODES, type LockMode, type RelationLock, type TransactionMode } from "./lock-types.ts";
@@ -75,8 +75,14 @@ export function statementLocks(kind: string, body: Node, known: Known, mode: Tra
       if (objtype !== undefined && RELATION_OBJECTS[objtype] !== undefined && objtype !== "OBJECT_SEQUENCE") return alterTable(body, known, mode);
       return skip(`ALTER ${RELATION_OBJECTS[objtype ?? ""]?.toUpperCase() ?? objtype ?? "?"} is not in the analyser's rules`);
     }
-    case "SelectStmt":
-      return selectInto(body, known) ?? skip("a query inside a plan");
+    case "SelectStmt": {
+      // A query changes nothing, and is not analysed, unless its WITH changes rows (or it is SELECT INTO).
+      const into = selectInto(body, known);
+      if (!changesRowsInWith(body)) return into ?? skip("a query inside a plan");
+      return withRowChanges(body, known, into ?? reads(body, known));
+    }
+    case "CopyStmt":
+      return copy(body, known);
     case "IndexStmt":
       return createIndex(body, known, mode);
     case "DropStmt":

@@ -1,7 +1,8 @@
 // The generated oracle's row changes over its schema (generated.ts): INSERT … VALUES into every
 // kind of table (a partitioned one, a table with foreign keys both ways, one with a trigger),
 // INSERT … SELECT (through a view too), UPDATE with and without WHERE, DELETE of rows no other row
-// references (customers and orders above ROWS have none), and MERGE. Each is meant to succeed on
+// references (customers and orders above ROWS have none), MERGE, data-modifying WITHs and COPY
+// (FROM and TO a server file, a table or a query). Each is meant to succeed on
 // the schema's rows, so PostgreSQL's key checks and actions really run.
 import fc from "fast-check";
 
@@ -53,5 +54,22 @@ export const rowChange: fc.Arbitrary<string> = fc.oneof(
     "MERGE INTO loose l USING events e ON l.id = e.id WHEN NOT MATCHED THEN INSERT VALUES (e.id + 30000, e.kind, e.at, e.payload)",
     "MERGE INTO events e USING loose l ON e.id = l.id WHEN NOT MATCHED THEN INSERT VALUES (l.id, l.kind, l.at, l.payload)",
     "MERGE INTO customers c USING (VALUES (406)) v(id) ON c.id = v.id WHEN MATCHED THEN DELETE",
+  ),
+  // A data-modifying WITH: its row change runs beside the statement, whatever the statement reads of it.
+  fc.constantFrom(
+    "WITH d AS (DELETE FROM items WHERE id = 3 RETURNING order_id) SELECT count(*) FROM d",
+    "WITH d AS (DELETE FROM loose WHERE id < 5010 RETURNING id, kind, at, payload) INSERT INTO events SELECT id - 3000, kind, at, payload FROM d",
+    "WITH u AS (UPDATE customers SET score = score + 1 WHERE id = 5 RETURNING id) INSERT INTO notes (id, customer_id) SELECT id + 9100, id FROM u",
+    "WITH i AS (INSERT INTO loose VALUES (9002, 'k', now(), 'p') RETURNING id) UPDATE orders SET note = 'y' WHERE id IN (SELECT id - 9000 FROM i)",
+    "WITH d AS (DELETE FROM customers WHERE id = 405 RETURNING id) UPDATE notes SET body = 'gone' WHERE customer_id IN (SELECT id FROM d)",
+  ),
+  // COPY, from and to a server file the lab's superuser may read and write.
+  fc.constantFrom(
+    "COPY loose TO '/dev/null'",
+    "COPY customers FROM '/dev/null'",
+    "COPY events FROM '/dev/null'",
+    "COPY items FROM '/dev/null'",
+    "COPY (SELECT * FROM big_orders) TO '/dev/null'",
+    "COPY (DELETE FROM loose WHERE id < 5003 RETURNING id) TO '/dev/null'",
   ),
 );

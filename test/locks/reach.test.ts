@@ -138,6 +138,28 @@ const TABLE: Row[] = [
   ["REFRESH MATERIALIZED VIEW m", [], "ACCESS EXCLUSIVE on public.m", "rewrite", ["related-relation"]],
   ["ALTER INDEX i SET (fillfactor = 50)", [], "SHARE UPDATE EXCLUSIVE on public.i", "catalog-only", []],
   ["ALTER INDEX i SET TABLESPACE pg_default", [], "ACCESS EXCLUSIVE on public.i", "build", []],
+  // A data-modifying WITH: each row change in it as if alone, beside the statement's own.
+  ["WITH d AS (DELETE FROM b WHERE id = 1 RETURNING id) SELECT count(*) FROM d", KEYS, "ROW EXCLUSIVE on public.b", "scan", []],
+  [
+    "WITH d AS (DELETE FROM a WHERE id = 1 RETURNING id) INSERT INTO c2 SELECT id FROM d",
+    [...KEYS, "CREATE TABLE c2 (id int)"],
+    "ROW EXCLUSIVE on public.a, ROW EXCLUSIVE on public.b, ROW EXCLUSIVE on public.c2",
+    "scan",
+    [],
+  ],
+  [
+    "WITH i AS (INSERT INTO b (id, a_id) VALUES (1, 1) RETURNING id) UPDATE a SET c = 'x' WHERE id IN (SELECT id FROM i)",
+    KEYS,
+    "ROW EXCLUSIVE on public.a, ROW EXCLUSIVE on public.b",
+    "scan",
+    [],
+  ],
+  // COPY: FROM as an INSERT of its rows, TO as a read of its table or its query.
+  ["COPY b FROM '/dev/null'", KEYS, "ROW SHARE on public.a, ROW EXCLUSIVE on public.b", "scan", []],
+  ["COPY p FROM '/dev/null'", PARTS, "ROW EXCLUSIVE on public.p, ROW EXCLUSIVE on public.p1, ROW EXCLUSIVE on public.pd", "catalog-only", []],
+  ["COPY a TO '/dev/null'", KEYS, "ACCESS SHARE on public.a", "scan", []],
+  ["COPY (SELECT * FROM b) TO '/dev/null'", KEYS, "ACCESS SHARE on public.b", "scan", []],
+  ["COPY (DELETE FROM b WHERE id = 1 RETURNING id) TO '/dev/null'", KEYS, "ROW EXCLUSIVE on public.b", "scan", []],
 ];
 
 describe("reach beyond the named relation", () => {
@@ -158,6 +180,14 @@ describe("reach beyond the named relation", () => {
   it("states the session and tablespace conditions in the finding", async () => {
     expect((await last("ALTER TABLE t ALTER COLUMN at TYPE timestamptz", ["CREATE TABLE t (at timestamp)"])).findings[0]!.message).toContain("unless the session TimeZone is UTC");
     expect((await last("ALTER TABLE t SET TABLESPACE pg_default")).findings[0]!.message).toContain("unless it is in tablespace pg_default already");
+  });
+});
+
+describe("a query", () => {
+  it("that only reads is not analysed, WITH or not; one whose WITH changes rows is", async () => {
+    expect((await last("WITH s AS (SELECT id FROM a) SELECT * FROM s", KEYS)).notAnalysed).toBe("a query inside a plan");
+    expect((await last("SELECT * FROM a", KEYS)).notAnalysed).toBe("a query inside a plan");
+    expect((await last("WITH s AS (UPDATE a SET c = 'y' RETURNING id) SELECT * FROM s", KEYS)).notAnalysed).toBeUndefined();
   });
 });
 
