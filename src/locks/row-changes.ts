@@ -71,19 +71,21 @@ export function copy(body: Node, known: Known): Verdict {
     return rowChangeAlone("InsertStmt", { relation: body.relation }, known)!;
   }
   if (table !== undefined) return { locks: [{ relation: table, mode: "ACCESS SHARE" }], holds: "scan", findings: [] };
-  const query = unwrap(body.query);
-  if (query === undefined) return { locks: [], holds: "catalog-only", findings: [], notAnalysed: "COPY TO without a table or a query the analyser could read" };
-  return rowChange(query[0], query[1], known) ?? withRowChanges(query[1], known, reads(query[1], known));
+  const copied = unwrap(body.query);
+  if (copied === undefined) return { locks: [], holds: "catalog-only", findings: [], notAnalysed: "COPY TO without a table or a query the analyser could read" };
+  return rowChange(copied[0], copied[1], known) ?? withRowChanges(copied[1], known, query(copied[1], known));
 }
 
-/** A query's reads: ACCESS SHARE on what it reads, through views. */
-export function reads(body: Node, known: Known): Verdict {
-  return { locks: known.graph.throughViews(readsOf(body)).map((relation) => ({ relation, mode: "ACCESS SHARE" })), holds: "scan", findings: [] };
-}
-
-/** Whether the statement's WITH changes rows. */
-export function changesRowsInWith(body: Node): boolean {
-  return modifyingCtes(body).length > 0;
+/**
+ * A query, as PostgreSQL 15 documents it: ACCESS SHARE on what it reads, through views; with FOR
+ * UPDATE, NO KEY UPDATE, SHARE or KEY SHARE anywhere in it, ROW SHARE, said of everything it reads
+ * (never weaker than naming only the locked ones).
+ */
+export function query(body: Node, known: Known): Verdict {
+  let locking = false;
+  walk(body, (kind) => (kind === "LockingClause" ? (locking = true) : undefined));
+  const mode: LockMode = locking ? "ROW SHARE" : "ACCESS SHARE";
+  return { locks: known.graph.throughViews(readsOf(body)).map((relation) => ({ relation, mode })), holds: "scan", findings: [] };
 }
 
 function rowChangeAlone(kind: string, body: Node, known: Known): Verdict | undefined {

@@ -7,7 +7,7 @@ import { finding } from "./findings.ts";
 import { foreignKeyOf, readsOf } from "./graph.ts";
 import { dropOnTable, moreLocks, selectInto } from "./more-rules.ts";
 import { createChild } from "./partition.ts";
-import { changesRowsInWith, copy, reads, rowChange, withRowChanges } from "./row-changes.ts";
+import { copy, query, rowChange, withRowChanges } from "./row-changes.ts";
 import type { Known, TableSource } from "./known.ts";
 import type { Node } from "./parser.ts";
 import { LOCK_MODES, type LockMode, type RelationLock, type TransactionMode } from "./lock-types.ts";
@@ -75,12 +75,10 @@ export function statementLocks(kind: string, body: Node, known: Known, mode: Tra
       if (objtype !== undefined && RELATION_OBJECTS[objtype] !== undefined && objtype !== "OBJECT_SEQUENCE") return alterTable(body, known, mode);
       return skip(`ALTER ${RELATION_OBJECTS[objtype ?? ""]?.toUpperCase() ?? objtype ?? "?"} is not in the analyser's rules`);
     }
-    case "SelectStmt": {
-      // A query changes nothing, and is not analysed, unless its WITH changes rows (or it is SELECT INTO).
-      const into = selectInto(body, known);
-      if (!changesRowsInWith(body)) return into ?? skip("a query inside a plan");
-      return withRowChanges(body, known, into ?? reads(body, known));
-    }
+    case "SelectStmt":
+      // SELECT INTO creates its table; any other query reads (ACCESS SHARE), or locks rows it reads
+      // (FOR UPDATE/SHARE: ROW SHARE), beside what its WITH changes.
+      return withRowChanges(body, known, selectInto(body, known) ?? query(body, known));
     case "CopyStmt":
       return copy(body, known);
     case "IndexStmt":

@@ -1,8 +1,8 @@
 // The generated oracle's row changes over its schema (generated.ts): INSERT … VALUES into every
 // kind of table (a partitioned one, a table with foreign keys both ways, one with a trigger),
 // INSERT … SELECT (through a view too), UPDATE with and without WHERE, DELETE of rows no other row
-// references (customers and orders above ROWS have none), MERGE, data-modifying WITHs and COPY
-// (FROM and TO a server file, a table or a query). Each is meant to succeed on
+// references (customers and orders above ROWS have none), MERGE, data-modifying WITHs, queries
+// (with FOR UPDATE/SHARE too) and COPY (FROM and TO a server file, a table or a query). Each is meant to succeed on
 // the schema's rows, so PostgreSQL's key checks and actions really run.
 import fc from "fast-check";
 
@@ -62,6 +62,15 @@ export const rowChange: fc.Arbitrary<string> = fc.oneof(
     "WITH u AS (UPDATE customers SET score = score + 1 WHERE id = 5 RETURNING id) INSERT INTO notes (id, customer_id) SELECT id + 9100, id FROM u",
     "WITH i AS (INSERT INTO loose VALUES (9002, 'k', now(), 'p') RETURNING id) UPDATE orders SET note = 'y' WHERE id IN (SELECT id - 9000 FROM i)",
     "WITH d AS (DELETE FROM customers WHERE id = 405 RETURNING id) UPDATE notes SET body = 'gone' WHERE customer_id IN (SELECT id FROM d)",
+  ),
+  // A query: it reads, or with FOR UPDATE/SHARE locks the rows it reads.
+  fc.constantFrom(
+    "SELECT * FROM customers WHERE id = 5",
+    "SELECT count(*) FROM big_orders",
+    "SELECT * FROM events WHERE kind = 'k1'",
+    "SELECT * FROM orders WHERE id < 5 FOR UPDATE",
+    "SELECT * FROM events WHERE id < 100 FOR SHARE",
+    "SELECT * FROM items JOIN orders ON orders.id = items.order_id WHERE items.id < 3 FOR KEY SHARE OF items",
   ),
   // COPY, from and to a server file the lab's superuser may read and write.
   fc.constantFrom(
