@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureNpmBundle, NPM_BIN, REPO, repack } from "../support/npm-bundle.ts";
+import { ensureNpmBundle, mutantEnv, NPM_BIN, REPO, repack } from "../support/npm-bundle.ts";
 
 let dir = "";
 const sentinel = (name: string): string => path.join(dir, `sentinel-${name}`);
@@ -22,13 +22,6 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptah-guard-bin-"));
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-// The mutation runner names its active mutant in the environment (test/mutation/mutate.mjs), and
-// its sandbox's bundle is built from the mutated source: the bin must see the mutant too.
-function mutantEnv(): Record<string, string> {
-  const id = process.env["__STRYKER_ACTIVE_MUTANT__"];
-  return id === undefined ? {} : { __STRYKER_ACTIVE_MUTANT__: id };
-}
 
 function run(bin: string, args: readonly string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, [bin, ...args], {

@@ -20,7 +20,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GUARDED_HANDLE_METHODS } from "../../src/cli/egress-guard.ts";
 import { unclassified, BUILTIN_CLASSES, GLOBAL_CLASSES, HARMLESS_HANDLE_METHODS } from "../support/egress-classes.ts";
-import { ensureNpmBundle, REPO } from "../support/npm-bundle.ts";
+import { ensureNpmBundle, mutantEnv, REPO } from "../support/npm-bundle.ts";
 
 interface Row {
   readonly way: string;
@@ -103,11 +103,6 @@ afterAll(() => {
   for (const close of closers) close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function mutantEnv(): Record<string, string> {
-  const id = process.env["__STRYKER_ACTIVE_MUTANT__"];
-  return id === undefined ? {} : { __STRYKER_ACTIVE_MUTANT__: id };
-}
 
 /** Runs the probe; `guard: false` runs it with no guard installed (the control). */
 function probe(extra: Record<string, unknown> = {}): Promise<{ facts: Facts; rows: Row[]; stderr: string }> {

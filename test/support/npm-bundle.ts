@@ -23,3 +23,13 @@ export function repack(root: string): void {
   const meta = JSON.parse(fs.readFileSync(path.join(root, "dist", "meta.npm.json"), "utf8")) as Parameters<typeof writePacks>[1];
   writePacks(path.join(root, "dist", "npm"), meta);
 }
+
+/**
+ * The mutation runner's active mutant (test/mutation/mutate.mjs names it in the environment), for a
+ * child that runs the built bundle: in Stryker's sandbox that bundle is built from the mutated
+ * source, and the child must see the mutant too, or it is judged on the unmutated code.
+ */
+export function mutantEnv(): Record<string, string> {
+  const id = process.env["__STRYKER_ACTIVE_MUTANT__"];
+  return id === undefined ? {} : { __STRYKER_ACTIVE_MUTANT__: id };
+}
