@@ -16,20 +16,21 @@ import path from "node:path";
 export const PACK_SUFFIX = ".pack";
 // A file over this is left to load alone: the fixed part of loading a file is small beside its own
 // cost, and packing it would copy it into every pack that reaches it (with 256 KB the packs held
-// 4.2 MB, more than the files themselves; with 16 KB, 0.85 MB, and explain stale started as fast:
-// three A/Bs of 151 alternating runs, 0.3-1.6 ms quicker).
+// 4.2 MB, more than the files themselves; with 16 KB, 1.2 MB, and explain stale started as fast:
+// docs/performance.md).
 const PACK_MEMBER_LIMIT = 16 * 1024;
 // The CommonJS wrapper the loader puts round a file, on one line (src/cli/code-cache.ts).
 const HEAD = "(function (exports, require, module, __filename, __dirname) {";
 const TAIL = "\n})";
 
 /**
- * Which files each pack holds: a map from each root (its path under `npmDir`) to its members,
- * the root first unless it is over the limit (it then loads alone, beside its pack). `metafile` is esbuild's for the split build; `guard` and `entry` are the two
+ * Which files each pack holds: a map from each root (its path under the tree, `outdir` in the
+ * metafile) to its members, the root first unless it is over the limit (it then loads alone,
+ * beside its pack). `metafile` is esbuild's for the split build; `guard` and `entry` are the two
  * files the loader starts with, in that order.
  */
-export function planPacks(metafile, npmDir = "dist/npm", guard = "process-guard.cjs", entry = "kubectl-ptah.cjs") {
-  const prefix = `${npmDir.replace(/\/+$/u, "")}/`;
+export function planPacks(metafile, outdir = "dist/npm", guard = "process-guard.cjs", entry = "kubectl-ptah.cjs") {
+  const prefix = `${outdir.replace(/\/+$/u, "")}/`;
   const name = (p) => (p.startsWith(prefix) ? p.slice(prefix.length) : undefined);
   const statics = new Map();
   const dynamics = new Map();
@@ -52,7 +53,7 @@ export function planPacks(metafile, npmDir = "dist/npm", guard = "process-guard.
     for (const file of seen) for (const next of statics.get(file) ?? []) seen.add(next);
     return seen;
   };
-  const roots = [guard, entry, ...new Set([...dynamics.values()].flat())].filter((r, i, all) => all.indexOf(r) === i);
+  const roots = [...new Set([guard, entry, ...[...dynamics.values()].flat()])];
   const closures = new Map(roots.map((r) => [r, closure(r)]));
   // What is certainly loaded before each root: a greatest fixpoint, every dynamic root starting at
   // "everything" and narrowed to what each of its importers' roots has loaded.
@@ -99,9 +100,9 @@ export function packSource(npmDir, root, members) {
 }
 
 /** Writes every pack of `npmDir` (old ones removed), from the files as they are now. */
-export function writePacks(npmDir, metafile, prefix = "dist/npm") {
+export function writePacks(npmDir, metafile, outdir = "dist/npm") {
   removePacks(npmDir);
-  const packs = planPacks(metafile, prefix);
+  const packs = planPacks(metafile, outdir);
   for (const [root, members] of packs) writeFileSync(path.join(npmDir, root + PACK_SUFFIX), packSource(npmDir, root, members));
   return packs;
 }

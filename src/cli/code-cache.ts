@@ -2,8 +2,9 @@
 // so a command loads only the chunks it reaches), each file compiled by vm.Script from V8's
 // code cache when there is one, and its cache written on the first run into the user's cache
 // folder. The files a start loads together are also packed into one script beside the first of
-// them (krew/packs.mjs says why and which): a pack is compiled and cached as one file is. Node 20 has no compile cache of its own (module.enableCompileCache is Node 22), so
-// without this every start compiles the same ~400 KB again.
+// them (krew/packs.mjs says why and which): a pack is compiled and cached as one file is. Node 20
+// has no compile cache of its own (module.enableCompileCache is Node 22), so without this every
+// start compiles the same ~400 KB again.
 //
 // A cache entry is named by the file's name, Node's version, the platform and the architecture,
 // and holds the exact bytes of the source it was compiled from before V8's data: an entry is
@@ -74,12 +75,12 @@ const TAIL = "\n})";
 /** A file's wrapper as compiled (alone, or as a member of a pack). */
 type Wrapper = (e: unknown, r: unknown, m: LoadedModule, f: string, d: string) => void;
 
-/** What a pack beside a file is named (krew/packs.mjs writes them). */
+/** What a pack beside a file is named (krew/packs.mjs writes them, with the same suffix and wrapper). */
 export const PACK_SUFFIX = ".pack";
 
 export class CodeCacheLoader {
   private readonly modules = new Map<string, LoadedModule>();
-  /** Members of the packs read so far that have not run yet, with their pack's outcome. */
+  /** Members of the packs read so far that have not run yet. */
   private readonly packed = new Map<string, Wrapper>();
   private readonly unsaved: Array<{ script: Script; file: string; entry: string; source: Buffer }> = [];
   /** Node's own require, for the optional packages the bundle asks for (from the bundle's folder). */
