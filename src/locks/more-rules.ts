@@ -21,6 +21,7 @@ import type { Verdict } from "./alter.ts";
 import { dotted, list, names, rangeVar, text, unwrap, walk } from "./ast.ts";
 import { finding } from "./findings.ts";
 import { readsOf } from "./graph.ts";
+import { readLocks, withRowChanges } from "./row-changes.ts";
 import type { Known } from "./known.ts";
 import type { Node } from "./parser.ts";
 import type { LockMode, RelationLock, TransactionMode } from "./lock-types.ts";
@@ -64,7 +65,7 @@ export function moreLocks(kind: string, body: Node, known: Known, mode: Transact
     case "RefreshMatViewStmt":
       return refresh(body, known);
     case "CreateTableAsStmt":
-      return createAs(rangeVar(isInto(body.into)), body.query, text(body.objtype) === "OBJECT_MATVIEW", body.into, known);
+      return createAs(rangeVar(isInto(body.into)), unwrap(body.query)?.[1], text(body.objtype) === "OBJECT_MATVIEW", body.into, known);
     default:
       return undefined;
   }
@@ -77,12 +78,13 @@ export function selectInto(body: Node, known: Known): Verdict | undefined {
   return body.intoClause === undefined ? undefined : createAs(rangeVar(isInto(body.intoClause)), body, false, body.intoClause, known);
 }
 
-function createAs(target: string | undefined, query: unknown, matview: boolean, into: unknown, known: Known): Verdict {
-  const reads = readsOf(query);
+/** `select` is the query's SelectStmt (CREATE TABLE AS hands its wrapped query, SELECT INTO itself). */
+function createAs(target: string | undefined, select: Node | undefined, matview: boolean, into: unknown, known: Known): Verdict {
+  const reads = readsOf(select);
   if (target !== undefined && matview) known.graph.reads.set(target, reads);
   const noData = typeof into === "object" && into !== null && (into as Node).skipData === true;
-  const locks: RelationLock[] = known.graph.throughViews(reads).map((relation) => ({ relation, mode: "ACCESS SHARE" }));
-  return { locks, holds: reads.length > 0 && !noData ? "scan" : "catalog-only", findings: [] };
+  const own: Verdict = { locks: readLocks(reads, select, known), holds: reads.length > 0 && !noData ? "scan" : "catalog-only", findings: [] };
+  return select === undefined ? own : withRowChanges(select, known, own);
 }
 
 function rule(body: Node, known: Known): Verdict {

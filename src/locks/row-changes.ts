@@ -73,19 +73,24 @@ export function copy(body: Node, known: Known): Verdict {
   if (table !== undefined) return { locks: [{ relation: table, mode: "ACCESS SHARE" }], holds: "scan", findings: [] };
   const copied = unwrap(body.query);
   if (copied === undefined) return { locks: [], holds: "catalog-only", findings: [], notAnalysed: "COPY TO without a table or a query the analyser could read" };
-  return rowChange(copied[0], copied[1], known) ?? withRowChanges(copied[1], known, query(copied[1], known));
+  return rowChange(copied[0], copied[1], known) ?? query(copied[1], known);
+}
+
+/** A query (SELECT, VALUES, a plain WITH): what it reads, and what its WITH changes. */
+export function query(body: Node, known: Known): Verdict {
+  return withRowChanges(body, known, { locks: readLocks(readsOf(body), body, known), holds: "scan", findings: [] });
 }
 
 /**
- * A query, as PostgreSQL 15 documents it: ACCESS SHARE on what it reads, through views; with FOR
- * UPDATE, NO KEY UPDATE, SHARE or KEY SHARE anywhere in it, ROW SHARE, said of everything it reads
- * (never weaker than naming only the locked ones).
+ * What a statement takes on the relations it reads, as PostgreSQL 15 documents it: ACCESS SHARE,
+ * through views; with FOR UPDATE, NO KEY UPDATE, SHARE or KEY SHARE anywhere in the statement, ROW
+ * SHARE, said of everything it reads (never weaker than naming only the locked ones).
  */
-export function query(body: Node, known: Known): Verdict {
+export function readLocks(reads: readonly string[], statement: unknown, known: Known): RelationLock[] {
   let locking = false;
-  walk(body, (kind) => (kind === "LockingClause" ? (locking = true) : undefined));
+  walk(statement, (kind) => (kind === "LockingClause" ? (locking = true) : undefined));
   const mode: LockMode = locking ? "ROW SHARE" : "ACCESS SHARE";
-  return { locks: known.graph.throughViews(readsOf(body)).map((relation) => ({ relation, mode })), holds: "scan", findings: [] };
+  return known.graph.throughViews(reads).map((relation) => ({ relation, mode }));
 }
 
 function rowChangeAlone(kind: string, body: Node, known: Known): Verdict | undefined {
@@ -104,8 +109,12 @@ function rowChangeAlone(kind: string, body: Node, known: Known): Verdict | undef
     locks.push(l);
     if (l.mode === RE) written.push(...g.throughViews([l.relation]).filter((r) => !written.includes(r)));
   }
-  const reads = g.throughViews(readsOf(body).filter((r) => r !== target));
-  for (const relation of reads) locks.push({ relation, mode: "ACCESS SHARE" });
+  const reads = readLocks(
+    readsOf(body).filter((r) => r !== target),
+    body,
+    known,
+  );
+  locks.push(...reads);
   let keyed = false;
   // Each written table's keys: the referenced side checked, the referencing side acted on.
   for (let i = 0; i < written.length; i++) {

@@ -7,7 +7,7 @@ import { finding } from "./findings.ts";
 import { foreignKeyOf, readsOf } from "./graph.ts";
 import { dropOnTable, moreLocks, selectInto } from "./more-rules.ts";
 import { createChild } from "./partition.ts";
-import { copy, query, rowChange, withRowChanges } from "./row-changes.ts";
+import { copy, query, rowChange } from "./row-changes.ts";
 import type { Known, TableSource } from "./known.ts";
 import type { Node } from "./parser.ts";
 import { LOCK_MODES, type LockMode, type RelationLock, type TransactionMode } from "./lock-types.ts";
@@ -77,8 +77,8 @@ export function statementLocks(kind: string, body: Node, known: Known, mode: Tra
     }
     case "SelectStmt":
       // SELECT INTO creates its table; any other query reads (ACCESS SHARE), or locks rows it reads
-      // (FOR UPDATE/SHARE: ROW SHARE), beside what its WITH changes.
-      return withRowChanges(body, known, selectInto(body, known) ?? query(body, known));
+      // (FOR UPDATE/SHARE: ROW SHARE); both beside what their WITH changes.
+      return selectInto(body, known) ?? query(body, known);
     case "CopyStmt":
       return copy(body, known);
     case "IndexStmt":

@@ -71,6 +71,10 @@ export const rowChange: fc.Arbitrary<string> = fc.oneof(
     "SELECT * FROM orders WHERE id < 5 FOR UPDATE",
     "SELECT * FROM events WHERE id < 100 FOR SHARE",
     "SELECT * FROM items JOIN orders ON orders.id = items.order_id WHERE items.id < 3 FOR KEY SHARE OF items",
+    // What a SELECT INTO, a CREATE TABLE AS and a row change read, locked or changed the same way.
+    "SELECT id INTO TEMP picked FROM orders WHERE id < 5 FOR SHARE",
+    "CREATE TABLE gone AS WITH d AS (DELETE FROM loose WHERE id < 5005 RETURNING id) SELECT * FROM d",
+    "INSERT INTO notes SELECT id + 2000, name, id, now() FROM customers WHERE id < 5 FOR UPDATE",
   ),
   // COPY, from and to a server file the lab's superuser may read and write.
   fc.constantFrom(

@@ -161,6 +161,11 @@ const TABLE: Row[] = [
   ["SELECT * FROM a FOR UPDATE", KEYS, "ROW SHARE on public.a", "scan", []],
   ["SELECT * FROM b JOIN a ON a.id = b.a_id FOR KEY SHARE OF b", KEYS, "ROW SHARE on public.a, ROW SHARE on public.b", "scan", []],
   ["SELECT * FROM b WHERE a_id IN (SELECT id FROM a FOR SHARE)", KEYS, "ROW SHARE on public.a, ROW SHARE on public.b", "scan", []],
+  // The same for what a CREATE TABLE AS, a SELECT INTO or a row change reads (PostgreSQL 15: pg_locks).
+  ["CREATE TABLE x AS WITH d AS (DELETE FROM a RETURNING id) SELECT * FROM d", KEYS, "ROW EXCLUSIVE on public.a, ROW EXCLUSIVE on public.b", "scan", []],
+  ["SELECT id INTO TEMP t FROM a FOR UPDATE", KEYS, "ROW SHARE on public.a", "scan", []],
+  ["CREATE TABLE y AS SELECT * FROM a FOR UPDATE", KEYS, "ROW SHARE on public.a", "scan", []],
+  ["INSERT INTO c2 SELECT id FROM a FOR UPDATE", [...KEYS, "CREATE TABLE c2 (id int)"], "ROW SHARE on public.a, ROW EXCLUSIVE on public.c2", "scan", []],
   // COPY: FROM as an INSERT of its rows, TO as a read of its table or its query.
   ["COPY b FROM '/dev/null'", KEYS, "ROW SHARE on public.a, ROW EXCLUSIVE on public.b", "scan", []],
   ["COPY p FROM '/dev/null'", PARTS, "ROW EXCLUSIVE on public.p, ROW EXCLUSIVE on public.p1, ROW EXCLUSIVE on public.pd", "catalog-only", []],
